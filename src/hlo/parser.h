@@ -1,0 +1,30 @@
+// HLO text -> Module. Accepts what XLA's own test modules and JAX dumps contain (GSPMD.md §4).
+// Errors are InvalidArgument statuses whose message is a located diagnostic:
+//   file:line:col: error: what was expected
+//   <the source line>
+//        ^
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "ir/module.h"
+#include "support/status.h"
+
+namespace spmdc {
+
+struct ParseOptions {
+  // Refuse arrays whose element count exceeds this (a clear error instead of exhausting memory
+  // when a constant or a shape is absurd). Shapes of non-constant instructions are only checked
+  // against int64 overflow; the interpreter enforces its own limit when allocating.
+  int64_t max_constant_elements = int64_t{1} << 31;
+};
+
+StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text,
+                                                 std::string_view filename = "<input>",
+                                                 const ParseOptions& options = {});
+
+// Parses a shape such as "f32[2,3]{1,0}" or "(s32[], token[])".
+StatusOr<Shape> ParseShape(std::string_view text);
+
+}  // namespace spmdc
