@@ -1,7 +1,149 @@
-// spmdc command-line tool (DESIGN.md, "The command-line contract").
+// spmdc command-line tool. The contract (commands, flags, outputs, exit codes) is DESIGN.md's
+// "The command-line contract"; extend it, never break it.
 #include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string>
 
-int main(int argc, char** argv) {
-  std::fprintf(stderr, "usage: spmdc <check|print|run|propagate|partition|compile|verify> ...\n");
-  return 2;
+#include "absl/strings/str_split.h"
+#include "cli.h"
+#include "fmt/format.h"
+#include "hlo/printer.h"
+#include "inputs.h"
+#include "interpreter/interpreter.h"
+#include "models/models.h"
+#include "npy.h"
+
+namespace spmdc::cli {
+namespace {
+
+constexpr char kUsage[] = R"(usage: spmdc COMMAND [options]
+
+commands:
+  check IN.hlo                 parse + verify; print a one-line summary
+  print IN.hlo [-o OUT]        parse + verify; print the module in canonical HLO text
+  run IN.hlo [--inputs a.npy,b.npy] [--outputs DIR] [--seed S]
+                               execute on one device; print a summary of each output
+  example NAME [-o OUT]        emit an example model module (NAME: mlp)
+  propagate | partition | compile | verify   (sharding commands; see DESIGN.md)
+
+IN may be '-' for standard input. Exit codes: 0 ok, 1 mismatch, 2 bad input, 3 unsupported.
+)";
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  for (auto piece : absl::StrSplit(absl::string_view(s.data(), s.size()), ',', absl::SkipEmpty()))
+    out.emplace_back(piece.data(), piece.size());
+  return out;
 }
+
+StatusOr<std::unique_ptr<Module>> LoadPositional(const Args& args) {
+  if (args.positional.size() != 1) return InvalidArgument("expected exactly one input module (or '-')");
+  ASSIGN_OR_RETURN(Source source, ReadSource(args.positional[0]));
+  return LoadModule(source);
+}
+
+Status CmdCheck(const Args& args) {
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  int64_t instructions = 0;
+  for (Computation* c : module->computations()) instructions += c->instruction_count();
+  std::printf("ok: module %s: %zu computations, %lld instructions, %lld entry parameters, "
+              "num_partitions=%lld\n",
+              module->name().c_str(), module->computations().size(),
+              static_cast<long long>(instructions),
+              static_cast<long long>(module->entry()->num_parameters()),
+              static_cast<long long>(module->num_partitions()));
+  return absl::OkStatus();
+}
+
+Status CmdPrint(const Args& args) {
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
+}
+
+StatusOr<uint64_t> SeedOf(const Args& args) {
+  auto s = args.Get("seed");
+  if (!s) return uint64_t{0};
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(s->c_str(), &end, 10);
+  if (end == s->c_str() || *end != '\0') return InvalidArgument("--seed expects an integer, got '{}'", *s);
+  return static_cast<uint64_t>(v);
+}
+
+Status CmdRun(const Args& args) {
+  if (args.Has("num-partitions")) {
+    return Unimplemented("run --num-partitions needs the SPMD partitioner, which this build does not have yet");
+  }
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  ASSIGN_OR_RETURN(uint64_t seed, SeedOf(args));
+  std::vector<std::string> npy = args.Get("inputs") ? SplitList(*args.Get("inputs")) : std::vector<std::string>{};
+  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, npy, seed));
+  SingleDeviceContext device;
+  ASSIGN_OR_RETURN(Literal result, Execute(*module, arguments, &device));
+  std::vector<Literal> leaves = FlattenLeaves(result);
+  std::optional<std::string> dir = args.Get("outputs");
+  if (dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(*dir, ec);
+    if (ec) return InvalidArgument("{}: cannot create directory: {}", *dir, ec.message());
+  }
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    std::printf("output_%zu: %s\n", i, SummarizeLeaf(leaves[i]).c_str());
+    if (dir) RETURN_IF_ERROR(WriteNpy(fmt::format("{}/output_{}.npy", *dir, i), leaves[i]));
+  }
+  return absl::OkStatus();
+}
+
+Status CmdExample(const Args& args) {
+  if (args.positional.size() != 1) return InvalidArgument("expected an example name (mlp)");
+  const std::string& name = args.positional[0];
+  std::string text;
+  if (name == "mlp") {
+    text = BuildMlpTrainingStep(MlpOptions{});
+  } else {
+    return InvalidArgument("unknown example '{}' (known: mlp)", name);
+  }
+  return WriteOutput(args.Get("o").value_or(""), text);
+}
+
+struct Command {
+  const char* name;
+  std::vector<FlagSpec> flags;
+  std::function<Status(const Args&)> run;
+};
+
+int Main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+      std::string(argv[1]) == "help") {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? kExitBadInput : kExitOk;
+  }
+  const std::vector<Command> commands = {
+      {"check", {}, CmdCheck},
+      {"print", {{"o", true}}, CmdPrint},
+      {"run", {{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true}}, CmdRun},
+      {"example", {{"o", true}}, CmdExample},
+  };
+  std::string name = argv[1];
+  for (const Command& c : commands) {
+    if (name != c.name) continue;
+    StatusOr<Args> args = ParseArgs(argc, argv, 2, c.flags);
+    if (!args.ok()) {
+      Report(args.status());
+      std::fputs(kUsage, stderr);
+      return kExitBadInput;
+    }
+    Status s = c.run(*args);
+    return s.ok() ? kExitOk : Report(s);
+  }
+  if (name == "propagate" || name == "partition" || name == "compile" || name == "verify") {
+    return Report(Unimplemented("'spmdc {}' is not available in this build yet", name));
+  }
+  std::fprintf(stderr, "spmdc: error: unknown command '%s'\n%s", name.c_str(), kUsage);
+  return kExitBadInput;
+}
+
+}  // namespace
+}  // namespace spmdc::cli
+
+int main(int argc, char** argv) { return spmdc::cli::Main(argc, argv); }

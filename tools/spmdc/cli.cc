@@ -1,0 +1,120 @@
+#include "cli.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "fmt/format.h"
+#include "hlo/parser.h"
+#include "ir/verifier.h"
+#include "sharding/validation.h"
+
+namespace spmdc::cli {
+
+int ExitCodeFor(const Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOk: return kExitOk;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kOutOfRange:
+    case absl::StatusCode::kResourceExhausted:
+      return kExitBadInput;
+    case absl::StatusCode::kUnimplemented: return kExitUnsupported;
+    case absl::StatusCode::kAborted: return kExitMismatch;
+    default: return kExitInternal;
+  }
+}
+
+int Report(const Status& status) {
+  std::string msg(status.message());
+  int code = ExitCodeFor(status);
+  if (code == kExitInternal) {
+    std::fprintf(stderr, "spmdc: internal error (please report): %s\n", msg.c_str());
+  } else if (msg.find(": error: ") != std::string::npos) {
+    std::fprintf(stderr, "%s\n", msg.c_str());
+  } else {
+    std::fprintf(stderr, "spmdc: %s: %s\n", code == kExitUnsupported ? "unsupported" : "error",
+                 msg.c_str());
+  }
+  return code;
+}
+
+std::optional<std::string> Args::Get(const std::string& name) const {
+  auto it = values.find(name);
+  if (it == values.end() || it->second.empty()) return std::nullopt;
+  return it->second.back();
+}
+
+StatusOr<Args> ParseArgs(int argc, char** argv, int first, const std::vector<FlagSpec>& flags) {
+  Args args;
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.size() < 2 || a[0] != '-' ) {
+      args.positional.push_back(a);
+      continue;
+    }
+    std::string name = a.substr(a[1] == '-' ? 2 : 1);
+    std::optional<std::string> inline_value;
+    if (size_t eq = name.find('='); eq != std::string::npos) {
+      inline_value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    const FlagSpec* spec = nullptr;
+    for (const FlagSpec& f : flags)
+      if (f.name == name) spec = &f;
+    if (!spec) return InvalidArgument("unknown option '{}'", a);
+    if (!spec->takes_value) {
+      if (inline_value) return InvalidArgument("option '--{}' takes no value", name);
+      args.switches[name] = true;
+      continue;
+    }
+    if (!inline_value) {
+      if (i + 1 >= argc) return InvalidArgument("option '{}' needs a value", a);
+      inline_value = argv[++i];
+    }
+    args.values[name].push_back(*inline_value);
+  }
+  return args;
+}
+
+StatusOr<Source> ReadSource(const std::string& path) {
+  Source s;
+  if (path == "-") {
+    s.filename = "<stdin>";
+    s.text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return s;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return InvalidArgument("{}: cannot open file", path);
+  s.filename = path;
+  s.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return s;
+}
+
+StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, ParseHloModule(source.text, source.filename));
+  DiagnosticSource diag{source.filename, source.text};
+  RETURN_IF_ERROR(VerifyModule(*module, &diag));
+  RETURN_IF_ERROR(VerifyModuleShardings(*module, &diag));
+  return module;
+}
+
+Status WriteOutput(const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return absl::OkStatus();
+  }
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) return InvalidArgument("{}: cannot write", path);
+    f << text;
+    if (!f) return InvalidArgument("{}: write failed", path);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return InvalidArgument("{}: cannot rename", path);
+  return absl::OkStatus();
+}
+
+}  // namespace spmdc::cli

@@ -1,0 +1,94 @@
+#include "inputs.h"
+
+#include "fmt/format.h"
+#include "npy.h"
+
+namespace spmdc::cli {
+namespace {
+
+// SplitMix64: a tiny, well-known generator whose stream is the same on every platform.
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t Next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }  // [0, 1)
+};
+
+void Fill(Literal& lit, SplitMix64& rng) {
+  if (lit.shape().IsTuple()) {
+    for (Literal& e : lit.mutable_elements()) Fill(e, rng);
+    return;
+  }
+  if (!lit.shape().IsArray()) return;
+  DType t = lit.shape().dtype();
+  int64_t n = lit.num_elements();
+  for (int64_t i = 0; i < n; ++i) {
+    if (t == DType::kPred) lit.SetInt(i, rng.Next() & 1);
+    else if (IsInteger(t)) lit.SetInt(i, static_cast<int64_t>(rng.Next() % 8));
+    else if (IsComplex(t)) lit.SetComplex(i, {rng.Uniform() * 2 - 1, rng.Uniform() * 2 - 1});
+    else lit.SetDouble(i, rng.Uniform() * 2 - 1);
+  }
+}
+
+}  // namespace
+
+Literal RandomLiteral(const Shape& shape, uint64_t seed) {
+  Literal lit(shape);
+  SplitMix64 rng{seed};
+  Fill(lit, rng);
+  return lit;
+}
+
+StatusOr<std::vector<Literal>> MakeArguments(const Module& module,
+                                             const std::vector<std::string>& npy_paths,
+                                             uint64_t seed) {
+  const Computation* entry = module.entry();
+  if (npy_paths.size() > static_cast<size_t>(entry->num_parameters())) {
+    return InvalidArgument("{} inputs given but the entry computation has {} parameters",
+                           npy_paths.size(), entry->num_parameters());
+  }
+  std::vector<Literal> args;
+  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+    const Shape& shape = entry->parameter(i)->shape();
+    if (i < static_cast<int64_t>(npy_paths.size())) {
+      if (!shape.IsArray()) return InvalidArgument("parameter {} is not an array; it cannot come from .npy", i);
+      ASSIGN_OR_RETURN(Literal lit, ReadNpy(npy_paths[i], shape));
+      args.push_back(std::move(lit));
+    } else {
+      // Each parameter gets its own stream so that adding an input does not shift the others.
+      args.push_back(RandomLiteral(shape, seed * 1000003 + i));
+    }
+  }
+  return args;
+}
+
+std::vector<Literal> FlattenLeaves(const Literal& value) {
+  std::vector<Literal> out;
+  if (value.shape().IsTuple()) {
+    for (const Literal& e : value.elements()) {
+      std::vector<Literal> sub = FlattenLeaves(e);
+      for (Literal& l : sub) out.push_back(std::move(l));
+    }
+  } else if (value.shape().IsArray()) {
+    out.push_back(value);
+  }
+  return out;
+}
+
+std::string SummarizeLeaf(const Literal& leaf) {
+  uint64_t fnv = 0xcbf29ce484222325ull;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(leaf.raw());
+  for (int64_t i = 0; i < leaf.shape().byte_size(); ++i) fnv = (fnv ^ bytes[i]) * 0x100000001b3ull;
+  double sum = 0;
+  int64_t n = leaf.num_elements();
+  bool complex = IsComplex(leaf.shape().dtype());
+  for (int64_t i = 0; i < n; ++i) sum += complex ? leaf.GetComplex(i).real() : leaf.GetDouble(i);
+  return fmt::format("{} sum={:.6g} fnv={:016x} {}", leaf.shape().ToString(false), sum, fnv,
+                     leaf.Summary(6).substr(leaf.shape().ToString(false).size() + 1));
+}
+
+}  // namespace spmdc::cli

@@ -1,0 +1,19 @@
+// Reading and writing NumPy .npy files (format versions 1.0-3.0, little-endian, C order) as
+// Literals. Types numpy lacks (bf16, the f8 family, s2/s4/u2/u4) are written as float32 / int8
+// / uint8 arrays, and .npy data of another numeric type is converted (with nearest-even
+// rounding) to the dtype the caller asks for.
+#pragma once
+
+#include <string>
+
+#include "ir/literal.h"
+#include "support/status.h"
+
+namespace spmdc {
+
+// Reads `path` and converts it to an array of `want` (dims must match exactly).
+StatusOr<Literal> ReadNpy(const std::string& path, const Shape& want);
+// Writes an array literal to `path` (atomically: a temporary file renamed into place).
+Status WriteNpy(const std::string& path, const Literal& value);
+
+}  // namespace spmdc
