@@ -1,0 +1,133 @@
+// The sharding text form (GSPMD.md §1.3): every accepted form parses, prints canonically, and
+// Parse(ToString(s)) == s.
+#include "sharding/sharding_text.h"
+
+#include <gtest/gtest.h>
+
+namespace spmdc {
+namespace {
+
+Sharding P(std::string_view text) {
+  size_t offset = 0;
+  auto s = ParseSharding(text, &offset);
+  EXPECT_TRUE(s.ok()) << text << ": " << s.status().message() << " at " << offset;
+  return s.ok() ? *s : Sharding();
+}
+
+// Parses `in`, expects canonical text `out`, and checks the round trip.
+void ExpectCanonical(std::string_view in, std::string_view out) {
+  Sharding s = P(in);
+  EXPECT_EQ(s.ToString(), out) << "input: " << in;
+  Sharding again = P(s.ToString());
+  EXPECT_EQ(again, s) << in;
+  EXPECT_EQ(again.ToString(), s.ToString());
+}
+
+TEST(ShardingText, SimpleKinds) {
+  ExpectCanonical("{replicated}", "{replicated}");
+  ExpectCanonical("{ manual }", "{manual}");
+  ExpectCanonical("{unknown}", "{unknown}");
+  ExpectCanonical("{maximal device=3}", "{maximal device=3}");
+  ExpectCanonical("{device=3 maximal}", "{maximal device=3}");
+}
+
+TEST(ShardingText, TiledForms) {
+  ExpectCanonical("{devices=[2,1]0,1}", "{devices=[2,1]<=[2]}");
+  ExpectCanonical("{devices=[2,1]<=[2]}", "{devices=[2,1]<=[2]}");
+  ExpectCanonical("{devices=[2,1,2]2,3,5,7}", "{devices=[2,1,2]2,3,5,7}");
+  ExpectCanonical("{devices=[2,2]0,2,1,3}", "{devices=[2,2]<=[2,2]T(1,0)}");
+  ExpectCanonical("{devices=[4,4,1]<=[4,2,2]T(1,0,2)}", "{devices=[4,4,1]<=[4,2,2]T(1,0,2)}");
+  ExpectCanonical("{devices=[3,4,5]<=[3,4,5]}", "{devices=[3,4,5]<=[60]}");
+  ExpectCanonical("{devices=[60]<=[3,4,5]T(1,2,0)}", "{devices=[60]<=[3,20]T(1,0)}");
+  ExpectCanonical("{devices=[2,2]<=[1,2,1,2]T(3,2,1,0)}", "{devices=[2,2]<=[2,2]T(1,0)}");
+}
+
+TEST(ShardingText, IotaExamplesFromReference) {
+  Sharding s = P("{devices=[4,4,1]<=[4,2,2]T(1,0,2)}");
+  std::vector<int64_t> want = {0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15};
+  EXPECT_EQ(s.tile_assignment().devices(), want);
+  EXPECT_EQ(P("{devices=[2,2]<=[2,2]T(1,0)}").tile_assignment().devices(),
+            (std::vector<int64_t>{0, 2, 1, 3}));
+  EXPECT_EQ(P("{devices=[4,4,1]0,1,4,5,8,9,12,13,2,3,6,7,10,11,14,15}"), s);
+}
+
+TEST(ShardingText, PartialReplicationAndSubgroups) {
+  ExpectCanonical("{devices=[2,1,4]<=[8] last_tile_dim_replicate}",
+                  "{devices=[2,1,4]<=[8] last_tile_dim_replicate}");
+  // Replication groups are sorted.
+  ExpectCanonical("{devices=[2,2]1,0,3,2 last_tile_dim_replicate}",
+                  "{devices=[2,2]<=[4] last_tile_dim_replicate}");
+  // Last dim == all devices: replicated; last dim 1: plain tile.
+  ExpectCanonical("{devices=[1,4]<=[4] last_tile_dim_replicate}", "{replicated}");
+  ExpectCanonical("{devices=[4,1]<=[4] last_tile_dim_replicate}", "{devices=[4]<=[4]}");
+  ExpectCanonical("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}",
+                  "{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}");
+  // REPLICATED alone becomes last_tile_dim_replicate.
+  ExpectCanonical("{devices=[2,2]<=[4] last_tile_dims={replicated}}",
+                  "{devices=[2,2]<=[4] last_tile_dim_replicate}");
+  // All subgroup, one type: manual / replicated.
+  ExpectCanonical("{devices=[1,1,4]<=[4] last_tile_dims={manual}}", "{manual}");
+  ExpectCanonical("{devices=[1,2,2]<=[4] last_tile_dims={replicated, replicated}}", "{replicated}");
+  // Same types merged, size-1 dims dropped, manual before replicated.
+  ExpectCanonical("{devices=[2,2,1,2]<=[8] last_tile_dims={replicated, manual, manual}}",
+                  "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={manual, replicated}}");
+  ExpectCanonical("{devices=[2,2,2]<=[8] last_tile_dims={manual, manual}}",
+                  "{devices=[2,4]<=[8] last_tile_dims={manual}}");
+}
+
+TEST(ShardingText, Tuples) {
+  ExpectCanonical("{}", "{}");
+  ExpectCanonical("{{replicated}, {devices=[2,1]0,1}, {maximal device=1}}",
+                  "{{replicated}, {devices=[2,1]<=[2]}, {maximal device=1}}");
+  ExpectCanonical("{{replicated},{replicated},{replicated},{replicated},{replicated},{manual},{unknown}}",
+                  "{{replicated}, {replicated}, {replicated}, {replicated}, {replicated}, "
+                  "/*index=5*/{manual}, {unknown}}");
+  EXPECT_TRUE(P("{}").IsTuple());
+  EXPECT_EQ(P("{}").tuple_elements().size(), 0u);
+}
+
+TEST(ShardingText, ShardGroupsAndMetadata) {
+  ExpectCanonical("{unknown shard_as 0}", "{unknown shard_as 0}");
+  ExpectCanonical("{devices=[4,2]<=[8] shard_like 1}", "{devices=[4,2]<=[8] shard_like 1}");
+  ExpectCanonical(R"({replicated metadata={op_name="a" op_type="add"}})",
+                  R"({replicated metadata={op_type="add" op_name="a"}})");
+  ExpectCanonical(R"({devices=[2]0,1 metadata={{op_name="a"}, {op_name="b", source_line=3}}})",
+                  R"({devices=[2]<=[2] metadata={{op_name="a"}, {op_name="b" source_line=3}}})");
+  ExpectCanonical(R"({metadata={op_name="x\"y"} maximal device=0 shard_as 2})",
+                  R"({maximal device=0 shard_as 2 metadata={op_name="x\"y"}})");
+  // Metadata is ignored by equality; shard groups are not.
+  EXPECT_EQ(P(R"({replicated metadata={op_name="a"}})"), P("{replicated}"));
+  EXPECT_FALSE(P("{replicated shard_as 1}") == P("{replicated}"));
+  EXPECT_EQ(P(R"({replicated metadata={op_name="a"}})").ToString(false), "{replicated}");
+}
+
+TEST(ShardingText, Errors) {
+  struct Case {
+    std::string_view text;
+    size_t offset;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"", 0},
+           {"{", 1},
+           {"{replicated", 11},
+           {"{bogus}", 1},
+           {"{devices=[2,2]0,1,2}", 14},
+           {"{devices=[2,2]<=[3]}", 16},
+           {"{devices=[2,2]<=[2,2]T(0,0)}", 22},
+           {"{devices=[0]<=[1]}", 9},
+           {"{replicated manual}", 12},
+           {"{maximal}", 1},
+           {"{replicated} x", 13},
+           {"{{replicated}, {{manual}}}", 16},
+           {"{devices=[2]0,1 last_tile_dims={bogus}}", 32},
+           {"{devices=[99999999,99999999]<=[1]}", 9},
+       }) {
+    size_t offset = 12345;
+    auto s = ParseSharding(c.text, &offset);
+    EXPECT_FALSE(s.ok()) << c.text;
+    EXPECT_EQ(offset, c.offset) << c.text << ": " << s.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace spmdc
