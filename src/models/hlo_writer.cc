@@ -26,9 +26,10 @@ std::string HloWriter::Emit(const std::string& shape, const std::string& op,
   return name;
 }
 
-std::string HloWriter::Parameter(int64_t number, const std::string& shape, const std::string& hint) {
+std::string HloWriter::Parameter(int64_t number, const std::string& shape, const std::string& hint,
+                                 const std::string& attrs) {
   std::string name = Fresh(hint.empty() ? "param" : hint);
-  lines_.push_back({name, fmt::format("{} = {} parameter({})", name, shape, number)});
+  lines_.push_back({name, fmt::format("{} = {} parameter({}){}", name, shape, number, attrs)});
   return name;
 }
 
@@ -39,8 +40,16 @@ std::string HloWriter::Constant(const std::string& shape, const std::string& lit
 }
 
 void HloWriter::EndComputation(const std::string& root) {
-  std::string text = fmt::format("{}{} {{\n", current_entry_ ? "ENTRY " : "", current_name_);
-  for (const Line& l : lines_) text += fmt::format("  {}{}\n", l.name == root ? "ROOT " : "", l.text);
+  size_t bytes = current_name_.size() + 16;
+  for (const Line& l : lines_) bytes += l.text.size() + 8;
+  std::string text;
+  text.reserve(bytes);
+  text += fmt::format("{}{} {{\n", current_entry_ ? "ENTRY " : "", current_name_);
+  for (const Line& l : lines_) {
+    text += l.name == root ? "  ROOT " : "  ";
+    text += l.text;
+    text += '\n';
+  }
   text += "}\n";
   finished_.push_back(std::move(text));
   lines_.clear();
@@ -62,7 +71,13 @@ std::string HloWriter::MaxReducer(const std::string& type) { return ScalarReduce
 
 std::string HloWriter::Finish(const std::string& module_name, const std::string& header_attrs) {
   std::string out = fmt::format("HloModule {}{}\n\n", module_name, header_attrs);
-  for (size_t i = 0; i < finished_.size(); ++i) out += (i ? "\n" : "") + finished_[i];
+  size_t bytes = out.size();
+  for (const std::string& c : finished_) bytes += c.size() + 1;
+  out.reserve(bytes);
+  for (size_t i = 0; i < finished_.size(); ++i) {
+    if (i) out += '\n';
+    out += finished_[i];
+  }
   return out;
 }
 

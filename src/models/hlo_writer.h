@@ -15,7 +15,9 @@ class HloWriter {
   std::string Emit(const std::string& shape, const std::string& op,
                    const std::vector<std::string>& operands, const std::string& attrs = "",
                    const std::string& hint = "");
-  std::string Parameter(int64_t number, const std::string& shape, const std::string& hint = "");
+  // `attrs` (e.g. ", sharding={replicated}") starts with ", ".
+  std::string Parameter(int64_t number, const std::string& shape, const std::string& hint = "",
+                        const std::string& attrs = "");
   std::string Constant(const std::string& shape, const std::string& literal);
   // Ends the computation with `root` as ROOT (it must be the last emitted instruction or any
   // earlier one: a copy-free ROOT marker is placed on it).

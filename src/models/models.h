@@ -1,11 +1,31 @@
 // Builders that emit HLO modules of real model families as HLO text (the format users bring),
 // so that examples, tests and benchmarks exercise the same path as user modules.
+//
+// Every training step is traced into a graph::Graph (models/graph.h); its backward pass comes
+// from graph::Graph::Grad (reverse-mode autodiff), so gradients are correct by construction.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace spmdc {
+
+// Sharding annotations over a 2-D device mesh {data: data, model: model} (devices in iota order,
+// `data` major). With data * model == 1 nothing is annotated. When annotated, the module header
+// carries num_partitions = data * model and every entry parameter carries a sharding:
+//   data > 1:  inputs/targets split on the batch dim over "data" (data parallelism);
+//   model > 1: Megatron tensor parallelism over "model" (column-parallel first matmuls, row-
+//              parallel second ones); weights not split are replicated over "model";
+//   both:      2-D (data x model).
+struct ParallelismOptions {
+  int64_t data = 1;
+  int64_t model = 1;
+  // Also pin key activations with `custom-call(...), custom_call_target="Sharding"` constraints.
+  bool constrain_activations = false;
+  int64_t num_devices() const { return data * model; }
+  bool annotated() const { return data * model > 1; }
+};
 
 struct MlpOptions {
   int64_t batch = 64;
@@ -14,10 +34,50 @@ struct MlpOptions {
   int64_t output = 128;
   int64_t layers = 2;  // number of dense layers (>= 1); ReLU between them
   float learning_rate = 0.01f;
+  std::string dtype = "f32";
+  // Result (loss, gradients...) instead of (loss, new weights...) (for gradient checks).
+  bool output_gradients = false;
+  ParallelismOptions parallel;
 };
 
 // One SGD training step of an MLP with mean-squared-error loss:
 //   params: x[batch,input], y[batch,output], w0, w1, ...; result: (loss, new weights...).
+// Tensor parallelism alternates column-parallel (even layers) and row-parallel (odd) weights.
 std::string BuildMlpTrainingStep(const MlpOptions& options);
+
+struct TransformerOptions {
+  int64_t batch = 4;   // B
+  int64_t seq = 16;    // S
+  int64_t model = 64;  // D
+  int64_t heads = 4;   // H (divides D; head dim D/H)
+  int64_t ffn = 256;   // F
+  int64_t layers = 2;  // L
+  // 0: regression, MSE of the final hidden state against y[B,S,D]. > 0: project to `vocab`
+  // logits with w_out[D,vocab] and take the softmax cross-entropy against labels s32[B,S].
+  int64_t vocab = 0;
+  bool causal = true;
+  bool gelu = true;  // tanh-approximated GELU; false: ReLU
+  float learning_rate = 0.01f;
+  float layer_norm_epsilon = 1e-5f;
+  std::string dtype = "f32";
+  bool output_gradients = false;  // result (loss, gradients...) instead of new weights
+  ParallelismOptions parallel;
+};
+
+// One SGD training step of a pre-LayerNorm transformer (dense input, no embedding).
+//   params: x[B,S,D], target (y[B,S,D] f32, or labels s32[B,S] when vocab > 0), then per layer
+//   ln1_scale[D], ln1_bias[D], wq[D,H,Dh], wk[D,H,Dh], wv[D,H,Dh], wo[H,Dh,D], ln2_scale[D],
+//   ln2_bias[D], w1[D,F], b1[F], w2[F,D], b2[D]; then lnf_scale[D], lnf_bias[D] and, when
+//   vocab > 0, w_out[D,vocab].
+//   result: (loss, new weights... in parameter order).
+std::string BuildTransformerTrainingStep(const TransformerOptions& options);
+
+// Number of instructions (lines of the form `name = ...`) in HLO text.
+int64_t CountHloInstructions(const std::string& hlo_text);
+
+// `base` with `layers` raised so that BuildTransformerTrainingStep emits at least
+// `min_instructions` instructions (generation stays linear in the layer count).
+TransformerOptions TransformerOptionsForInstructionCount(int64_t min_instructions,
+                                                         TransformerOptions base = {});
 
 }  // namespace spmdc

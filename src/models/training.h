@@ -1,0 +1,24 @@
+// Internal helpers shared by the model builders: sharding specs over the {data, model} mesh and
+// the common tail of a training step (gradients, SGD update, result tuple, module text).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/graph.h"
+#include "models/models.h"
+
+namespace spmdc::models_internal {
+
+// Sharding text for a tensor whose dim i is split over mesh axis axes[i] ("data", "model" or
+// ""), on the mesh of `p`. Axes of size 1 are ignored. Empty when `p` is not annotated.
+std::string Spec(const ParallelismOptions& p, const std::vector<std::string>& axes);
+
+// Adds Grad(loss, weights), the SGD update w - lr * dw (or the gradients themselves when
+// `output_gradients`), the result tuple (loss, ...) and returns the module text (with
+// num_partitions when annotated).
+std::string FinishTrainingStep(graph::Graph& g, graph::Value loss, const std::vector<graph::Value>& weights,
+                               double learning_rate, bool output_gradients, const std::string& name,
+                               const ParallelismOptions& p);
+
+}  // namespace spmdc::models_internal
