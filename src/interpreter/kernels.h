@@ -49,4 +49,11 @@ StatusOr<Literal> TriangularSolveKernel(const Instruction& ts, const Literal& a,
 StatusOr<Literal> RngBitGeneratorKernel(const Instruction& rbg, const Literal& state,
                                         const KernelContext& ctx);
 
+namespace kernels {
+// The convolution kernel with oneDNN optionally disabled (tests compare the two paths).
+StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& lhs,
+                                        const Literal& rhs, const KernelContext& ctx,
+                                        bool allow_dnnl);
+}  // namespace kernels
+
 }  // namespace spmdc
