@@ -1,0 +1,742 @@
+#include "sharding/algebra.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "absl/container/flat_hash_map.h"
+#include "support/check.h"
+
+namespace spmdc {
+namespace {
+
+int64_t Product(std::span<const int64_t> v) {
+  int64_t p = 1;
+  for (int64_t x : v) p *= x;
+  return p;
+}
+
+bool Contains(std::span<const int64_t> v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// The subgroup types of a tiled sharding, with last_tile_dim_replicate as a REPLICATED subgroup.
+std::vector<SubgroupType> SubgroupTypesOf(const Sharding& s) {
+  if (s.ReplicateOnLastTileDim()) return {SubgroupType::kReplicated};
+  return s.subgroup_types();
+}
+
+// A tiled sharding with `tiles` whose trailing dims have `types`, normalised, with `metadata`.
+Sharding Build(TileAssignment tiles, std::vector<SubgroupType> types, ShardingMetadata metadata) {
+  return Sharding::Subgroup(std::move(tiles), std::move(types), std::move(metadata));
+}
+
+// Like `s` (same subgroup layout and metadata) but with another tile array of the same rank
+// structure.
+Sharding WithTiles(const Sharding& s, TileAssignment tiles) {
+  return Build(std::move(tiles), SubgroupTypesOf(s), s.metadata());
+}
+
+bool PassesThrough(const Sharding& s) { return !s.IsTiled(); }
+
+}  // namespace
+
+Sharding TransposeSharding(const Sharding& sharding, std::span<const int64_t> perm) {
+  if (PassesThrough(sharding)) return sharding;
+  const int64_t rank = sharding.tile_assignment().num_dimensions();
+  const int64_t data_rank = sharding.TiledDataRank();
+  std::vector<int64_t> full(perm.begin(), perm.end());
+  if (static_cast<int64_t>(full.size()) == data_rank) {
+    for (int64_t i = data_rank; i < rank; ++i) full.push_back(i);
+  }
+  SPMDC_CHECK(static_cast<int64_t>(full.size()) == rank);
+  for (int64_t i = data_rank; i < rank; ++i) {
+    SPMDC_CHECK_MSG(full[i] == i, "TransposeSharding must not move subgroup dims");
+  }
+  return WithTiles(sharding, sharding.tile_assignment().Transpose(full));
+}
+
+namespace {
+
+// The core of ReshapeSharding / PropagateShardingThroughReshape.
+//
+// Source and target dims are cut into aligned segments (equal products, size-1 dims on their
+// own). Inside a segment the tiles stay contiguous when, major to minor, every partitioned dim
+// but the last is fully partitioned (one element per tile) and the partitioned ones divide their
+// dims; those partitions P are then laid out on the target dims major to minor. The device
+// array is only reshaped (never reordered) into [per-target-dim tiles..., extras...], where
+// "extras" are partitions that cannot be expressed and become replication (only allowed with
+// `replicate_rest`; otherwise nullopt).
+std::optional<Sharding> ReshapeImpl(const Shape& src, const Shape& dst, const Sharding& s,
+                                    bool replicate_rest) {
+  if (PassesThrough(s)) return s;
+  if (src.rank() != s.TiledDataRank() || !src.IsArray() || !dst.IsArray()) return std::nullopt;
+  if (src.dims() == dst.dims()) return s;
+  const std::vector<int64_t> tiles = s.DataTileDims();
+  const int64_t src_rank = src.rank();
+  const int64_t dst_rank = dst.rank();
+  if (src.num_elements() != dst.num_elements()) return std::nullopt;
+  if (src.num_elements() == 0) {
+    if (replicate_rest) return ReplicateAllDataDims(s, dst_rank);
+    return std::nullopt;
+  }
+
+  // The refined device array: dims and, per dim, the target dim it tiles (-1: extra).
+  std::vector<int64_t> array_dims;
+  std::vector<int64_t> array_target;
+  std::vector<int64_t> target_tiles(dst_rank, 1);
+  auto push = [&](int64_t size, int64_t target) {
+    if (size == 1) return;
+    array_dims.push_back(size);
+    array_target.push_back(target);
+    if (target >= 0) target_tiles[target] = size;
+  };
+  bool ok = true;
+  auto extra = [&](int64_t size) {
+    if (size > 1 && !replicate_rest) ok = false;
+    push(size, -1);
+  };
+
+  int64_t i = 0, j = 0;
+  while (ok && (i < src_rank || j < dst_rank)) {
+    // Size-1 dims on their own.
+    if (i < src_rank && src.dim(i) == 1) {
+      extra(tiles[i]);
+      ++i;
+      continue;
+    }
+    if (j < dst_rank && dst.dim(j) == 1) {
+      ++j;
+      continue;
+    }
+    if (i >= src_rank || j >= dst_rank) return std::nullopt;  // unreachable for equal products
+    // Grow a segment until the products agree.
+    int64_t i_end = i + 1, j_end = j + 1;
+    int64_t ps = src.dim(i), pt = dst.dim(j);
+    while (ps != pt) {
+      if (ps < pt) {
+        ps *= src.dim(i_end++);
+      } else {
+        pt *= dst.dim(j_end++);
+      }
+    }
+    // Trailing size-1 dims are left for the loop above.
+    if (i_end - i == 1 && j_end - j == 1) {
+      push(tiles[i], j);  // same size: any (even uneven) tiling carries over
+      i = i_end;
+      j = j_end;
+      continue;
+    }
+    // Source side: contiguous prefix, then extras.
+    int64_t contiguous = 1;
+    bool open = true;
+    std::vector<int64_t> src_extras;
+    for (int64_t k = i; k < i_end; ++k) {
+      const int64_t p = tiles[k];
+      if (p == 1) {
+        if (src.dim(k) > 1) open = false;  // an unpartitioned dim: later partitions are strided
+        continue;
+      }
+      if (open && src.dim(k) % p == 0) {
+        contiguous *= p;
+        if (p < src.dim(k)) open = false;
+      } else {
+        open = false;
+        src_extras.push_back(p);
+      }
+    }
+    // A dim with tiles > 1 after a partial one must be pushed to the device array after the
+    // contiguous part, which is only a reshape if it already comes after it: the contiguous dims
+    // form a prefix of the partitioned dims by construction.
+    int64_t remaining = contiguous;
+    for (int64_t k = j; k < j_end; ++k) {
+      const int64_t t = dst.dim(k);
+      if (remaining == 1) break;
+      if (remaining % t == 0) {
+        push(t, k);
+        remaining /= t;
+      } else if (t % remaining == 0) {
+        push(remaining, k);
+        remaining = 1;
+      } else {
+        const int64_t g = std::gcd(remaining, t);
+        push(g, k);
+        remaining /= g;
+        break;
+      }
+    }
+    push(remaining, -1);  // gcd leftovers: partial replication (allowed in both modes)
+    for (int64_t p : src_extras) extra(p);
+    i = i_end;
+    j = j_end;
+  }
+  if (!ok) return std::nullopt;
+
+  // Reshape the source array (data part) into array_dims, then move extras next to subgroups.
+  const TileAssignment& ta = s.tile_assignment();
+  const std::vector<int64_t>& all_dims = ta.dims();
+  std::vector<int64_t> sub_dims(all_dims.begin() + s.TiledDataRank(), all_dims.end());
+  std::vector<int64_t> reshaped_dims = array_dims;
+  reshaped_dims.insert(reshaped_dims.end(), sub_dims.begin(), sub_dims.end());
+  if (reshaped_dims.empty()) reshaped_dims.push_back(1);
+  TileAssignment reshaped = ta.Reshape(reshaped_dims);
+  // Order: data dims (by target), extras, then original subgroup dims.
+  std::vector<int64_t> perm;
+  for (int64_t t = 0; t < dst_rank; ++t) {
+    for (size_t k = 0; k < array_target.size(); ++k) {
+      if (array_target[k] == t) perm.push_back(static_cast<int64_t>(k));
+    }
+  }
+  int64_t extras = 1;
+  for (size_t k = 0; k < array_target.size(); ++k) {
+    if (array_target[k] < 0) {
+      perm.push_back(static_cast<int64_t>(k));
+      extras *= array_dims[k];
+    }
+  }
+  for (size_t k = 0; k < sub_dims.size(); ++k) {
+    perm.push_back(static_cast<int64_t>(array_dims.size() + k));
+  }
+  if (array_dims.empty() && sub_dims.empty()) perm = {0};
+  TileAssignment moved = reshaped.Transpose(perm);
+  std::vector<int64_t> final_dims = target_tiles;
+  std::vector<SubgroupType> types;
+  if (extras > 1) {
+    final_dims.push_back(extras);
+    types.push_back(SubgroupType::kReplicated);
+  }
+  std::vector<SubgroupType> old_types = SubgroupTypesOf(s);
+  final_dims.insert(final_dims.end(), sub_dims.begin(), sub_dims.end());
+  types.insert(types.end(), old_types.begin(), old_types.end());
+  if (final_dims.empty()) return Sharding::Replicate(s.metadata());
+  TileAssignment result = moved.Reshape(final_dims);
+  if (Product(target_tiles) == 1 && types.empty()) return Sharding::Replicate(s.metadata());
+  return Build(std::move(result), std::move(types), s.metadata());
+}
+
+}  // namespace
+
+std::optional<Sharding> ReshapeSharding(const Shape& src_shape, const Shape& dst_shape,
+                                        const Sharding& sharding) {
+  return ReshapeImpl(src_shape, dst_shape, sharding, /*replicate_rest=*/false);
+}
+
+Sharding PropagateShardingThroughReshape(const Shape& src_shape, const Shape& dst_shape,
+                                         const Sharding& sharding) {
+  if (sharding.IsTuple()) return sharding;
+  auto s = ReshapeImpl(src_shape, dst_shape, sharding, /*replicate_rest=*/true);
+  if (s) return *s;
+  return ReplicateAllDataDims(sharding, dst_shape.IsArray() ? dst_shape.rank() : -1);
+}
+
+Sharding ReverseSharding(const Sharding& sharding, std::span<const int64_t> dims) {
+  if (PassesThrough(sharding)) return sharding;
+  const TileAssignment& ta = sharding.tile_assignment();
+  bool any = false;
+  for (int64_t d : dims) any |= ta.dim(d) > 1;
+  if (!any) return sharding;
+  std::vector<int64_t> out(ta.num_elements());
+  std::vector<int64_t> src(ta.num_dimensions());
+  int64_t linear = 0;
+  ta.Each([&](std::span<const int64_t> index, int64_t) {
+    std::copy(index.begin(), index.end(), src.begin());
+    for (int64_t d : dims) src[d] = ta.dim(d) - 1 - index[d];
+    out[linear++] = ta(src);
+  });
+  return WithTiles(sharding, TileAssignment::FromDevices(ta.dims(), std::move(out)));
+}
+
+Sharding PartiallyReplicateTiledShardingOnDims(const Sharding& sharding,
+                                               std::span<const int64_t> dims) {
+  if (PassesThrough(sharding)) return sharding;
+  const int64_t data_rank = sharding.TiledDataRank();
+  const TileAssignment& ta = sharding.tile_assignment();
+  int64_t group = 1;
+  for (int64_t d : dims) {
+    if (d < data_rank) group *= ta.dim(d);
+  }
+  if (group == 1) return sharding;
+  if (group == sharding.NumTiles() && sharding.subgroup_types().empty()) {
+    return Sharding::Replicate(sharding.metadata());
+  }
+  // Data dims, the replicated ones moved after the others; then the subgroup dims.
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < data_rank; ++d) {
+    if (!Contains(dims, d)) perm.push_back(d);
+  }
+  for (int64_t d = 0; d < data_rank; ++d) {
+    if (Contains(dims, d)) perm.push_back(d);
+  }
+  for (int64_t d = data_rank; d < ta.num_dimensions(); ++d) perm.push_back(d);
+  TileAssignment moved = ta.Transpose(perm);
+  std::vector<int64_t> new_dims(ta.dims().begin(), ta.dims().begin() + data_rank);
+  for (int64_t d : dims) {
+    if (d < data_rank) new_dims[d] = 1;
+  }
+  new_dims.push_back(group);
+  new_dims.insert(new_dims.end(), ta.dims().begin() + data_rank, ta.dims().end());
+  std::vector<SubgroupType> types = {SubgroupType::kReplicated};
+  std::vector<SubgroupType> old = SubgroupTypesOf(sharding);
+  types.insert(types.end(), old.begin(), old.end());
+  return Build(moved.Reshape(new_dims), std::move(types), sharding.metadata());
+}
+
+Sharding PartiallyReplicateTiledShardingOnAllDimsExcept(const Sharding& sharding,
+                                                        std::span<const int64_t> dims_to_keep) {
+  if (PassesThrough(sharding)) return sharding;
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < sharding.TiledDataRank(); ++d) {
+    if (!Contains(dims_to_keep, d)) dims.push_back(d);
+  }
+  return PartiallyReplicateTiledShardingOnDims(sharding, dims);
+}
+
+Sharding ReplicateAllDataDims(const Sharding& sharding, int64_t data_rank) {
+  if (sharding.IsManual()) return sharding;
+  if (sharding.IsTuple()) {
+    std::vector<Sharding> elements;
+    for (const Sharding& e : sharding.tuple_elements()) elements.push_back(ReplicateAllDataDims(e, data_rank));
+    return Sharding::Tuple(std::move(elements));
+  }
+  if (sharding.IsTiled() && sharding.SubgroupManualDim() >= 0) {
+    std::vector<int64_t> all(sharding.TiledDataRank());
+    std::iota(all.begin(), all.end(), 0);
+    Sharding s = PartiallyReplicateTiledShardingOnDims(sharding, all);
+    if (data_rank >= 0 && s.IsTiled() && data_rank != s.TiledDataRank()) {
+      const auto& d = s.tile_assignment().dims();
+      std::vector<int64_t> dims(data_rank, 1);
+      dims.insert(dims.end(), d.begin() + s.TiledDataRank(), d.end());
+      return WithTiles(s, s.tile_assignment().Reshape(dims));
+    }
+    return s;
+  }
+  return Sharding::Replicate(sharding.metadata());
+}
+
+Sharding RemoveShapeDimensions(const Sharding& sharding, std::span<const int64_t> dims) {
+  if (PassesThrough(sharding) || dims.empty()) return sharding;
+  const TileAssignment& ta = sharding.tile_assignment();
+  std::vector<int64_t> new_dims;
+  for (int64_t d = 0; d < ta.num_dimensions(); ++d) {
+    if (d < sharding.TiledDataRank() && Contains(dims, d)) {
+      SPMDC_CHECK_MSG(ta.dim(d) == 1, "RemoveShapeDimensions: removed dim is partitioned");
+      continue;
+    }
+    new_dims.push_back(ta.dim(d));
+  }
+  if (new_dims.empty()) return Sharding::Replicate(sharding.metadata());
+  return WithTiles(sharding, ta.Reshape(new_dims));
+}
+
+std::optional<Sharding> TransposeShardingWithCollapsedDims(const Sharding& sharding,
+                                                           std::span<const int64_t> src_to_tgt,
+                                                           std::span<const int64_t> tgt_to_src) {
+  if (PassesThrough(sharding)) return sharding;
+  const int64_t data_rank = sharding.TiledDataRank();
+  const TileAssignment& ta = sharding.tile_assignment();
+  const int64_t num_sub = ta.num_dimensions() - data_rank;
+  // Callers may include the subgroup dims at the end of both maps: drop them.
+  const int64_t src_rank = static_cast<int64_t>(src_to_tgt.size()) -
+                           (static_cast<int64_t>(src_to_tgt.size()) > data_rank ? num_sub : 0);
+  const int64_t tgt_rank = static_cast<int64_t>(tgt_to_src.size()) -
+                           (static_cast<int64_t>(src_to_tgt.size()) > data_rank ? num_sub : 0);
+  SPMDC_CHECK(src_rank == data_rank);
+  std::vector<int64_t> perm;
+  std::vector<int64_t> new_dims;
+  for (int64_t j = 0; j < tgt_rank; ++j) {
+    const int64_t s = tgt_to_src[j];
+    if (s >= 0) {
+      perm.push_back(s);
+      new_dims.push_back(ta.dim(s));
+    } else {
+      new_dims.push_back(1);
+    }
+  }
+  for (int64_t i = 0; i < data_rank; ++i) {
+    const bool mapped = src_to_tgt[i] >= 0 && Contains(tgt_to_src.subspan(0, tgt_rank), i);
+    if (!mapped) {
+      if (ta.dim(i) != 1) return std::nullopt;
+      perm.push_back(i);
+    }
+  }
+  for (int64_t k = 0; k < num_sub; ++k) {
+    perm.push_back(data_rank + k);
+    new_dims.push_back(ta.dim(data_rank + k));
+  }
+  if (new_dims.empty()) return Sharding::Replicate(sharding.metadata());
+  if (static_cast<int64_t>(perm.size()) != ta.num_dimensions()) return std::nullopt;
+  return WithTiles(sharding, ta.Transpose(perm).Reshape(new_dims));
+}
+
+GroupedSharding GroupShardingOnDims(const Sharding& sharding, std::span<const int64_t> group_dims,
+                                    std::span<const int64_t> group_dim_shards,
+                                    bool subgroup_manual) {
+  SPMDC_CHECK(sharding.IsTiled());
+  const TileAssignment& ta = sharding.tile_assignment();
+  const int64_t rank = ta.num_dimensions();
+  GroupedSharding g;
+  g.group_dims.assign(group_dims.begin(), group_dims.end());
+  g.data_rank = sharding.TiledDataRank();
+  g.subgroup_manual = subgroup_manual;
+  g.original_subgroup_types = SubgroupTypesOf(sharding);
+  // Split each group dim d into [groups, shards]; the refined array has rank + |group_dims| dims.
+  std::vector<int64_t> shards(rank, 1), groups(rank, 1);
+  for (size_t k = 0; k < group_dims.size(); ++k) {
+    const int64_t d = group_dims[k];
+    const int64_t sh = k < group_dim_shards.size() ? group_dim_shards[k] : 1;
+    SPMDC_CHECK(ta.dim(d) % sh == 0);
+    shards[d] = sh;
+    groups[d] = ta.dim(d) / sh;
+    g.group_dim_sizes.push_back(groups[d]);
+  }
+  std::vector<int64_t> in_group_dims(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    in_group_dims[d] = Contains(group_dims, d) ? shards[d] : ta.dim(d);
+  }
+  // Refined array [.., groups_d, shards_d, ..]; group coords first (in group_dims order), then the
+  // in-group coords in dim order.
+  std::vector<int64_t> refined;
+  std::vector<int64_t> group_pos(rank, -1), in_pos(rank, -1);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (Contains(group_dims, d)) {
+      group_pos[d] = static_cast<int64_t>(refined.size());
+      refined.push_back(groups[d]);
+    }
+    in_pos[d] = static_cast<int64_t>(refined.size());
+    refined.push_back(in_group_dims[d]);
+  }
+  std::vector<int64_t> perm;
+  for (int64_t d : group_dims) perm.push_back(group_pos[d]);
+  for (int64_t d = 0; d < rank; ++d) perm.push_back(in_pos[d]);
+  TileAssignment arranged = ta.Reshape(refined).Transpose(perm);
+  const int64_t num_groups = Product(g.group_dim_sizes);
+  const int64_t group_size = ta.num_elements() / num_groups;
+  g.device_groups.assign(num_groups, std::vector<int64_t>(group_size));
+  for (int64_t gi = 0; gi < num_groups; ++gi) {
+    for (int64_t k = 0; k < group_size; ++k) g.device_groups[gi][k] = arranged.At(gi * group_size + k);
+  }
+  if (subgroup_manual) {
+    g.sharding = Sharding::Manual(sharding.metadata());
+  } else {
+    g.sharding = Build(TileAssignment(in_group_dims), g.original_subgroup_types, sharding.metadata());
+  }
+  return g;
+}
+
+GroupedSharding GroupShardingOnAllDimsExcept(const Sharding& sharding,
+                                             std::span<const int64_t> non_group_dims,
+                                             bool subgroup_manual) {
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < sharding.TiledDataRank(); ++d) {
+    if (!Contains(non_group_dims, d)) dims.push_back(d);
+  }
+  return GroupShardingOnDims(sharding, dims, {}, subgroup_manual);
+}
+
+Sharding UngroupSharding(const GroupedSharding& grouped) {
+  const int64_t num_groups = static_cast<int64_t>(grouped.device_groups.size());
+  SPMDC_CHECK(num_groups > 0);
+  const int64_t group_size = static_cast<int64_t>(grouped.device_groups[0].size());
+  const Sharding& in = grouped.sharding;
+  const int64_t data_rank = grouped.data_rank;
+  // The in-group sharding as a tile array over [data dims..., one dim per type in `types`].
+  std::vector<SubgroupType> types = grouped.original_subgroup_types;
+  std::vector<int64_t> in_dims(data_rank, 1);
+  TileAssignment in_tiles;
+  if (in.IsTiled()) {
+    SPMDC_CHECK(in.TiledDataRank() == data_rank);
+    const std::vector<SubgroupType> in_types = SubgroupTypesOf(in);
+    for (SubgroupType t : in_types) {
+      if (std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
+    }
+    // Place the in-group subgroup dims at their type's position; missing types get size 1.
+    const auto& d = in.tile_assignment().dims();
+    for (int64_t i = 0; i < data_rank; ++i) in_dims[i] = d[i];
+    std::vector<int64_t> perm(d.size());
+    std::iota(perm.begin(), perm.begin() + data_rank, 0);
+    std::vector<int64_t> expanded = in_dims;
+    int64_t next = data_rank;
+    for (SubgroupType t : types) {
+      auto it = std::find(in_types.begin(), in_types.end(), t);
+      if (it == in_types.end()) {
+        expanded.push_back(1);
+      } else {
+        const int64_t src_dim = data_rank + (it - in_types.begin());
+        perm[next++] = src_dim;
+        expanded.push_back(d[src_dim]);
+      }
+    }
+    in_tiles = in.tile_assignment().Transpose(perm).Reshape(expanded);
+    in_dims = expanded;
+  } else {
+    // Replicated / manual / maximal in-group: the whole group in one subgroup dim.
+    const SubgroupType t = in.IsManual() ? SubgroupType::kManual : SubgroupType::kReplicated;
+    if (std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
+    for (SubgroupType u : types) in_dims.push_back(u == t ? group_size : 1);
+    in_tiles = TileAssignment(in_dims);
+  }
+  const int64_t rank = static_cast<int64_t>(in_dims.size());
+  std::vector<int64_t> out_dims = in_dims;
+  for (size_t k = 0; k < grouped.group_dims.size(); ++k) {
+    out_dims[grouped.group_dims[k]] *= grouped.group_dim_sizes[k];
+  }
+  std::vector<int64_t> devices(Product(out_dims));
+  std::vector<int64_t> out_index(rank);
+  std::vector<int64_t> group_index(grouped.group_dims.size());
+  int64_t linear = 0;
+  TileAssignment(out_dims).Each([&](std::span<const int64_t> index, int64_t) {
+    std::copy(index.begin(), index.end(), out_index.begin());
+    int64_t g = 0;
+    for (size_t k = 0; k < grouped.group_dims.size(); ++k) {
+      const int64_t d = grouped.group_dims[k];
+      g = g * grouped.group_dim_sizes[k] + index[d] / in_dims[d];
+      out_index[d] = index[d] % in_dims[d];
+    }
+    devices[linear++] = grouped.device_groups[g][in_tiles(out_index)];
+  });
+  ShardingMetadata md = in.metadata();
+  if (grouped.subgroup_manual && in.IsManual()) {
+    // Group coordinates on the manual dim: keep; nothing else to do.
+  }
+  return Build(TileAssignment::FromDevices(out_dims, std::move(devices)), std::move(types),
+               std::move(md));
+}
+
+bool MergeShardingIfCompatible(const Sharding& to_merge, int64_t minimum_tiles, Sharding* dst) {
+  SPMDC_CHECK(!to_merge.IsTuple() && !dst->IsTuple());
+  if (to_merge.IsTileMaximal() || to_merge.IsManual() || to_merge.IsUnknown()) return false;
+  if (dst->IsManual() || dst->IsUnknown()) return false;
+  auto merged_metadata = [&] {
+    ShardingMetadata md = dst->metadata();
+    for (const std::string& m : to_merge.metadata()) {
+      if (std::find(md.begin(), md.end(), m) == md.end()) md.push_back(m);
+    }
+    return md;
+  };
+  if (dst->IsTileMaximal()) {
+    *dst = to_merge.WithMetadata(merged_metadata());
+    return true;
+  }
+  if (!dst->HasPartialReplication()) return false;
+  const int64_t rank = dst->TiledDataRank();
+  if (to_merge.TiledDataRank() != rank) return false;
+  if (to_merge.TotalNumTiles() != dst->TotalNumTiles()) return false;
+  const int64_t dst_manual = dst->SubgroupManualDim();
+  const int64_t merge_manual = to_merge.SubgroupManualDim();
+  if ((dst_manual >= 0) != (merge_manual >= 0)) return false;
+  const int64_t manual_size = dst_manual >= 0 ? dst->tile_assignment().dim(dst_manual) : 1;
+  if (merge_manual >= 0 && to_merge.tile_assignment().dim(merge_manual) != manual_size) return false;
+  std::vector<int64_t> merged_tiles(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t a = dst->NumTilesOnDim(d), b = to_merge.NumTilesOnDim(d);
+    if (a != b && a != 1 && b != 1) return false;
+    merged_tiles[d] = std::max(a, b);
+  }
+  const int64_t num_tiles = Product(merged_tiles);
+  const int64_t total = dst->TotalNumTiles();
+  if (num_tiles < minimum_tiles || total % (num_tiles * manual_size) != 0) return false;
+  const int64_t replication = total / (num_tiles * manual_size);
+  // Per device: merged tile (and manual coordinate); collect the members of each merged tile.
+  std::vector<std::vector<int64_t>> members(num_tiles * manual_size);
+  const TileAssignment& dst_ta = dst->tile_assignment();
+  const TileAssignment& merge_ta = to_merge.tile_assignment();
+  for (int64_t linear = 0; linear < total; ++linear) {
+    const int64_t device = dst_ta.At(linear);
+    auto a = dst_ta.IndexOf(device);
+    auto b = merge_ta.IndexOf(device);
+    if (!b) return false;
+    int64_t key = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      const bool a_tiled = dst_ta.dim(d) > 1, b_tiled = merge_ta.dim(d) > 1;
+      if (a_tiled && b_tiled && (*a)[d] != (*b)[d]) return false;
+      key = key * merged_tiles[d] + (a_tiled ? (*a)[d] : (*b)[d]);
+    }
+    if (manual_size > 1) {
+      // Both must agree on the manual group: compare the first device of each manual group.
+      key = key * manual_size + (*a)[dst_manual];
+    }
+    members[key].push_back(device);
+  }
+  if (manual_size > 1) {
+    // Each device's manual group in to_merge must match dst's: devices sharing a dst manual
+    // coordinate share a to_merge manual coordinate.
+    absl::flat_hash_map<int64_t, int64_t> manual_map;
+    for (int64_t linear = 0; linear < total; ++linear) {
+      const int64_t device = dst_ta.At(linear);
+      const int64_t a = (*dst_ta.IndexOf(device))[dst_manual];
+      const int64_t b = (*merge_ta.IndexOf(device))[merge_manual];
+      auto [it, inserted] = manual_map.emplace(a, b);
+      if (!inserted && it->second != b) return false;
+    }
+  }
+  std::vector<int64_t> devices;
+  devices.reserve(total);
+  for (auto& m : members) {
+    if (static_cast<int64_t>(m.size()) != replication) return false;
+    std::sort(m.begin(), m.end());
+    devices.insert(devices.end(), m.begin(), m.end());
+  }
+  std::vector<int64_t> dims = merged_tiles;
+  std::vector<SubgroupType> types;
+  if (manual_size > 1) {
+    dims.push_back(manual_size);
+    types.push_back(SubgroupType::kManual);
+  }
+  dims.push_back(replication);
+  types.push_back(SubgroupType::kReplicated);
+  *dst = Build(TileAssignment::FromDevices(dims, std::move(devices)), std::move(types),
+               merged_metadata());
+  return true;
+}
+
+bool IsSubTilingOrEqualSharding(const Shape& shape, const Sharding& potential_sub,
+                                const Sharding& sharding) {
+  if (potential_sub.IsManual() || sharding.IsManual()) return false;
+  if (sharding.IsTileMaximal()) return true;
+  if (potential_sub.IsTileMaximal()) return false;
+  if (!potential_sub.IsTiled() || !sharding.IsTiled()) return false;
+  if (potential_sub.TiledDataRank() != shape.rank() || sharding.TiledDataRank() != shape.rank()) {
+    return false;
+  }
+  if (potential_sub.TotalNumTiles() != sharding.TotalNumTiles()) return false;
+  if (potential_sub == sharding) return true;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    if (potential_sub.NumTilesOnDim(d) < sharding.NumTilesOnDim(d)) return false;
+  }
+  const TileAssignment& ta = potential_sub.tile_assignment();
+  for (int64_t linear = 0; linear < ta.num_elements(); ++linear) {
+    const int64_t device = ta.At(linear);
+    if (!sharding.tile_assignment().UsesDevice(device)) return false;
+    auto sub_off = potential_sub.TileOffsetForDevice(shape, device);
+    auto sub_lim = potential_sub.TileLimitForDevice(shape, device);
+    auto off = sharding.TileOffsetForDevice(shape, device);
+    auto lim = sharding.TileLimitForDevice(shape, device);
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      if (sub_off[d] >= sub_lim[d]) break;  // empty sub tile: trivially inside
+      if (sub_off[d] < off[d] || sub_lim[d] > lim[d]) return false;
+    }
+  }
+  return true;
+}
+
+bool IsShardingMoreSpecific(const Sharding& lhs, const Sharding& rhs) {
+  if (lhs.IsTuple() || rhs.IsTuple()) {
+    if (!lhs.IsTuple() || !rhs.IsTuple()) return false;
+    const auto& a = lhs.tuple_elements();
+    const auto& b = rhs.tuple_elements();
+    if (a.size() != b.size()) return false;
+    bool better = false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (IsShardingMoreSpecific(b[i], a[i])) return false;
+      if (IsShardingMoreSpecific(a[i], b[i])) better = true;
+    }
+    return better;
+  }
+  if (lhs.IsManual() || rhs.IsManual()) return lhs.IsManual() && !rhs.IsManual() && rhs.IsTileMaximal();
+  if (lhs.IsUnknown()) return false;
+  if (rhs.IsUnknown()) return true;
+  if (rhs.IsTiled()) return lhs.IsTiled() && lhs.NumTiles() > rhs.NumTiles();
+  if (rhs.IsMaximal()) return lhs.IsTiled();
+  return !lhs.IsReplicated();  // rhs replicated
+}
+
+Sharding FindCommonSharding(std::span<const Sharding> shardings,
+                            std::optional<Sharding> default_sharding) {
+  SPMDC_CHECK(!shardings.empty());
+  Sharding common = shardings[0];
+  for (size_t i = 1; i < shardings.size(); ++i) {
+    if (common == shardings[i]) continue;
+    Sharding candidate = common;
+    if (common.IsTuple() || shardings[i].IsTuple() ||
+        !MergeShardingIfCompatible(shardings[i], common.NumTiles(), &candidate)) {
+      return default_sharding ? *default_sharding : shardings[0];
+    }
+    common = candidate;
+  }
+  return common;
+}
+
+Sharding MapShardingDims(const Sharding& sharding, int64_t target_rank,
+                         std::span<const std::pair<int64_t, int64_t>> dim_pairs) {
+  if (PassesThrough(sharding)) return sharding;
+  std::vector<int64_t> keep;
+  for (const auto& [src, dst] : dim_pairs) keep.push_back(src);
+  Sharding kept = PartiallyReplicateTiledShardingOnAllDimsExcept(sharding, keep);
+  if (!kept.IsTiled()) return kept;
+  std::vector<int64_t> src_to_tgt(kept.TiledDataRank(), -1);
+  std::vector<int64_t> tgt_to_src(target_rank, -1);
+  for (const auto& [src, dst] : dim_pairs) {
+    src_to_tgt[src] = dst;
+    tgt_to_src[dst] = src;
+  }
+  auto mapped = TransposeShardingWithCollapsedDims(kept, src_to_tgt, tgt_to_src);
+  SPMDC_CHECK(mapped.has_value());
+  return *mapped;
+}
+
+DimPairs GatherIndexPassthroughDims(const Shape& indices, const Shape& output, const GatherDims& d) {
+  std::vector<int64_t> index_dims, batch_dims;
+  for (int64_t i = 0; i < indices.rank(); ++i) {
+    if (i != d.index_vector_dim) index_dims.push_back(i);
+  }
+  for (int64_t i = 0; i < output.rank(); ++i) {
+    if (!Contains(d.offset_dims, i)) batch_dims.push_back(i);
+  }
+  DimPairs pairs;
+  for (size_t k = 0; k < index_dims.size() && k < batch_dims.size(); ++k) {
+    pairs.emplace_back(index_dims[k], batch_dims[k]);
+  }
+  return pairs;
+}
+
+DimPairs GatherOperandPassthroughDims(const Shape& operand, const GatherDims& d) {
+  DimPairs pairs;
+  size_t offset = 0;
+  for (int64_t i = 0; i < operand.rank(); ++i) {
+    if (Contains(d.collapsed_slice_dims, i) || Contains(d.operand_batching_dims, i)) continue;
+    if (offset >= d.offset_dims.size()) break;
+    const int64_t out_dim = d.offset_dims[offset++];
+    if (i < static_cast<int64_t>(d.slice_sizes.size()) && d.slice_sizes[i] == operand.dim(i)) {
+      pairs.emplace_back(i, out_dim);
+    }
+  }
+  return pairs;
+}
+
+DimPairs ScatterIndexPassthroughDims(const Shape& indices, const Shape& updates,
+                                     const ScatterDims& d) {
+  std::vector<int64_t> index_dims, scatter_dims;
+  for (int64_t i = 0; i < indices.rank(); ++i) {
+    if (i != d.index_vector_dim) index_dims.push_back(i);
+  }
+  for (int64_t i = 0; i < updates.rank(); ++i) {
+    if (!Contains(d.update_window_dims, i)) scatter_dims.push_back(i);
+  }
+  DimPairs pairs;
+  for (size_t k = 0; k < index_dims.size() && k < scatter_dims.size(); ++k) {
+    pairs.emplace_back(index_dims[k], scatter_dims[k]);
+  }
+  return pairs;
+}
+
+DimPairs ScatterOperandPassthroughDims(const Shape& operand, const Shape& updates,
+                                       const ScatterDims& d) {
+  DimPairs pairs;
+  size_t window = 0;
+  for (int64_t i = 0; i < operand.rank(); ++i) {
+    if (Contains(d.inserted_window_dims, i) || Contains(d.input_batching_dims, i)) continue;
+    if (window >= d.update_window_dims.size()) break;
+    const int64_t update_dim = d.update_window_dims[window++];
+    if (update_dim < updates.rank() && updates.dim(update_dim) == operand.dim(i)) {
+      pairs.emplace_back(i, update_dim);
+    }
+  }
+  return pairs;
+}
+
+DimPairs InvertDimPairs(const DimPairs& pairs) {
+  DimPairs out;
+  for (const auto& [a, b] : pairs) out.emplace_back(b, a);
+  return out;
+}
+
+}  // namespace spmdc
