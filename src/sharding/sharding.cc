@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <ostream>
 
 #include "absl/hash/hash.h"
 #include "fmt/format.h"
@@ -566,6 +567,10 @@ size_t Sharding::Hash() const {
     default:
       return h;
   }
+}
+
+std::ostream& operator<<(std::ostream& os, const Sharding& sharding) {
+  return os << sharding.ToString();
 }
 
 }  // namespace spmdc

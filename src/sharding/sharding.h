@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <span>
@@ -144,5 +145,8 @@ class Sharding {
   explicit Sharding(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
   std::shared_ptr<const Rep> rep_;
 };
+
+// Prints ToString() (for gtest and logs).
+std::ostream& operator<<(std::ostream& os, const Sharding& sharding);
 
 }  // namespace spmdc
