@@ -95,13 +95,37 @@ Status CmdRun(const Args& args) {
 }
 
 Status CmdExample(const Args& args) {
-  if (args.positional.size() != 1) return InvalidArgument("expected an example name (mlp)");
+  static const char* kKnown =
+      "mlp, mlp-2d, transformer, transformer-dp, transformer-tp, transformer-2d, transformer-large";
+  if (args.positional.size() != 1) return InvalidArgument("expected an example name ({})", kKnown);
   const std::string& name = args.positional[0];
+  // Small transformer: B=4 S=16 D=64 H=4 F=256 L=2, softmax cross-entropy over 32 classes.
+  TransformerOptions transformer;
+  transformer.vocab = 32;
   std::string text;
   if (name == "mlp") {
     text = BuildMlpTrainingStep(MlpOptions{});
+  } else if (name == "mlp-2d") {
+    MlpOptions o;
+    o.parallel.data = 2;
+    o.parallel.model = 4;
+    text = BuildMlpTrainingStep(o);
+  } else if (name == "transformer") {
+    text = BuildTransformerTrainingStep(transformer);
+  } else if (name == "transformer-dp") {
+    transformer.parallel.data = 4;
+    text = BuildTransformerTrainingStep(transformer);
+  } else if (name == "transformer-tp") {
+    transformer.parallel.model = 4;
+    text = BuildTransformerTrainingStep(transformer);
+  } else if (name == "transformer-2d") {
+    transformer.parallel.data = 2;
+    transformer.parallel.model = 4;
+    text = BuildTransformerTrainingStep(transformer);
+  } else if (name == "transformer-large") {
+    text = BuildTransformerTrainingStep(TransformerOptionsForInstructionCount(100000, transformer));
   } else {
-    return InvalidArgument("unknown example '{}' (known: mlp)", name);
+    return InvalidArgument("unknown example '{}' (known: {})", name, kKnown);
   }
   return WriteOutput(args.Get("o").value_or(""), text);
 }
