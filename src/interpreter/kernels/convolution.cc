@@ -272,6 +272,8 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
     if (window->dims.size() != static_cast<size_t>(g.nsp))
       return InvalidArgument("convolution: window rank differs from spatial rank");
     g.win = window->dims;
+  } else {
+    for (int64_t i = 0; i < g.nsp; ++i) g.win[i].size = rsh.dim(dn.kernel_spatial[i]);
   }
   bool dnnl_ok = allow_dnnl && g.bgc == 1 && g.nsp <= 3;
   for (int64_t i = 0; i < g.nsp; ++i) {
@@ -283,11 +285,15 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
       return InvalidArgument("convolution: window strides and dilations must be positive");
     if (wd.base_dilation != 1 || wd.window_reversal || wd.padding_low < 0 || wd.padding_high < 0)
       dnnl_ok = false;
-    // oneDNN's output size must equal the instruction's.
-    int64_t eff_k = (g.W[i] - 1) * wd.window_dilation + 1;
-    int64_t padded = g.S[i] + wd.padding_low + wd.padding_high;
+    if (wd.size != g.W[i]) return InvalidArgument("convolution: window size differs from kernel");
+    // The result size must be the window count (XLA's shape inference).
+    int64_t eff_k = g.W[i] == 0 ? 0 : (g.W[i] - 1) * wd.window_dilation + 1;
+    int64_t dilated = g.S[i] == 0 ? 0 : (g.S[i] - 1) * wd.base_dilation + 1;
+    int64_t padded = dilated + wd.padding_low + wd.padding_high;
     int64_t expect = padded < eff_k ? 0 : (padded - eff_k) / wd.stride + 1;
-    if (expect != g.Q[i]) dnnl_ok = false;
+    if (expect != g.Q[i])
+      return InvalidArgument("convolution: result spatial size {} differs from the window count {}",
+                             g.Q[i], expect);
   }
   Shape out_shape = osh;
   out_shape.set_layout(std::nullopt);

@@ -64,6 +64,13 @@ StatusOr<WindowGeom> MakeWindowGeom(const Window* window, const std::vector<int6
     if (wd[i].size < 0 || wd[i].stride < 1 || wd[i].window_dilation < 1 || wd[i].base_dilation < 1)
       return InvalidArgument("window op: invalid window");
     g.win_dims.push_back(wd[i].size);
+    const int64_t eff = wd[i].size == 0 ? 0 : (wd[i].size - 1) * wd[i].window_dilation + 1;
+    const int64_t dilated = in_dims[i] == 0 ? 0 : (in_dims[i] - 1) * wd[i].base_dilation + 1;
+    const int64_t padded = dilated + wd[i].padding_low + wd[i].padding_high;
+    const int64_t expect = padded < eff ? 0 : (padded - eff) / wd[i].stride + 1;
+    if (expect != out_dims[i])
+      return InvalidArgument("window op: output size {} of dim {} differs from the window count {}",
+                             out_dims[i], i, expect);
     g.pos[i].assign(out_dims[i] * wd[i].size, -1);
     for (int64_t o = 0; o < out_dims[i]; ++o) {
       for (int64_t w = 0; w < wd[i].size; ++w) {
