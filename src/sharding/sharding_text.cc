@@ -9,8 +9,8 @@
 namespace spmdc {
 namespace {
 
-// Guards against tile arrays too large to ever be valid (and to materialise): 2^24 devices.
-constexpr int64_t kMaxDevices = int64_t{1} << 24;
+// Guards against tile arrays too large to ever be valid (and to materialise): 2^20 devices.
+constexpr int64_t kMaxDevices = int64_t{1} << 20;
 
 enum class Tok { kLBrace, kRBrace, kLBracket, kRBracket, kLParen, kRParen, kComma, kLe, kEq,
                  kInt, kIdent, kString, kEnd, kError };

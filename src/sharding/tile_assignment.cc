@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "support/check.h"
@@ -135,13 +136,43 @@ std::optional<std::vector<Group>> DetectIota(const std::vector<int64_t>& a) {
   return groups;
 }
 
-std::shared_ptr<Rep> MakeExplicitRep(std::vector<int64_t> dims, std::vector<int64_t> devices) {
+// Explicit arrays are interned: equal (dims, ids) share one Rep while any copy is alive, so a
+// large non-iota device order repeated on many instructions is stored once.
+std::shared_ptr<const Rep> InternExplicit(std::shared_ptr<Rep> rep) {
+  constexpr int64_t kMinInterned = 16;
+  if (rep->n < kMinInterned) return rep;
+  static std::mutex* mu = new std::mutex;
+  static auto* table = new absl::flat_hash_map<size_t, std::vector<std::weak_ptr<const Rep>>>;
+  const size_t key = absl::HashOf(rep->dims, *rep->devices);
+  std::lock_guard<std::mutex> lock(*mu);
+  auto& bucket = (*table)[key];
+  for (auto it = bucket.begin(); it != bucket.end();) {
+    std::shared_ptr<const Rep> existing = it->lock();
+    if (!existing) {
+      it = bucket.erase(it);
+      continue;
+    }
+    if (existing->dims == rep->dims && *existing->devices == *rep->devices) return existing;
+    ++it;
+  }
+  bucket.push_back(rep);
+  if (table->size() > 4096) {
+    absl::erase_if(*table, [](auto& entry) {
+      auto& v = entry.second;
+      v.erase(std::remove_if(v.begin(), v.end(), [](const auto& w) { return w.expired(); }), v.end());
+      return v.empty();
+    });
+  }
+  return rep;
+}
+
+std::shared_ptr<const Rep> MakeExplicitRep(std::vector<int64_t> dims, std::vector<int64_t> devices) {
   auto rep = std::make_shared<Rep>();
   rep->dims = std::move(dims);
   rep->n = static_cast<int64_t>(devices.size());
   rep->devices = std::make_shared<const std::vector<int64_t>>(std::move(devices));
   std::call_once(rep->once, [] {});
-  return rep;
+  return InternExplicit(std::move(rep));
 }
 
 }  // namespace

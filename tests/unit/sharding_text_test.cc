@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+
 namespace spmdc {
 namespace {
 
@@ -127,6 +130,52 @@ TEST(ShardingText, Errors) {
     EXPECT_FALSE(s.ok()) << c.text;
     EXPECT_EQ(offset, c.offset) << c.text << ": " << s.status().message();
   }
+}
+
+// Random mutations of valid texts never crash; whatever parses prints canonically and round trips.
+TEST(ShardingText, MutationFuzz) {
+  const std::vector<std::string> seeds = {
+      "{replicated}", "{maximal device=3}", "{devices=[2,1,2]2,3,5,7}",
+      "{devices=[4,4,1]<=[4,2,2]T(1,0,2)}", "{devices=[2,1,4]<=[8] last_tile_dim_replicate}",
+      "{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}",
+      "{{replicated}, {devices=[2,1]0,1}, {maximal device=1}}", "{unknown shard_as 0}",
+      R"({devices=[4,2]<=[8] shard_like 1 metadata={op_name="a" source_line=3}})", "{}"};
+  const std::string alphabet = "{}[](),=<T 0123456789-\"abcdemnprt_";
+  std::mt19937 rng(42);
+  int parsed = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    std::string text = seeds[rng() % seeds.size()];
+    const int edits = 1 + rng() % 3;
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      const size_t pos = rng() % text.size();
+      switch (rng() % 3) {
+        case 0: text[pos] = alphabet[rng() % alphabet.size()]; break;
+        case 1: text.erase(pos, 1); break;
+        default: text.insert(text.begin() + pos, alphabet[rng() % alphabet.size()]); break;
+      }
+    }
+    size_t offset = 0;
+    auto s = ParseSharding(text, &offset);
+    if (!s.ok()) {
+      EXPECT_LE(offset, text.size()) << text;
+      continue;
+    }
+    ++parsed;
+    auto again = ParseSharding(s->ToString());
+    ASSERT_TRUE(again.ok()) << text << " printed as " << s->ToString();
+    EXPECT_EQ(*again, *s) << text;
+    EXPECT_EQ(again->ToString(), s->ToString());
+  }
+  EXPECT_GT(parsed, 100);
+}
+
+TEST(ShardingText, ExplicitArraysAreShared) {
+  std::string ids;
+  for (int i = 63; i >= 0; --i) ids += (ids.empty() ? "" : ",") + std::to_string(i);
+  Sharding a = P("{devices=[8,8]" + ids + R"( metadata={op_name="a"}})");
+  Sharding b = P("{devices=[8,8]" + ids + R"( metadata={op_name="b"}})");
+  EXPECT_FALSE(a.tile_assignment().is_iota());
+  EXPECT_EQ(&a.tile_assignment().devices(), &b.tile_assignment().devices());
 }
 
 }  // namespace
