@@ -36,6 +36,15 @@ Status Internal(fmt::format_string<Args...> format, Args&&... args) {
 
 }  // namespace spmdc
 
+// Lets fmt print absl's own string_view (Status::message() returns one).
+template <>
+struct fmt::formatter<absl::string_view> : fmt::formatter<std::string_view> {
+  template <typename FormatContext>
+  auto format(absl::string_view s, FormatContext& ctx) const {
+    return fmt::formatter<std::string_view>::format(std::string_view(s.data(), s.size()), ctx);
+  }
+};
+
 #define SPMDC_CONCAT_INNER(a, b) a##b
 #define SPMDC_CONCAT(a, b) SPMDC_CONCAT_INNER(a, b)
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/str_split.h"
+#include "annotate.h"
 #include "cli.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
@@ -13,6 +14,8 @@
 #include "interpreter/interpreter.h"
 #include "models/models.h"
 #include "npy.h"
+#include "propagation/propagation.h"
+#include "sharding/validation.h"
 
 namespace spmdc::cli {
 namespace {
@@ -24,8 +27,15 @@ commands:
   print IN.hlo [-o OUT]        parse + verify; print the module in canonical HLO text
   run IN.hlo [--inputs a.npy,b.npy] [--outputs DIR] [--seed S]
                                execute on one device; print a summary of each output
-  example NAME [-o OUT]        emit an example model module (NAME: mlp)
-  propagate | partition | compile | verify   (sharding commands; see DESIGN.md)
+  propagate IN.hlo [--propagate-to-output] [--propagate-to-parameters] [-o OUT]
+                               infer a sharding for every instruction; print the module
+  explain IN.hlo NAME|--all    why NAME has its sharding: the rule chain back to annotations
+  example NAME [-o OUT]        emit an example model module (NAME: mlp, transformer)
+
+every command that takes a module also accepts:
+  --mesh data=2,model=4        a named device mesh
+  --shard NAME=SPEC            annotate instruction NAME: SPEC is "[data, None]" (with --mesh)
+                               or an HLO sharding "{devices=[2,1]<=[2]}"; repeatable
 
 IN may be '-' for standard input. Exit codes: 0 ok, 1 mismatch, 2 bad input, 3 unsupported.
 )";
@@ -37,10 +47,51 @@ std::vector<std::string> SplitList(const std::string& s) {
   return out;
 }
 
-StatusOr<std::unique_ptr<Module>> LoadPositional(const Args& args) {
-  if (args.positional.size() != 1) return InvalidArgument("expected exactly one input module (or '-')");
+StatusOr<std::unique_ptr<Module>> LoadPositional(const Args& args, size_t extra_positional = 0) {
+  if (args.positional.size() != 1 + extra_positional) {
+    return InvalidArgument("expected {} (or '-' for standard input)",
+                           extra_positional ? "an input module and a name" : "exactly one input module");
+  }
   ASSIGN_OR_RETURN(Source source, ReadSource(args.positional[0]));
-  return LoadModule(source);
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, LoadModule(source));
+  auto shards = args.values.find("shard");
+  ASSIGN_OR_RETURN(Annotations annotations,
+                   ParseAnnotations(args.Get("mesh"), shards == args.values.end()
+                                                          ? std::vector<std::string>{}
+                                                          : shards->second));
+  RETURN_IF_ERROR(ApplyAnnotations(annotations, *module));
+  return module;
+}
+
+PropagationOptions PropagationOptionsFrom(const Args& args) {
+  PropagationOptions options;
+  if (args.Has("propagate-to-output")) options.allow_to_output = std::vector<bool>{true};
+  if (args.Has("propagate-to-parameters")) options.allow_to_parameters = std::vector<bool>{true};
+  return options;
+}
+
+Status CmdPropagate(const Args& args) {
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
+  return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
+}
+
+Status CmdExplain(const Args& args) {
+  bool all = args.Has("all");
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args, all ? 0 : 1));
+  Provenance provenance;
+  RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args), &provenance).status());
+  std::string out;
+  for (Computation* c : module->computations()) {
+    for (Instruction* i : c->instructions()) {
+      if (!all && i->name() != args.positional[1]) continue;
+      out += ExplainSharding(provenance, *i);
+      if (all) out += "\n";
+    }
+  }
+  if (out.empty()) return InvalidArgument("no instruction named '{}'", args.positional[1]);
+  std::fputs(out.c_str(), stdout);
+  return absl::OkStatus();
 }
 
 Status CmdCheck(const Args& args) {
@@ -142,10 +193,23 @@ int Main(int argc, char** argv) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? kExitBadInput : kExitOk;
   }
+  const std::vector<FlagSpec> annotate = {{"mesh", true}, {"shard", true}};
+  auto with = [&](std::vector<FlagSpec> flags) {
+    flags.insert(flags.end(), annotate.begin(), annotate.end());
+    return flags;
+  };
+  const std::vector<FlagSpec> propagation = {{"propagate-to-output", false},
+                                             {"propagate-to-parameters", false}};
+  std::vector<FlagSpec> propagate_flags = with(propagation);
+  propagate_flags.push_back({"o", true});
+  std::vector<FlagSpec> explain_flags = with(propagation);
+  explain_flags.push_back({"all", false});
   const std::vector<Command> commands = {
-      {"check", {}, CmdCheck},
-      {"print", {{"o", true}}, CmdPrint},
-      {"run", {{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true}}, CmdRun},
+      {"check", with({}), CmdCheck},
+      {"print", with({{"o", true}}), CmdPrint},
+      {"run", with({{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true}}), CmdRun},
+      {"propagate", propagate_flags, CmdPropagate},
+      {"explain", explain_flags, CmdExplain},
       {"example", {{"o", true}}, CmdExample},
   };
   std::string name = argv[1];
@@ -160,7 +224,7 @@ int Main(int argc, char** argv) {
     Status s = c.run(*args);
     return s.ok() ? kExitOk : Report(s);
   }
-  if (name == "propagate" || name == "partition" || name == "compile" || name == "verify") {
+  if (name == "partition" || name == "compile" || name == "verify") {
     return Report(Unimplemented("'spmdc {}' is not available in this build yet", name));
   }
   std::fprintf(stderr, "spmdc: error: unknown command '%s'\n%s", name.c_str(), kUsage);

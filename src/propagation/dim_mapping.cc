@@ -1,0 +1,63 @@
+#include "propagation/dim_mapping.h"
+
+namespace spmdc {
+namespace {
+void Split(const DimPairs& pairs, std::vector<int64_t>* a, std::vector<int64_t>* b) {
+  for (const auto& [x, y] : pairs) {
+    a->push_back(x);
+    b->push_back(y);
+  }
+}
+}  // namespace
+
+Sharding MapShardingDims(const Sharding& s, const std::vector<int64_t>& src_dims,
+                         const std::vector<int64_t>& dst_dims, int64_t dst_rank) {
+  DimPairs pairs;
+  for (size_t i = 0; i < src_dims.size() && i < dst_dims.size(); ++i)
+    pairs.emplace_back(src_dims[i], dst_dims[i]);
+  return MapShardingDims(s, dst_rank, pairs);
+}
+
+GatherDims GatherDimsOf(const Instruction& g) {
+  GatherDims d;
+  d.offset_dims = g.ints_attr(AttrId::kOffsetDims);
+  d.collapsed_slice_dims = g.ints_attr(AttrId::kCollapsedSliceDims);
+  d.start_index_map = g.ints_attr(AttrId::kStartIndexMap);
+  d.operand_batching_dims = g.ints_attr(AttrId::kOperandBatchingDims);
+  d.start_indices_batching_dims = g.ints_attr(AttrId::kStartIndicesBatchingDims);
+  d.slice_sizes = g.ints_attr(AttrId::kSliceSizes);
+  d.index_vector_dim = g.int_attr(AttrId::kIndexVectorDim, g.operand(1)->shape().rank());
+  return d;
+}
+
+ScatterDims ScatterDimsOf(const Instruction& s) {
+  ScatterDims d;
+  d.update_window_dims = s.ints_attr(AttrId::kUpdateWindowDims);
+  d.inserted_window_dims = s.ints_attr(AttrId::kInsertedWindowDims);
+  d.scatter_dims_to_operand_dims = s.ints_attr(AttrId::kScatterDimsToOperandDims);
+  d.input_batching_dims = s.ints_attr(AttrId::kInputBatchingDims);
+  d.scatter_indices_batching_dims = s.ints_attr(AttrId::kScatterIndicesBatchingDims);
+  int64_t n = s.operand_count() / 2;
+  d.index_vector_dim = s.int_attr(AttrId::kIndexVectorDim, s.operand(n)->shape().rank());
+  return d;
+}
+
+GatherDimMap GatherDimMapOf(const Instruction& g) {
+  GatherDimMap m;
+  GatherDims d = GatherDimsOf(g);
+  Split(GatherIndexPassthroughDims(g.operand(1)->shape(), g.shape(), d), &m.index_passthrough, &m.output_batch);
+  Split(GatherOperandPassthroughDims(g.operand(0)->shape(), d), &m.operand_passthrough, &m.output_offset);
+  return m;
+}
+
+ScatterDimMap ScatterDimMapOf(const Instruction& s) {
+  ScatterDimMap m;
+  ScatterDims d = ScatterDimsOf(s);
+  int64_t n = s.operand_count() / 2;
+  const Shape& updates = s.operand(n + 1)->shape();
+  Split(ScatterIndexPassthroughDims(s.operand(n)->shape(), updates, d), &m.index_passthrough, &m.update_scatter);
+  Split(ScatterOperandPassthroughDims(s.operand(0)->shape(), updates, d), &m.operand_passthrough, &m.update_window);
+  return m;
+}
+
+}  // namespace spmdc

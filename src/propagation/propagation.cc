@@ -1,0 +1,517 @@
+// The propagation driver (GSPMD.md §2.2): preprocessing of Sharding constraints and shard groups,
+// control-flow consistency, the fixpoint over aggressiveness levels 0..3, shard_as alignment and
+// the entry-signature post-processing.
+#include "propagation/propagation.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "propagation/lattice.h"
+#include "propagation/state.h"
+#include "sharding/algebra.h"
+
+namespace spmdc {
+
+// ---- PropagationState ------------------------------------------------------------------------
+
+bool PropagationState::Improve(Instruction* instr, const Sharding& candidate, const Instruction* from,
+                               std::string_view rule, EventKind kind, bool allow_aggressive) {
+  Improvement imp = ::spmdc::Improve(candidate, instr->sharding(), instr->shape(), may_combine(), allow_aggressive);
+  if (!imp.result) {
+    // Re-offering the current sharding is not an alternative worth reporting.
+    if (!instr->has_sharding() || !(*instr->sharding() == candidate))
+      Reject(instr, candidate, from, rule, kind, std::move(imp.why_not));
+    return false;
+  }
+  Set(instr, std::move(*imp.result), from, rule, kind);
+  return true;
+}
+
+void PropagationState::Set(Instruction* instr, Sharding sharding, const Instruction* from,
+                           std::string_view rule, EventKind kind) {
+  if (provenance) {
+    provenance->Record(instr, ShardingEvent{provenance->NextSeq(), kind, std::string(rule), from,
+                                            aggressiveness, iteration, sharding, true, ""});
+  }
+  instr->set_sharding(std::make_shared<const Sharding>(std::move(sharding)));
+}
+
+void PropagationState::Reject(const Instruction* instr, const Sharding& sharding, const Instruction* from,
+                              std::string_view rule, EventKind kind, std::string why) {
+  if (!provenance) return;
+  provenance->Record(instr, ShardingEvent{provenance->NextSeq(), kind, std::string(rule), from,
+                                          aggressiveness, iteration, sharding, false, std::move(why)});
+}
+
+const std::vector<Instruction*>* PropagationState::GroupOf(const Instruction* instr) const {
+  auto it = group_of.find(instr);
+  if (it == group_of.end()) return nullptr;
+  if (auto g = shard_as_groups.find(it->second); g != shard_as_groups.end()) return &g->second;
+  if (auto g = shard_like_groups.find(it->second); g != shard_like_groups.end()) return &g->second;
+  return nullptr;
+}
+
+namespace {
+
+// Parses `backend_config="unspecified_dims=[0,2]"` of a Sharding custom call.
+std::vector<int64_t> UnspecifiedDims(const Instruction& cc) {
+  std::vector<int64_t> dims;
+  const std::string* raw = cc.attr<std::string>(AttrId::kBackendConfig);
+  if (!raw) return dims;
+  std::string text = UnquoteRaw(*raw);
+  size_t at = text.find("unspecified_dims=[");
+  if (at == std::string::npos) return dims;
+  size_t i = at + 18;
+  while (i < text.size() && text[i] != ']') {
+    if (isdigit(static_cast<unsigned char>(text[i]))) {
+      int64_t v = 0;
+      while (i < text.size() && isdigit(static_cast<unsigned char>(text[i]))) v = v * 10 + (text[i++] - '0');
+      dims.push_back(v);
+    } else {
+      ++i;
+    }
+  }
+  std::sort(dims.begin(), dims.end());
+  return dims;
+}
+
+std::vector<bool> Flags(const std::optional<std::vector<bool>>& given, const Module& m, AttrId header) {
+  if (given) return *given;
+  if (const auto* v = m.config().Get<std::vector<bool>>(header)) return *v;
+  return {false};
+}
+
+bool Any(const std::vector<bool>& v) { return std::any_of(v.begin(), v.end(), [](bool b) { return b; }); }
+
+// Instructions that must share one sharding across a control-flow boundary.
+std::vector<Instruction*> Related(Instruction* i) {
+  switch (i->opcode()) {
+    case Opcode::kWhile: {
+      Computation* cond = i->computation_attr(AttrId::kCondition);
+      Computation* body = i->computation_attr(AttrId::kBody);
+      std::vector<Instruction*> r = {i};
+      if (body) {
+        r.push_back(body->root());
+        if (body->num_parameters() > 0) r.push_back(body->parameter(0));
+      }
+      if (cond && cond->num_parameters() > 0) r.push_back(cond->parameter(0));
+      return r;
+    }
+    case Opcode::kConditional: {
+      std::vector<Instruction*> r = {i};
+      for (Computation* c : i->called_computations()) r.push_back(c->root());
+      return r;
+    }
+    case Opcode::kCall: {
+      std::vector<Instruction*> r = {i};
+      if (Computation* c = i->to_apply()) r.push_back(c->root());
+      return r;
+    }
+    default:
+      return {};
+  }
+}
+
+bool IsControlFlow(const Instruction* i) {
+  return i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional || i->opcode() == Opcode::kCall;
+}
+
+bool EvenlyPartitions(const Shape& shape, const Sharding& s) {
+  if (s.IsTuple()) {
+    if (!shape.IsTuple()) return true;
+    for (int64_t i = 0; i < shape.tuple_size(); ++i)
+      if (!EvenlyPartitions(shape.tuple_shape(i), s.GetSubSharding(shape, {&i, 1}))) return false;
+    return true;
+  }
+  if (s.IsTileMaximal() || s.IsManual() || !shape.IsArray()) return true;
+  for (int64_t d = 0; d < shape.rank(); ++d)
+    if (shape.dim(d) % s.NumTilesOnDim(d) != 0) return false;
+  return true;
+}
+
+class Driver {
+ public:
+  Driver(Module& module, const PropagationOptions& options, Provenance* provenance)
+      : module_(module) {
+    s_.module = &module;
+    s_.provenance = provenance;
+    out_flags_ = Flags(options.allow_to_output, module, AttrId::kAllowPropagationToOutput);
+    param_flags_ = Flags(options.allow_to_parameters, module, AttrId::kAllowPropagationToParameters);
+    s_.allow_to_output = Any(out_flags_);
+    s_.allow_to_parameters = Any(param_flags_);
+  }
+
+  StatusOr<bool> Run() {
+    RETURN_IF_ERROR(ProcessShardingConstraints());
+    SaveEntrySignature();
+    BuildComputationMap();
+    CollectProvided();
+    RecordAnnotations();
+    for (int aggr = 0; aggr < 4; ++aggr) RunToFixpoint(aggr, /*groups=*/true);
+    AlignShardAsGroups();
+    RunToFixpoint(3, /*groups=*/false);
+    RETURN_IF_ERROR(RemoveBarriers());
+    RestoreEntrySignature();
+    return changed_;
+  }
+
+ private:
+  // Sharding custom calls become copies carrying the sharding (keeping the custom call's name);
+  // shard_as/shard_like annotations become groups.
+  Status ProcessShardingConstraints() {
+    for (Computation* comp : module_.computations()) {
+      std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        Instruction* instr = *it;
+        if (instr->IsCustomCall("Sharding") && instr->operand_count() == 1) {
+          if (!instr->has_sharding()) {
+            return InvalidArgument("%{}: a Sharding custom call needs a sharding attribute", instr->name());
+          }
+          Sharding sharding = *instr->sharding();
+          std::vector<int64_t> open = UnspecifiedDims(*instr);
+          Instruction* operand = instr->operand(0);
+          bool to_copy = !sharding.IsUnknown() || operand->opcode() == Opcode::kParameter;
+          if (to_copy) {
+            auto copy = std::make_unique<Instruction>(Opcode::kCopy, instr->shape(), instr->name());
+            copy->AppendOperand(operand);
+            copy->set_location(instr->location());
+            copy->set_sharding(instr->sharding_ptr());
+            copy->attrs().Set(AttrId::kMetadata, instr->attr<KeyValueList>(AttrId::kMetadata)
+                                                     ? *instr->attr<KeyValueList>(AttrId::kMetadata)
+                                                     : KeyValueList{});
+            if (copy->attr<KeyValueList>(AttrId::kMetadata)->empty()) copy->attrs().Remove(AttrId::kMetadata);
+            Instruction* c = comp->AddInstruction(std::move(copy));
+            instr->ReplaceAllUsesWith(c);
+            instr->DropControlEdges();
+            RETURN_IF_ERROR(comp->RemoveInstruction(instr));
+            instr = c;
+            changed_ = true;
+          } else if (sharding.shard_group().valid()) {
+            // An unknown-sharding constraint only carries its group to the operand.
+            Sharding given = operand->has_sharding() ? *operand->sharding() : Sharding::Unknown();
+            operand->set_sharding(std::make_shared<const Sharding>(given.WithShardGroup(sharding.shard_group())));
+            instr->ReplaceAllUsesWith(operand);
+            instr->DropControlEdges();
+            RETURN_IF_ERROR(comp->RemoveInstruction(instr));
+            changed_ = true;
+            continue;
+          }
+          RETURN_IF_ERROR(RecordGroup(instr));
+          if (!open.empty()) {
+            s_.unspecified_dims[instr] = open;
+          } else if (!operand->has_sharding()) {
+            operand->set_sharding(instr->sharding_ptr());
+            constraint_source_[operand] = instr;
+          }
+          continue;
+        }
+        RETURN_IF_ERROR(RecordGroup(instr));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  Status RecordGroup(Instruction* instr) {
+    if (!instr->has_sharding() || instr->sharding()->IsTuple()) return absl::OkStatus();
+    const ShardGroup& g = instr->sharding()->shard_group();
+    if (!g.valid()) return absl::OkStatus();
+    auto& groups = g.shard_as ? s_.shard_as_groups : s_.shard_like_groups;
+    auto& members = groups[g.id];
+    if (!members.empty() && members.front()->shape().dims() != instr->shape().dims()) {
+      return InvalidArgument("%{} has shape {} but shard group {} has members of shape {}", instr->name(),
+                             instr->shape().ToString(false), g.id, members.front()->shape().ToString(false));
+    }
+    members.push_back(instr);
+    s_.group_of[instr] = g.id;
+    instr->set_sharding(std::make_shared<const Sharding>(instr->sharding()->WithoutShardGroup()));
+    return absl::OkStatus();
+  }
+
+  void SaveEntrySignature() {
+    Computation* entry = module_.entry();
+    Instruction* root = entry->root();
+    if (root->has_sharding() && root->shape().IsTuple() && root->sharding()->IsTuple())
+      saved_root_ = root->sharding()->tuple_elements();
+    for (int64_t i = 0; i < entry->num_parameters(); ++i)
+      if (entry->parameter(i) && entry->parameter(i)->has_sharding())
+        saved_params_[i] = *entry->parameter(i)->sharding();
+  }
+
+  void BuildComputationMap() {
+    for (Computation* comp : module_.computations()) {
+      for (Instruction* instr : comp->instructions()) {
+        if (!IsControlFlow(instr)) continue;
+        std::vector<Instruction*> related = Related(instr);
+        const Instruction* sharded = nullptr;
+        for (Instruction* r : related)
+          if (r->has_sharding()) {
+            sharded = r;
+            break;
+          }
+        if (sharded) {
+          for (Instruction* r : related) r->set_sharding(sharded->sharding_ptr());
+        }
+        if (instr->opcode() == Opcode::kWhile) {
+          if (Computation* body = instr->computation_attr(AttrId::kBody)) s_.computation_map[body] = instr;
+        } else {
+          for (Computation* c : instr->called_computations()) s_.computation_map[c] = instr;
+        }
+      }
+    }
+  }
+
+  void CollectProvided() {
+    Computation* entry = module_.entry();
+    Instruction* root = entry->root();
+    for (Computation* comp : module_.computations()) {
+      for (Instruction* instr : comp->instructions()) {
+        if (instr->has_sharding() && instr != root && instr->opcode() != Opcode::kParameter &&
+            !instr->sharding()->IsUnknown())
+          s_.provided.insert(instr);
+      }
+    }
+    if (!s_.allow_to_output && (!root->has_sharding() || !root->sharding()->IsUnknown()))
+      s_.provided.insert(root);
+    if (!s_.allow_to_parameters) {
+      for (Instruction* p : entry->parameters())
+        if (p && p->has_sharding() && !p->sharding()->IsUnknown()) s_.provided.insert(p);
+    }
+    // Unknown shardings take part as replicated (but stay refinable).
+    for (Computation* comp : module_.computations())
+      for (Instruction* instr : comp->instructions())
+        if (instr->has_sharding() && instr->sharding()->IsUnknown())
+          instr->set_sharding(std::make_shared<const Sharding>(Sharding::Replicate(instr->sharding()->metadata())));
+  }
+
+  void RecordAnnotations() {
+    if (!s_.provenance) return;
+    for (Computation* comp : module_.computations()) {
+      for (Instruction* instr : comp->instructions()) {
+        if (!instr->has_sharding()) continue;
+        auto src = constraint_source_.find(instr);
+        std::string rule = src != constraint_source_.end()
+                               ? fmt::format("from the sharding constraint %{}", src->second->name())
+                               : (s_.provided.contains(instr) ? "given in the module (fixed)"
+                                                              : "given in the module (refinable)");
+        s_.provenance->Record(instr, ShardingEvent{s_.provenance->NextSeq(), EventKind::kAnnotation, rule,
+                                                   nullptr, 0, 0, *instr->sharding(), true, ""});
+      }
+    }
+  }
+
+  // Copies `instr`'s sharding to every instruction related to it through control flow.
+  void PropagateAcrossCalls(Instruction* instr, std::vector<Instruction*>* changed) {
+    auto to_related = [&](Instruction* anchor) {
+      std::vector<Instruction*> related = Related(anchor);
+      if (std::find(related.begin(), related.end(), instr) == related.end()) return;
+      for (Instruction* r : related) {
+        if (r->has_sharding() && *r->sharding() == *instr->sharding()) continue;
+        s_.Set(r, *instr->sharding(), instr, "control-flow consistency", EventKind::kControlFlow);
+        changed->push_back(r);
+        PropagateAcrossCalls(r, changed);
+      }
+    };
+    if (IsControlFlow(instr)) to_related(instr);
+    if (instr->opcode() == Opcode::kParameter || instr->IsRoot()) {
+      auto it = s_.computation_map.find(instr->parent());
+      if (it != s_.computation_map.end()) to_related(it->second);
+    }
+  }
+
+  void RunToFixpoint(int aggressiveness, bool groups) {
+    s_.aggressiveness = aggressiveness;
+    absl::flat_hash_set<const Instruction*> done_group, done_fwd, done_bwd;
+    auto clear_cache = [&](Instruction* instr, const Instruction* for_users = nullptr) {
+      for (const Instruction* op : instr->operands()) done_bwd.erase(op);
+      for (const Instruction* u : (for_users ? for_users : instr)->users()) done_fwd.erase(u);
+      if (const auto* group = s_.GroupOf(instr))
+        for (const Instruction* m : *group)
+          if (m != instr) done_group.erase(m);
+    };
+    auto after_change = [&](Instruction* instr) {
+      changed_ = true;
+      std::vector<Instruction*> related;
+      PropagateAcrossCalls(instr, &related);
+      clear_cache(instr);
+      for (Instruction* r : related) clear_cache(r);
+    };
+    bool changed_last = true;
+    while (changed_last) {
+      changed_last = false;
+      ++s_.iteration;
+      for (Computation* comp : module_.computations()) {
+        std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
+        if (groups) {
+          for (Instruction* instr : order) {
+            const std::vector<Instruction*>* group = s_.GroupOf(instr);
+            if (!group || done_group.contains(instr)) continue;
+            if (s_.provided.contains(instr)) {
+              auto open = s_.unspecified_dims.find(instr);
+              if (s_.may_combine() && open != s_.unspecified_dims.end() &&
+                  InferUnspecifiedDimsFromGroup(instr, open->second, *group, s_)) {
+                clear_cache(instr);
+                done_group.insert(instr);
+                changed_last = true;
+              }
+              continue;
+            }
+            done_group.insert(instr);
+            if (InferFromShardGroup(instr, *group, s_)) {
+              after_change(instr);
+              changed_last = true;
+            }
+          }
+        }
+        for (Instruction* instr : order) {
+          if (done_fwd.contains(instr)) continue;
+          if (s_.provided.contains(instr)) {
+            auto open = s_.unspecified_dims.find(instr);
+            if (s_.may_combine() && open != s_.unspecified_dims.end() &&
+                InferUnspecifiedDimsFromOperand(instr, open->second, s_)) {
+              clear_cache(instr);
+              done_fwd.insert(instr);
+              changed_last = true;
+            }
+            continue;
+          }
+          done_fwd.insert(instr);
+          if (InferFromOperands(instr, s_)) {
+            after_change(instr);
+            changed_last = true;
+          }
+        }
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+          Instruction* instr = *it;
+          if (done_bwd.contains(instr)) continue;
+          if (s_.provided.contains(instr)) {
+            auto open = s_.unspecified_dims.find(instr);
+            if (s_.may_combine() && open != s_.unspecified_dims.end() &&
+                InferUnspecifiedDimsFromUsers(instr, open->second, s_)) {
+              clear_cache(instr);
+              done_bwd.insert(instr);
+              changed_last = true;
+            }
+            continue;
+          }
+          done_bwd.insert(instr);
+          if (InferFromUsers(instr, s_)) {
+            after_change(instr);
+            changed_last = true;
+          }
+        }
+      }
+    }
+  }
+
+  // shard_as groups end with one sharding: the merge of all members when compatible.
+  void AlignShardAsGroups() {
+    for (auto& [id, members] : s_.shard_as_groups) {
+      std::optional<Sharding> fallback;
+      std::vector<Sharding> shardings;
+      for (Instruction* m : members) {
+        if (!m->has_sharding()) continue;
+        shardings.push_back(*m->sharding());
+        if (!m->IsCustomCall("ShardBarrierFrom") && (!fallback || fallback->IsReplicated()))
+          fallback = *m->sharding();
+      }
+      if (shardings.empty()) continue;
+      Sharding common = FindCommonSharding(shardings, fallback ? fallback : std::optional<Sharding>(Sharding::Replicate()));
+      for (Instruction* m : members) {
+        if (m->IsCustomCall("ShardBarrierTo")) continue;
+        if (!m->has_sharding() || !(*m->sharding() == common))
+          s_.Set(m, common, nullptr, fmt::format("shard_as group {} alignment", id), EventKind::kShardGroup);
+      }
+    }
+    // A ShardBarrierFrom in a shard_as group relays the group's sharding to its operand.
+    for (Computation* comp : module_.computations())
+      for (Instruction* instr : comp->instructions())
+        RelayBarrier(instr);
+  }
+
+  void RelayBarrier(Instruction* instr) {
+    if (!instr->IsCustomCall("ShardBarrierFrom") || !instr->has_sharding()) return;
+    auto g = s_.group_of.find(instr);
+    if (g == s_.group_of.end() || !s_.shard_as_groups.contains(g->second)) return;
+    Instruction* operand = instr->operand(0);
+    Sharding sharding = *instr->sharding();
+    if (operand->has_sharding()) MergeShardingIfCompatible(*operand->sharding(), sharding.NumTiles(), &sharding);
+    s_.Set(operand, sharding, instr, "ShardBarrierFrom relay", EventKind::kShardGroup);
+  }
+
+  Status RemoveBarriers() {
+    for (Computation* comp : module_.computations()) {
+      for (Instruction* instr : comp->instructions()) {
+        if (!instr->IsCustomCall("ShardBarrierFrom") && !instr->IsCustomCall("ShardBarrierTo")) continue;
+        RelayBarrier(instr);
+        instr->ReplaceAllUsesWith(instr->operand(0));
+        instr->DropControlEdges();
+        RETURN_IF_ERROR(comp->RemoveInstruction(instr));
+        changed_ = true;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  void RestoreEntrySignature() {
+    Computation* entry = module_.entry();
+    Instruction* root = entry->root();
+    // Root elements whose propagation is not allowed get their original sharding back.
+    if (root->has_sharding() && root->sharding()->IsTuple() && saved_root_.size() == out_flags_.size()) {
+      std::vector<Sharding> leaves = root->sharding()->tuple_elements();
+      for (size_t i = 0; i < saved_root_.size() && i < leaves.size(); ++i)
+        if (!out_flags_[i] && !saved_root_[i].IsUnknown()) leaves[i] = saved_root_[i];
+      s_.Set(root, Sharding::Tuple(std::move(leaves)), nullptr, "entry result: restored", EventKind::kPostProcess);
+    }
+    const auto& params = entry->parameters();
+    if (s_.allow_to_parameters && param_flags_.size() == params.size()) {
+      for (size_t i = 0; i < params.size(); ++i) {
+        if (param_flags_[i] || !params[i]) continue;
+        auto saved = saved_params_.find(i);
+        if (saved != saved_params_.end() && !saved->second.IsUnknown()) params[i]->set_sharding(std::make_shared<const Sharding>(saved->second));
+        else params[i]->clear_sharding();
+      }
+    }
+    // Shardings inferred for the entry signature must divide evenly, else they become replicated.
+    if (s_.allow_to_output && root->has_sharding()) {
+      if (root->shape().IsTuple() && root->sharding()->IsTuple() &&
+          out_flags_.size() == static_cast<size_t>(root->shape().tuple_size())) {
+        std::vector<Sharding> leaves = root->sharding()->tuple_elements();
+        bool fix = false;
+        for (int64_t i = 0; i < root->shape().tuple_size() && i < static_cast<int64_t>(leaves.size()); ++i) {
+          if (out_flags_[i] && !EvenlyPartitions(root->shape().tuple_shape(i), leaves[i])) {
+            leaves[i] = Sharding::Replicate();
+            fix = true;
+          }
+        }
+        if (fix) s_.Set(root, Sharding::Tuple(std::move(leaves)), nullptr, "entry result: uneven -> replicated", EventKind::kPostProcess);
+      } else if (!root->shape().IsTuple() && !EvenlyPartitions(root->shape(), *root->sharding())) {
+        s_.Set(root, Sharding::Replicate(), nullptr, "entry result: uneven -> replicated", EventKind::kPostProcess);
+      }
+    }
+    if (s_.allow_to_parameters) {
+      for (size_t i = 0; i < params.size(); ++i) {
+        bool allowed = param_flags_.size() == params.size() ? param_flags_[i] : param_flags_.size() == 1 && param_flags_[0];
+        if (params[i] && params[i]->has_sharding() && allowed && !EvenlyPartitions(params[i]->shape(), *params[i]->sharding()))
+          s_.Set(params[i], Sharding::Replicate(), nullptr, "entry parameter: uneven -> replicated", EventKind::kPostProcess);
+      }
+    }
+  }
+
+  Module& module_;
+  PropagationState s_;
+  std::vector<bool> out_flags_, param_flags_;
+  std::vector<Sharding> saved_root_;
+  absl::flat_hash_map<int64_t, Sharding> saved_params_;
+  absl::flat_hash_map<const Instruction*, const Instruction*> constraint_source_;
+  bool changed_ = false;
+};
+
+}  // namespace
+
+StatusOr<bool> PropagateShardings(Module& module, const PropagationOptions& options, Provenance* provenance) {
+  if (!module.entry()) return InvalidArgument("module has no entry computation");
+  Driver driver(module, options, provenance);
+  return driver.Run();
+}
+
+}  // namespace spmdc

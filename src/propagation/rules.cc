@@ -1,0 +1,608 @@
+// Per-op sharding rules of propagation (GSPMD.md §2.4): forward (operands -> instruction) and
+// backward (user -> operand), one place per op family. The lattice (lattice.h) decides whether a
+// rule's candidate is taken; the driver (propagation.cc) decides when rules run.
+#include <algorithm>
+#include <numeric>
+
+#include "propagation/dim_mapping.h"
+#include "propagation/dot_dims.h"
+#include "propagation/lattice.h"
+#include "propagation/state.h"
+#include "sharding/algebra.h"
+
+namespace spmdc {
+namespace {
+
+bool Contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+bool HasPropagatable(const Instruction* i) { return i->has_sharding() && IsPropagatable(*i->sharding()); }
+
+// XLA's notion of elementwise (the opcode table's elementwise kinds, plus map, rng, stochastic
+// convert and same-width bitcast-convert).
+bool IsElementwise(const Instruction& i) {
+  switch (i.opcode()) {
+    case Opcode::kMap: case Opcode::kRng: case Opcode::kStochasticConvert: return true;
+    case Opcode::kBitcastConvert:
+      return i.operand(0)->shape().IsArray() &&
+             DTypeBitWidth(i.operand(0)->shape().dtype()) == DTypeBitWidth(i.shape().dtype());
+    default: return IsElementwiseOpcode(i.opcode());
+  }
+}
+
+// Custom calls whose result is sharded like their (first) operand.
+bool IsPassthroughCustomCall(const Instruction& i) {
+  if (i.opcode() != Opcode::kCustomCall) return false;
+  const std::string& t = i.custom_call_target();
+  if (t == "Sharding" || t == "X64Combine" || t == "LayoutConstraint") return true;
+  if (i.operand_count() != 1 || !i.shape().IsArray() || !i.operand(0)->shape().IsArray() ||
+      i.operand(0)->shape().rank() != i.shape().rank())
+    return false;
+  return t == "ResizeNearest" || t == "ResizeBilinear" || t == "ResizeNearestGrad" ||
+         t == "ResizeBilinearGrad" || t == "Cholesky" || t == "MoveToHost" || t == "MoveToDevice";
+}
+
+bool IsBarrier(const Instruction& i) {
+  return i.IsCustomCall("ShardBarrierFrom") || i.IsCustomCall("ShardBarrierTo");
+}
+
+// The operand that determines an op's sharding (most specific one where any operand may).
+const Instruction* RepresentativeOperand(const Instruction& i) {
+  switch (i.opcode()) {
+    case Opcode::kMap: case Opcode::kPad: case Opcode::kPower: case Opcode::kOptimizationBarrier:
+    case Opcode::kReverse: case Opcode::kSlice: case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical:
+      return i.operand(0)->has_sharding() ? i.operand(0) : nullptr;
+    case Opcode::kCustomCall:
+      return IsPassthroughCustomCall(i) || i.IsCustomCall("ShardBarrierTo") ? i.operand(0) : nullptr;
+    case Opcode::kAllGather: case Opcode::kAllReduce: case Opcode::kReduceScatter:
+    case Opcode::kAllToAll: case Opcode::kCollectiveBroadcast: case Opcode::kCollectivePermute:
+    case Opcode::kBitcastConvert: case Opcode::kConcatenate: case Opcode::kSort: case Opcode::kTopK:
+    case Opcode::kStochasticConvert: case Opcode::kWhile:
+      break;
+    default:
+      if (!IsElementwiseOpcode(i.opcode())) return nullptr;
+  }
+  const Instruction* best = nullptr;
+  for (const Instruction* op : i.operands()) {
+    if (op->has_sharding() && (!best || IsShardingMoreSpecific(*op->sharding(), *best->sharding())))
+      best = op;
+  }
+  return best;
+}
+
+// A non-tuple sharding repeated over every element of a tuple-shaped instruction.
+Sharding MaybeTuple(const Instruction& i, const Sharding& s) {
+  if (!i.shape().IsTuple()) return s;
+  return Sharding::Tuple(std::vector<Sharding>(i.shape().tuple_size(), s));
+}
+
+// Sets the sharding of tuple element `index` of `instr` (the whole sharding for arrays).
+bool ImproveElement(Instruction* instr, int64_t index, const Sharding& candidate,
+                    const Instruction* from, std::string_view rule, PropagationState& s) {
+  if (!instr->shape().IsTuple()) return s.Improve(instr, candidate, from, rule, EventKind::kForward);
+  const Shape& sub_shape = instr->shape().tuple_shape(index);
+  std::optional<Sharding> existing;
+  if (instr->has_sharding()) existing = instr->sharding()->GetSubSharding(instr->shape(), {&index, 1});
+  Improvement imp = Improve(candidate, existing ? &*existing : nullptr, sub_shape, s.may_combine(),
+                            /*allow_aggressive=*/false);
+  if (!imp.result) {
+    s.Reject(instr, candidate, from, rule, EventKind::kForward, imp.why_not);
+    return false;
+  }
+  Sharding whole = instr->has_sharding() ? *instr->sharding()
+                                         : Sharding::Single(instr->shape(), Sharding::Replicate());
+  std::vector<Sharding> leaves = whole.tuple_elements();
+  leaves[index] = *imp.result;
+  s.Set(instr, Sharding::Tuple(std::move(leaves)), from, rule, EventKind::kForward);
+  return true;
+}
+
+// ---- dot / convolution ---------------------------------------------------------------------
+
+// The result sharding implied by operand `k` of a dot-like instruction.
+Sharding DotResultFromOperand(const Instruction& dot, const DotDims& d, int k) {
+  const Sharding& os = *dot.operand(k)->sharding();
+  if (os.IsTileMaximal()) return os;
+  std::vector<int64_t> src, dst;
+  auto add = [&](const std::vector<DotDim>& dims) {
+    for (const DotDim& x : dims) {
+      int64_t own = k == 0 ? x.lhs : x.rhs;
+      if (own >= 0 && x.output >= 0) {
+        src.push_back(own);
+        dst.push_back(x.output);
+      }
+    }
+  };
+  add(d.batch);
+  add(k == 0 ? d.lhs_non_contracting : d.rhs_non_contracting);
+  return MapShardingDims(os, src, dst, dot.shape().rank());
+}
+
+// Follows a chain of single users to the first sharded instruction and returns the sharding it
+// implies for `instr` (guidance when a dot's two operands disagree).
+std::optional<Sharding> LookaheadUserSharding(const Instruction& instr) {
+  if (instr.user_count() != 1) return std::nullopt;
+  std::vector<const Instruction*> chain = {&instr, instr.users()[0]};
+  while (!chain.back()->has_sharding()) {
+    if (chain.back()->user_count() != 1) return std::nullopt;
+    chain.push_back(chain.back()->users()[0]);
+  }
+  std::optional<Sharding> s = *chain.back()->sharding();
+  for (size_t i = chain.size() - 1; i >= 1 && s; --i) {
+    s = ShardingFromUserWith(*chain[i - 1], *chain[i], *s, /*aggressiveness=*/1 << 30);
+  }
+  return s;
+}
+
+bool InferDot(Instruction* instr, const DotDims& d, PropagationState& s) {
+  std::optional<Sharding> from[2];
+  for (int k = 0; k < 2; ++k) {
+    if (!HasPropagatable(instr->operand(k))) continue;
+    Sharding cand = DotResultFromOperand(*instr, d, k);
+    Improvement imp = Improve(cand, instr->sharding(), instr->shape(), s.may_combine(), false);
+    if (imp.result) from[k] = *imp.result;
+    else s.Reject(instr, cand, instr->operand(k), k == 0 ? "dot(lhs)" : "dot(rhs)", EventKind::kForward, imp.why_not);
+  }
+  if (!from[0] && !from[1]) return false;
+  if (!from[1] || !from[0]) {
+    int k = from[0] ? 0 : 1;
+    s.Set(instr, *from[k], instr->operand(k), k == 0 ? "dot(lhs)" : "dot(rhs)", EventKind::kForward);
+    return true;
+  }
+  int first = 0;
+  bool decided = false;
+  if (std::optional<Sharding> ahead = LookaheadUserSharding(*instr)) {
+    bool sub0 = IsSubTilingOrEqualSharding(instr->shape(), *ahead, *from[0]);
+    bool sub1 = IsSubTilingOrEqualSharding(instr->shape(), *ahead, *from[1]);
+    if (sub0 != sub1) {
+      first = sub0 ? 0 : 1;
+      decided = true;
+    }
+  }
+  if (!decided && instr->operand(0)->shape().byte_size() < instr->operand(1)->shape().byte_size())
+    first = 1;
+  const char* names[2] = {"dot(lhs)", "dot(rhs)"};
+  s.Set(instr, *from[first], instr->operand(first), names[first], EventKind::kForward);
+  s.Improve(instr, *from[1 - first], instr->operand(1 - first), names[1 - first], EventKind::kForward);
+  return true;
+}
+
+// A convolution kernel is "small" when it is smaller than the output along every spatial dim.
+bool IsConvolutionKernelSmall(const Instruction& conv) {
+  const ConvDims* cd = conv.attr<ConvDims>(AttrId::kDimLabels);
+  int64_t kernel_prod = 1, output_prod = 1;
+  for (size_t i = 0; i < cd->input_spatial.size(); ++i) {
+    int64_t k = conv.operand(1)->shape().dim(cd->kernel_spatial[i]);
+    int64_t o = conv.shape().dim(cd->output_spatial[i]);
+    kernel_prod *= k;
+    output_prod *= o;
+    if (k >= o && (i < 2 || k > 3 || kernel_prod >= output_prod)) return false;
+  }
+  return true;
+}
+
+int64_t PartitionsOn(const Instruction* i, const std::vector<DotDim>& dims, int side) {
+  if (!i->has_sharding() || i->sharding()->IsTileMaximal() || i->sharding()->IsManual()) return 1;
+  int64_t p = 1;
+  for (const DotDim& d : dims) p *= i->sharding()->NumTilesOnDim(side == 0 ? d.lhs : d.rhs);
+  return p;
+}
+
+bool InferConvolution(Instruction* instr, PropagationState& s) {
+  DotDims d = DotDimsOfConvolution(*instr);
+  if (d.conv_spatial.empty() ||
+      (PartitionsOn(instr->operand(0), d.conv_spatial, 0) == 1 &&
+       PartitionsOn(instr->operand(1), d.conv_spatial, 1) == 1 &&
+       instr->int_attr(AttrId::kBatchGroupCount, 1) == 1 &&
+       instr->int_attr(AttrId::kFeatureGroupCount, 1) == 1)) {
+    return InferDot(instr, d, s);
+  }
+  const Instruction* lhs = instr->operand(0);
+  if (!HasPropagatable(lhs)) return false;
+  const Sharding& ls = *lhs->sharding();
+  if (ls.IsTileMaximal()) return s.Improve(instr, ls, lhs, "convolution(lhs)", EventKind::kForward);
+  const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
+  if (IsConvolutionKernelSmall(*instr)) {
+    if (ls.NumTilesOnDim(cd->input_feature) > 1) return false;
+    std::vector<int64_t> src = {cd->input_batch, cd->input_feature};
+    std::vector<int64_t> dst = {cd->output_batch, cd->output_feature};
+    for (size_t i = 0; i < cd->input_spatial.size(); ++i) {
+      src.push_back(cd->input_spatial[i]);
+      dst.push_back(cd->output_spatial[i]);
+    }
+    return s.Improve(instr, MapShardingDims(ls, src, dst, instr->shape().rank()), lhs,
+                     "convolution(small kernel: lhs)", EventKind::kForward);
+  }
+  // A large kernel (backward-filter style): keep only the batch sharding of lhs.
+  const int64_t batch_dim[] = {cd->input_batch};
+  return s.Improve(instr, PartiallyReplicateTiledShardingOnAllDimsExcept(ls, batch_dim), lhs,
+                   "convolution(lhs batch)", EventKind::kForward);
+}
+
+// ---- reduce ----------------------------------------------------------------------------------
+
+bool InferReduce(Instruction* instr, PropagationState& s) {
+  int64_t n = instr->operand_count() / 2;
+  bool allow = NonRootUsers(*instr) == 1;
+  bool changed = false;
+  const auto& dims = instr->dimensions();
+  for (int64_t k = 0; k < n; ++k) {
+    const Instruction* op = instr->operand(k);
+    if (!HasPropagatable(op)) continue;
+    const Sharding& os = *op->sharding();
+    Sharding after = os.IsReplicated() ? os : PartiallyReplicateTiledShardingOnDims(os, dims);
+    Sharding cand = after.IsReplicated() ? after : RemoveShapeDimensions(after, dims);
+    changed |= s.Improve(instr, MaybeTuple(*instr, cand), op, "reduce", EventKind::kForward, allow);
+  }
+  return changed;
+}
+
+// ---- dynamic-slice / dynamic-update-slice -----------------------------------------------------
+
+bool InferDynamicSlicing(Instruction* instr, PropagationState& s) {
+  bool is_ds = instr->opcode() == Opcode::kDynamicSlice;
+  const Instruction* operand = instr->operand(is_ds ? 0 : 1);
+  auto slice_dim_sharded = [&] {
+    if (!HasPropagatable(operand) || operand->sharding()->IsManual() ||
+        operand->sharding()->NumTiles() == 1)
+      return false;
+    for (int64_t i = 0; i < instr->shape().rank(); ++i)
+      if (operand->sharding()->NumTilesOnDim(i) > 1 &&
+          instr->shape().dim(i) != operand->shape().dim(i))
+        return true;
+    return false;
+  };
+  if (s.aggressiveness == 0 && slice_dim_sharded()) return false;
+  bool changed = false;
+  if (HasPropagatable(operand) && !slice_dim_sharded()) {
+    changed |= s.Improve(instr, *operand->sharding(), operand, is_ds ? "dynamic-slice" : "dynamic-update-slice(update)",
+                         EventKind::kForward, NonRootUsers(*instr) == 1);
+  }
+  if (!is_ds && HasPropagatable(instr->operand(0))) {
+    changed |= s.Improve(instr, *instr->operand(0)->sharding(), instr->operand(0),
+                         "dynamic-update-slice(base)", EventKind::kForward);
+  }
+  return changed;
+}
+
+// ---- gather / scatter ------------------------------------------------------------------------
+
+bool InferGather(Instruction* instr, PropagationState& s) {
+  GatherDimMap m = GatherDimMapOf(*instr);
+  bool changed = false;
+  const Instruction* indices = instr->operand(1);
+  if (HasPropagatable(indices)) {
+    changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), m.index_passthrough,
+                                                m.output_batch, instr->shape().rank()),
+                         indices, "gather(indices passthrough)", EventKind::kForward);
+  }
+  const Instruction* operand = instr->operand(0);
+  if (HasPropagatable(operand) && !operand->sharding()->IsTileMaximal()) {
+    changed |= s.Improve(instr, MapShardingDims(*operand->sharding(), m.operand_passthrough,
+                                                m.output_offset, instr->shape().rank()),
+                         operand, "gather(operand passthrough)", EventKind::kForward);
+  }
+  return changed;
+}
+
+bool InferScatter(Instruction* instr, PropagationState& s) {
+  int64_t n = instr->operand_count() / 2;
+  bool changed = false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (HasPropagatable(instr->operand(i)))
+      changed |= ImproveElement(instr, i, *instr->operand(i)->sharding(), instr->operand(i),
+                                "scatter(operand)", s);
+  }
+  ScatterDimMap m = ScatterDimMapOf(*instr);
+  int64_t rank = instr->operand(0)->shape().rank();
+  for (int64_t i = 0; i < n; ++i) {
+    const Instruction* update = instr->operand(n + 1 + i);
+    if (!HasPropagatable(update) || update->sharding()->IsTileMaximal()) continue;
+    changed |= ImproveElement(instr, i, MapShardingDims(*update->sharding(), m.update_window,
+                                                        m.operand_passthrough, rank),
+                              update, "scatter(update window passthrough)", s);
+  }
+  return changed;
+}
+
+// ---- tuples and control flow -----------------------------------------------------------------
+
+bool InferTuple(Instruction* instr, PropagationState& s) {
+  bool any = false;
+  for (const Instruction* op : instr->operands()) any |= HasPropagatable(op);
+  if (!any) return false;
+  const bool had = instr->has_sharding();
+  std::vector<Sharding> leaves =
+      had ? instr->sharding()->tuple_elements()
+          : std::vector<Sharding>(Sharding::RequiredLeaves(instr->shape()), Sharding::Replicate());
+  const Instruction* from = nullptr;
+  int64_t index = 0;
+  for (const Instruction* op : instr->operands()) {
+    int64_t leaves_here = op->shape().IsTuple() ? op->shape().leaf_count() : 1;
+    if (op->has_sharding()) {
+      for (int64_t j = 0; j < leaves_here && index + j < static_cast<int64_t>(leaves.size()); ++j) {
+        Sharding os = op->shape().IsTuple()
+                          ? (op->sharding()->IsTuple() ? op->sharding()->tuple_elements()[j] : *op->sharding())
+                          : *op->sharding();
+        if (!had || IsShardingMoreSpecific(os, leaves[index + j])) {
+          leaves[index + j] = os;
+          from = op;
+        }
+      }
+    }
+    index += leaves_here;
+  }
+  Sharding result = Sharding::Tuple(std::move(leaves));
+  if (had && result == *instr->sharding()) return false;
+  s.Set(instr, result, from, "tuple", EventKind::kForward);
+  return true;
+}
+
+bool InferParameter(Instruction* instr, PropagationState& s) {
+  auto it = s.computation_map.find(instr->parent());
+  if (it == s.computation_map.end()) return false;
+  const Instruction* caller = it->second;
+  if (caller->opcode() == Opcode::kConditional) {
+    std::vector<Computation*> branches = caller->called_computations();
+    for (size_t b = 0; b < branches.size(); ++b) {
+      if (branches[b] != instr->parent()) continue;
+      const Instruction* arg = caller->operand(b + 1);
+      if (!arg->has_sharding()) return false;
+      return s.Improve(instr, *arg->sharding(), arg, "conditional branch parameter", EventKind::kForward);
+    }
+    return false;
+  }
+  if (caller->opcode() == Opcode::kCall) {
+    int64_t k = instr->parameter_number();
+    if (k < 0 || k >= caller->operand_count() || !caller->operand(k)->has_sharding()) return false;
+    return s.Improve(instr, *caller->operand(k)->sharding(), caller->operand(k), "call parameter",
+                     EventKind::kForward);
+  }
+  return false;
+}
+
+bool InferSort(Instruction* instr, PropagationState& s) {
+  const Instruction* op = RepresentativeOperand(*instr);
+  if (!op || !HasPropagatable(op)) return false;
+  const Sharding& os = *op->sharding();
+  int64_t sort_dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
+  if (!os.IsTileMaximal() && !os.IsManual() && os.NumTilesOnDim(sort_dim) != 1) {
+    // Sharded along the sort dim: only useful if another dim is free to take that sharding.
+    bool movable = false;
+    const Shape& shape = op->shape();
+    for (int64_t d = 0; d < shape.rank(); ++d)
+      if (d != sort_dim && os.NumTilesOnDim(d) == 1 && shape.dim(d) > 1) movable = true;
+    if (!movable) return false;
+  }
+  return s.Improve(instr, MaybeTuple(*instr, os), op, "sort", EventKind::kForward, NonRootUsers(*instr) == 1);
+}
+
+bool InferCustomCall(Instruction* instr, PropagationState& s) {
+  if (instr->IsCustomCall("ShardBarrierFrom")) return false;  // blocks forward flow
+  const Instruction* op = RepresentativeOperand(*instr);
+  if (!op || !HasPropagatable(op)) return false;
+  return s.Improve(instr, *op->sharding(), op, fmt::format("custom-call {}", instr->custom_call_target()),
+                   EventKind::kForward, NonRootUsers(*instr) == 1);
+}
+
+}  // namespace
+
+int64_t NonRootUsers(const Instruction& instr) {
+  int64_t n = instr.user_count();
+  for (const Instruction* u : instr.users())
+    if (u->IsRoot()) --n;
+  return n;
+}
+
+bool CanPropagateThrough(const Instruction& i, int aggressiveness) {
+  if (aggressiveness < 1) {
+    switch (i.opcode()) {
+      case Opcode::kTranspose: case Opcode::kReshape: case Opcode::kTuple:
+      case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kDynamicSlice:
+      case Opcode::kDynamicUpdateSlice: case Opcode::kOptimizationBarrier:
+      case Opcode::kConcatenate: case Opcode::kCall: case Opcode::kCopy:
+        break;
+      default:
+        if (!IsElementwise(i) && !i.IsCustomCall("Sharding")) return false;
+    }
+  }
+  if (aggressiveness < 2 && i.opcode() == Opcode::kBroadcast) return false;
+  return true;
+}
+
+bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s,
+                                 bool allow_to_output, bool allow_to_parameters) {
+  const Computation* comp = i.parent();
+  bool is_entry_root = comp->IsEntry() && comp->root() == &i;
+  if (comp->root() == &i && !s.computation_map.contains(comp) && !(is_entry_root && allow_to_output))
+    return false;
+  if (IsElementwise(i)) return true;
+  switch (i.opcode()) {
+    case Opcode::kBroadcast: case Opcode::kConcatenate: case Opcode::kConditional:
+    case Opcode::kConstant: case Opcode::kConvolution: case Opcode::kOptimizationBarrier:
+    case Opcode::kDot: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
+    case Opcode::kGather: case Opcode::kGetTupleElement: case Opcode::kInfeed: case Opcode::kIota:
+    case Opcode::kPad: case Opcode::kReduceWindow: case Opcode::kReshape: case Opcode::kScatter:
+    case Opcode::kSelectAndScatter: case Opcode::kSlice: case Opcode::kSort:
+    case Opcode::kTranspose: case Opcode::kTuple: case Opcode::kWhile: case Opcode::kReduce:
+    case Opcode::kRngBitGenerator: case Opcode::kReverse: case Opcode::kCall:
+      return true;
+    case Opcode::kAllReduce: case Opcode::kReduceScatter:
+      return !i.attrs().Has(AttrId::kChannelId);
+    case Opcode::kParameter:
+      return allow_to_parameters || s.computation_map.contains(comp);
+    case Opcode::kCustomCall:
+      return IsPassthroughCustomCall(i) || IsBarrier(i);
+    default:
+      return false;
+  }
+}
+
+bool InferFromOperands(Instruction* instr, PropagationState& s) {
+  if (!CanPropagateThrough(*instr, s.aggressiveness)) return false;
+  if (instr->has_sharding() && instr->sharding()->IsManual()) return false;
+  // Manual flows forward into anything array-shaped (and correlated tuples).
+  const Opcode op = instr->opcode();
+  if ((!instr->has_sharding() || instr->sharding()->IsTileMaximal()) &&
+      (instr->shape().IsArray() || op == Opcode::kReduce || op == Opcode::kSort ||
+       op == Opcode::kReduceWindow || (op == Opcode::kCustomCall && instr->shape().IsTuple()))) {
+    for (const Instruction* operand : instr->operands()) {
+      if (!operand->has_sharding() || !operand->sharding()->IsManual()) continue;
+      if (instr->IsCustomCall("SPMDShardToFullShape")) return false;
+      if (s.aggressiveness == 0 && (op == Opcode::kConcatenate || op == Opcode::kDynamicSlice))
+        return false;
+      s.Set(instr, Sharding::Manual(operand->sharding()->metadata()).NormalizeTupleSharding(instr->shape()),
+            operand, "manual", EventKind::kForward);
+      return true;
+    }
+  }
+  if (!SupportsSpatialPartitioning(*instr, s, s.allow_to_output, false)) {
+    // An op we cannot shard becomes replicated when one of its operands is.
+    if (instr->shape().IsTuple() || instr->operand_count() == 0 || instr->IsRoot() ||
+        instr->HasSideEffect())
+      return false;
+    for (const Instruction* operand : instr->operands()) {
+      if (operand->has_sharding() && operand->sharding()->IsTileMaximal() &&
+          !operand->sharding()->UniqueDevice()) {
+        return s.Improve(instr, *operand->sharding(), operand, "unsupported op: replicated operand",
+                         EventKind::kForward);
+      }
+    }
+    return false;
+  }
+  const bool allow = NonRootUsers(*instr) == 1;
+  switch (op) {
+    case Opcode::kGetTupleElement: {
+      const Instruction* operand = instr->operand(0);
+      if (!HasPropagatable(operand)) return false;
+      int64_t index = instr->tuple_index();
+      Sharding sub = operand->sharding()->GetSubSharding(operand->shape(), {&index, 1});
+      if (sub.IsManual()) {
+        s.Set(instr, sub, operand, "get-tuple-element", EventKind::kForward);
+        return true;
+      }
+      return s.Improve(instr, sub, operand, "get-tuple-element", EventKind::kForward, allow);
+    }
+    case Opcode::kTuple:
+      return InferTuple(instr, s);
+    case Opcode::kReduce:
+      return InferReduce(instr, s);
+    case Opcode::kBroadcast: {
+      if (s.aggressiveness < 3) return false;
+      const Instruction* operand = instr->operand(0);
+      if (!HasPropagatable(operand) || operand->sharding()->IsReplicated()) return false;
+      std::vector<int64_t> src(operand->shape().rank());
+      std::iota(src.begin(), src.end(), 0);
+      return s.Improve(instr, MapShardingDims(*operand->sharding(), src, instr->dimensions(), instr->shape().rank()),
+                       operand, "broadcast", EventKind::kForward, allow);
+    }
+    case Opcode::kConcatenate: {
+      const Instruction* rep = RepresentativeOperand(*instr);
+      if (!rep || !HasPropagatable(rep)) return false;
+      if (s.aggressiveness == 0) {
+        int64_t cdim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
+        for (const Instruction* operand : instr->operands()) {
+          // Only the layer-stacking pattern reshape(param|gte) passes at level 0.
+          if (!HasPropagatable(operand) || operand->sharding()->NumTiles() <= 1 ||
+              operand->opcode() != Opcode::kReshape ||
+              (operand->operand(0)->opcode() != Opcode::kParameter &&
+               operand->operand(0)->opcode() != Opcode::kGetTupleElement) ||
+              operand->sharding()->NumTilesOnDim(cdim) > 1)
+            return false;
+        }
+      }
+      return s.Improve(instr, *rep->sharding(), rep, "concatenate", EventKind::kForward, allow);
+    }
+    case Opcode::kConvolution:
+      return InferConvolution(instr, s);
+    case Opcode::kTranspose: {
+      const Instruction* operand = instr->operand(0);
+      if (!HasPropagatable(operand)) return false;
+      return s.Improve(instr, TransposeSharding(*operand->sharding(), instr->dimensions()), operand,
+                       "transpose", EventKind::kForward, allow);
+    }
+    case Opcode::kReduceWindow: {
+      const Window* w = instr->attr<Window>(AttrId::kWindow);
+      if (w) {
+        for (const WindowDim& d : w->dims)
+          if (d.base_dilation > 1 || d.window_dilation > 1) return false;
+      }
+      bool changed = false;
+      for (int64_t k = 0; k < instr->operand_count() / 2; ++k) {
+        const Instruction* operand = instr->operand(k);
+        if (!HasPropagatable(operand)) continue;
+        changed |= s.Improve(instr, MaybeTuple(*instr, *operand->sharding()), operand, "reduce-window",
+                             EventKind::kForward, allow);
+      }
+      return changed;
+    }
+    case Opcode::kSelectAndScatter: {
+      const Instruction* operand = instr->operand(0);
+      if (!HasPropagatable(operand)) return false;
+      const Window* w = instr->attr<Window>(AttrId::kWindow);
+      if (w) {
+        for (const WindowDim& d : w->dims)
+          if (d.base_dilation > 1) return false;
+      }
+      return s.Improve(instr, *operand->sharding(), operand, "select-and-scatter", EventKind::kForward, allow);
+    }
+    case Opcode::kReshape: {
+      const Instruction* operand = instr->operand(0);
+      if (!HasPropagatable(operand)) return false;
+      return s.Improve(instr, PropagateShardingThroughReshape(operand->shape(), instr->shape(), *operand->sharding()),
+                       operand, "reshape", EventKind::kForward, allow);
+    }
+    case Opcode::kReverse: {
+      const Instruction* operand = instr->operand(0);
+      if (!HasPropagatable(operand)) return false;
+      return s.Improve(instr, ReverseSharding(*operand->sharding(), instr->dimensions()), operand,
+                       "reverse", EventKind::kForward, allow);
+    }
+    case Opcode::kDot:
+      return InferDot(instr, DotDimsOfDot(*instr), s);
+    case Opcode::kParameter:
+      return InferParameter(instr, s);
+    case Opcode::kSort:
+      return InferSort(instr, s);
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
+      return InferDynamicSlicing(instr, s);
+    case Opcode::kGather:
+      return InferGather(instr, s);
+    case Opcode::kScatter:
+      return InferScatter(instr, s);
+    case Opcode::kWhile: {
+      const Instruction* init = instr->operand(0);
+      if (!init->has_sharding()) return false;
+      Sharding cand = *init->sharding();
+      if (instr->has_sharding()) MergeSharding(*instr->sharding(), &cand, s.may_combine());
+      return s.Improve(instr, cand, init, "while(init)", EventKind::kForward);
+    }
+    case Opcode::kCustomCall:
+      return InferCustomCall(instr, s);
+    default: {
+      if (IsElementwise(*instr) && s.may_combine()) {
+        bool changed = false;
+        for (const Instruction* operand : instr->operands()) {
+          if (!HasPropagatable(operand)) continue;
+          if (op == Opcode::kRng) {
+            changed |= s.Improve(instr, ReplicateAllDataDims(*operand->sharding(), instr->shape().rank()),
+                                 operand, "rng", EventKind::kForward, allow);
+            continue;
+          }
+          changed |= s.Improve(instr, *operand->sharding(), operand, "elementwise", EventKind::kForward,
+                               instr->operand_count() == 1 && allow);
+        }
+        return changed;
+      }
+      const Instruction* rep = RepresentativeOperand(*instr);
+      if (!rep || !HasPropagatable(rep)) return false;
+      return s.Improve(instr, *rep->sharding(), rep, IsElementwise(*instr) ? "elementwise" : std::string(OpcodeName(op)),
+                       EventKind::kForward, allow);
+    }
+  }
+}
+
+}  // namespace spmdc

@@ -1,0 +1,315 @@
+// Backward rules of propagation (user -> operand, GSPMD.md §2.4 "Backward"), shard-group
+// propagation, and the refinement of partially specified Sharding constraints.
+#include <algorithm>
+#include <numeric>
+
+#include "propagation/dim_mapping.h"
+#include "propagation/dot_dims.h"
+#include "propagation/lattice.h"
+#include "propagation/state.h"
+#include "sharding/algebra.h"
+
+namespace spmdc {
+namespace {
+
+bool HasPropagatable(const Instruction* i) { return i->has_sharding() && IsPropagatable(*i->sharding()); }
+
+int64_t OperandIndex(const Instruction& user, const Instruction& operand) {
+  for (int64_t i = 0; i < user.operand_count(); ++i)
+    if (user.operand(i) == &operand) return i;
+  return -1;
+}
+
+Sharding SubSharding(const Instruction& user, const Sharding& us, int64_t index) {
+  if (!us.IsTuple()) return us;
+  return us.GetSubSharding(user.shape(), {&index, 1});
+}
+
+// Operand `k`'s sharding implied by the dot's result sharding `us`, merged with what the other
+// operand implies.
+Sharding DotOperandFromResult(const Instruction& dot, const DotDims& d, int64_t k, const Sharding& us,
+                              bool may_combine) {
+  const Instruction* operand = dot.operand(k);
+  const Instruction* other = dot.operand(1 - k);
+  auto own = [k](const DotDim& x) { return k == 0 ? x.lhs : x.rhs; };
+  auto theirs = [k](const DotDim& x) { return k == 0 ? x.rhs : x.lhs; };
+  std::vector<int64_t> src, dst;
+  for (const DotDim& x : d.batch)
+    if (x.output >= 0 && own(x) >= 0) src.push_back(x.output), dst.push_back(own(x));
+  for (const DotDim& x : k == 0 ? d.lhs_non_contracting : d.rhs_non_contracting)
+    if (x.output >= 0 && own(x) >= 0) src.push_back(x.output), dst.push_back(own(x));
+  Sharding result = MapShardingDims(us, src, dst, operand->shape().rank());
+  if (HasPropagatable(other)) {
+    std::vector<int64_t> osrc, odst;
+    for (const DotDim& x : d.batch)
+      if (theirs(x) >= 0 && own(x) >= 0) osrc.push_back(theirs(x)), odst.push_back(own(x));
+    for (const DotDim& x : d.contracting)
+      if (theirs(x) >= 0 && own(x) >= 0) osrc.push_back(theirs(x)), odst.push_back(own(x));
+    Sharding from_other = MapShardingDims(*other->sharding(), osrc, odst, operand->shape().rank());
+    if (MergeSharding(result, &from_other, may_combine)) result = from_other;
+  }
+  return result;
+}
+
+}  // namespace
+
+std::optional<Sharding> ShardingFromUser(const Instruction& instr, const Instruction& user,
+                                         int aggressiveness) {
+  if (!user.has_sharding()) return std::nullopt;
+  return ShardingFromUserWith(instr, user, *user.sharding(), aggressiveness);
+}
+
+std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Instruction& user,
+                                             const Sharding& us, int aggressiveness) {
+  if (!CanPropagateThrough(user, aggressiveness)) return std::nullopt;
+  if (!IsPropagatable(us)) return std::nullopt;
+  const bool may_combine = aggressiveness > 0;
+  const int64_t index = OperandIndex(user, instr);
+  switch (user.opcode()) {
+    case Opcode::kBroadcast: {
+      if (us.IsReplicated() || us.IsManual()) return us;
+      std::vector<int64_t> dst(instr.shape().rank());
+      std::iota(dst.begin(), dst.end(), 0);
+      return MapShardingDims(us, user.dimensions(), dst, instr.shape().rank());
+    }
+    case Opcode::kConcatenate:
+      if (aggressiveness == 0) return std::nullopt;
+      return us;  // SPMD: operands take the result's sharding (sharded concat dim or not)
+    case Opcode::kConvolution: {
+      DotDims d = DotDimsOfConvolution(user);
+      if (!d.conv_spatial.empty()) return std::nullopt;
+      return DotOperandFromResult(user, d, index, us, may_combine);
+    }
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice: {
+      if (aggressiveness == 0) return std::nullopt;
+      if (us.IsReplicated()) return us;
+      if (user.opcode() == Opcode::kDynamicUpdateSlice && index == 0) return us;
+      int64_t data = user.opcode() == Opcode::kDynamicSlice ? 0 : 1;
+      if (index != data) return std::nullopt;
+      return us;
+    }
+    case Opcode::kReduceWindow: {
+      int64_t n = user.operand_count() / 2;
+      if (index < 0 || index >= n) return std::nullopt;
+      return user.shape().IsTuple() ? SubSharding(user, us, index) : us;
+    }
+    case Opcode::kReshape:
+      return PropagateShardingThroughReshape(user.shape(), instr.shape(), us);
+    case Opcode::kPad:
+      if (index != 0) return std::nullopt;
+      return us;
+    case Opcode::kSlice:
+      return us;
+    case Opcode::kTranspose: {
+      const auto& perm = user.dimensions();
+      std::vector<int64_t> inverse(perm.size());
+      for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
+      return TransposeSharding(us, inverse);
+    }
+    case Opcode::kTuple: {
+      if (!us.IsTuple()) return us;
+      std::optional<Sharding> best;
+      for (int64_t i = 0; i < user.operand_count(); ++i) {
+        if (user.operand(i) != &instr) continue;
+        Sharding sub = us.GetSubSharding(user.shape(), {&i, 1});
+        if (!best || IsShardingMoreSpecific(sub, *best)) best = sub;
+      }
+      return best;
+    }
+    case Opcode::kGetTupleElement: {
+      if (!instr.shape().IsTuple()) return std::nullopt;
+      int64_t leaf = 0;
+      for (int64_t i = 0; i < user.tuple_index(); ++i) leaf += instr.shape().tuple_shape(i).leaf_count();
+      std::vector<Sharding> leaves;
+      if (instr.has_sharding() && instr.sharding()->IsTuple()) {
+        leaves = instr.sharding()->tuple_elements();
+      } else {
+        const Sharding& proto = us.IsTuple() ? (us.tuple_elements().empty() ? us : us.tuple_elements()[0]) : us;
+        if (us.IsTuple() && us.tuple_elements().empty()) return std::nullopt;
+        leaves.assign(Sharding::RequiredLeaves(instr.shape()), ReplicateAllDataDims(proto, -1));
+      }
+      if (!us.IsTuple()) {
+        if (leaf < static_cast<int64_t>(leaves.size())) leaves[leaf] = us;
+      } else {
+        for (size_t i = 0; i < us.tuple_elements().size() && leaf + i < leaves.size(); ++i)
+          leaves[leaf + i] = us.tuple_elements()[i];
+      }
+      return Sharding::Tuple(std::move(leaves));
+    }
+    case Opcode::kDot:
+      return DotOperandFromResult(user, DotDimsOfDot(user), index, us, may_combine);
+    case Opcode::kReduce: {
+      if (instr.shape().rank() == 0) return std::nullopt;
+      Sharding sub = user.shape().IsTuple() ? SubSharding(user, us, index) : us;
+      if (!sub.IsTileMaximal() && !sub.IsManual()) {
+        // Reinsert the reduced dims as untiled tile dims.
+        const auto& dims = user.dimensions();
+        std::vector<int64_t> src, dst;
+        int64_t next = 0;
+        for (int64_t d = 0; d < instr.shape().rank(); ++d) {
+          if (std::find(dims.begin(), dims.end(), d) != dims.end()) continue;
+          src.push_back(next++);
+          dst.push_back(d);
+        }
+        sub = MapShardingDims(sub, src, dst, instr.shape().rank());
+      }
+      int64_t n = user.operand_count() / 2;
+      for (int64_t k = 0; k < n; ++k) {
+        const Instruction* other = user.operand(k);
+        if (other != &instr && other->has_sharding())
+          MergeShardingIfCompatible(*other->sharding(), sub.NumTiles() + 1, &sub);
+      }
+      return sub;
+    }
+    case Opcode::kSort:
+      return us.IsTuple() ? SubSharding(user, us, index) : us;
+    case Opcode::kReverse:
+      return ReverseSharding(us, user.dimensions());
+    case Opcode::kOutfeed: {
+      if (index != 0) return std::nullopt;
+      if (!us.IsTuple()) return us;
+      return us.tuple_elements().empty() ? std::nullopt : std::optional<Sharding>(us.tuple_elements()[0]);
+    }
+    case Opcode::kGather: {
+      GatherDimMap m = GatherDimMapOf(user);
+      if (index == 1)
+        return MapShardingDims(us, m.output_batch, m.index_passthrough, instr.shape().rank());
+      return MapShardingDims(us, m.output_offset, m.operand_passthrough, instr.shape().rank());
+    }
+    case Opcode::kScatter: {
+      int64_t n = user.operand_count() / 2;
+      ScatterDimMap m = ScatterDimMapOf(user);
+      if (index < n) return SubSharding(user, us, index);
+      const Instruction* indices = user.operand(n);
+      if (index == n) {
+        std::vector<Sharding> candidates;
+        for (int64_t k = 0; k < n; ++k) {
+          const Instruction* update = user.operand(n + 1 + k);
+          if (HasPropagatable(update))
+            candidates.push_back(MapShardingDims(*update->sharding(), m.update_scatter,
+                                                 m.index_passthrough, instr.shape().rank()));
+        }
+        if (candidates.empty()) return std::nullopt;
+        return FindCommonSharding(candidates, std::nullopt);
+      }
+      int64_t k = index - n - 1;
+      Sharding from_indices = HasPropagatable(indices)
+                                  ? MapShardingDims(*indices->sharding(), m.index_passthrough,
+                                                    m.update_scatter, instr.shape().rank())
+                                  : Sharding::Replicate();
+      Sharding out = SubSharding(user, us, k);
+      if (!out.IsTileMaximal() && !out.IsManual()) {
+        Sharding from_output = MapShardingDims(out, m.operand_passthrough, m.update_window, instr.shape().rank());
+        MergeShardingIfCompatible(from_indices, from_output.NumTiles() + 1, &from_output);
+        if (!from_output.IsTileMaximal()) return from_output;
+      }
+      if (!from_indices.IsTileMaximal()) return from_indices;
+      return std::nullopt;
+    }
+    default:
+      if (instr.shape().CompatibleIgnoringElementType(user.shape())) return us;
+      return std::nullopt;
+  }
+}
+
+bool InferFromUsers(Instruction* instr, PropagationState& s) {
+  if (s.aggressiveness < 2 && instr->opcode() == Opcode::kBroadcast) return false;
+  if (instr->has_sharding() && instr->sharding()->IsManual()) return false;
+  // Manual flows backward from any manual user (except from the region's entry).
+  if (!instr->has_sharding() || instr->sharding()->IsTileMaximal()) {
+    for (const Instruction* user : instr->users()) {
+      if (!user->has_sharding() || user->IsCustomCall("SPMDFullToShardShape")) continue;
+      if (instr->shape().IsArray() && user->sharding()->IsManual()) {
+        s.Set(instr, Sharding::Manual(user->sharding()->metadata()), user, "manual", EventKind::kBackward);
+        return true;
+      }
+      std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness);
+      if (us && us->IsManual()) {
+        s.Set(instr, *us, user, "manual", EventKind::kBackward);
+        return true;
+      }
+    }
+  }
+  if (!SupportsSpatialPartitioning(*instr, s, false, s.allow_to_parameters)) return false;
+  bool changed = false;
+  for (const Instruction* user : instr->users()) {
+    std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness);
+    if (!us) continue;
+    // ShardBarrierTo blocks backward flow: users see it as replicated.
+    if (instr->IsCustomCall("ShardBarrierTo")) us = Sharding::Replicate();
+    changed |= s.Improve(instr, *us, user, fmt::format("from user {}", OpcodeName(user->opcode())),
+                         EventKind::kBackward);
+  }
+  return changed;
+}
+
+bool InferFromShardGroup(Instruction* instr, const std::vector<Instruction*>& group,
+                         PropagationState& s) {
+  if (!CanPropagateThrough(*instr, s.aggressiveness)) return false;
+  if (instr->has_sharding() && instr->sharding()->IsManual()) return false;
+  if (instr->IsCustomCall("ShardBarrierTo")) return false;
+  if (!instr->has_sharding() || instr->sharding()->IsTileMaximal()) {
+    for (const Instruction* member : group) {
+      if (member == instr || !member->has_sharding() || !member->sharding()->IsManual()) continue;
+      s.Set(instr, *member->sharding(), member, "shard group (manual)", EventKind::kShardGroup);
+      return true;
+    }
+  }
+  bool changed = false;
+  for (const Instruction* member : group) {
+    if (member == instr || member->IsCustomCall("ShardBarrierFrom") || !member->has_sharding()) continue;
+    changed |= s.Improve(instr, *member->sharding(), member, "shard group", EventKind::kShardGroup);
+  }
+  return changed;
+}
+
+// ---- partially specified Sharding constraints -------------------------------------------------
+
+namespace {
+// Merges `source` restricted to the unspecified dims into the constraint's sharding.
+bool RefineOpenDims(Instruction* annotate, const std::vector<int64_t>& dims, const Sharding& source,
+                    const Instruction* from, std::string_view rule, EventKind kind, PropagationState& s) {
+  if (!source.IsTiled()) return false;
+  Sharding partial = PartiallyReplicateTiledShardingOnAllDimsExcept(source, dims);
+  if (!annotate->has_sharding()) return false;
+  Sharding refined = *annotate->sharding();
+  if (!MergeShardingIfCompatible(partial, refined.NumTiles() + 1, &refined)) return false;
+  s.Set(annotate, refined, from, rule, kind);
+  return true;
+}
+}  // namespace
+
+bool InferUnspecifiedDimsFromOperand(Instruction* annotate, const std::vector<int64_t>& dims,
+                                     PropagationState& s) {
+  const Instruction* operand = annotate->operand(0);
+  if (!HasPropagatable(operand)) return false;
+  return RefineOpenDims(annotate, dims, *operand->sharding(), operand, "unspecified dims from operand",
+                        EventKind::kForward, s);
+}
+
+bool InferUnspecifiedDimsFromUsers(Instruction* annotate, const std::vector<int64_t>& dims,
+                                   PropagationState& s) {
+  bool changed = false;
+  for (const Instruction* user : annotate->users()) {
+    if (!user->has_sharding() || !user->sharding()->IsTiled()) continue;
+    std::optional<Sharding> us = ShardingFromUser(*annotate, *user, s.aggressiveness);
+    if (!us || us->IsTileMaximal()) continue;
+    changed |= RefineOpenDims(annotate, dims, *us, user, "unspecified dims from user", EventKind::kBackward, s);
+  }
+  return changed;
+}
+
+bool InferUnspecifiedDimsFromGroup(Instruction* annotate, const std::vector<int64_t>& dims,
+                                   const std::vector<Instruction*>& group, PropagationState& s) {
+  if (annotate->IsCustomCall("ShardBarrierTo")) return false;
+  bool changed = false;
+  for (const Instruction* member : group) {
+    if (member == annotate || member->IsCustomCall("ShardBarrierFrom") || !HasPropagatable(member)) continue;
+    changed |= RefineOpenDims(annotate, dims, *member->sharding(), member, "unspecified dims from shard group",
+                              EventKind::kShardGroup, s);
+  }
+  return changed;
+}
+
+}  // namespace spmdc
