@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "absl/container/flat_hash_map.h"
+#include "ir/instruction.h"
 #include "support/check.h"
 
 namespace spmdc {
@@ -737,6 +738,122 @@ DimPairs InvertDimPairs(const DimPairs& pairs) {
   DimPairs out;
   for (const auto& [a, b] : pairs) out.emplace_back(b, a);
   return out;
+}
+
+namespace {
+
+// Position of `dim` among the dims of a rank-`rank` value other than `skip`.
+int64_t PositionSkipping(int64_t dim, int64_t skip) { return dim > skip ? dim - 1 : dim; }
+
+std::vector<int64_t> DimsNotIn(int64_t rank, std::span<const int64_t> excluded) {
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!Contains(excluded, i)) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace
+
+DimPairs GatherOperandBatchingDims(const Shape& indices, const Shape& output, const GatherDims& d) {
+  const std::vector<int64_t> batch_dims = DimsNotIn(output.rank(), d.offset_dims);
+  DimPairs pairs;
+  for (size_t i = 0; i < d.operand_batching_dims.size() && i < d.start_indices_batching_dims.size(); ++i) {
+    const int64_t pos = PositionSkipping(d.start_indices_batching_dims[i], d.index_vector_dim);
+    if (pos < static_cast<int64_t>(batch_dims.size())) pairs.emplace_back(d.operand_batching_dims[i], batch_dims[pos]);
+  }
+  return pairs;
+}
+
+DimPairs ScatterOperandBatchingDims(const Shape& indices, const Shape& updates, const ScatterDims& d) {
+  const std::vector<int64_t> scatter_dims = DimsNotIn(updates.rank(), d.update_window_dims);
+  DimPairs pairs;
+  for (size_t i = 0; i < d.input_batching_dims.size() && i < d.scatter_indices_batching_dims.size(); ++i) {
+    const int64_t pos = PositionSkipping(d.scatter_indices_batching_dims[i], d.index_vector_dim);
+    if (pos < static_cast<int64_t>(scatter_dims.size())) pairs.emplace_back(d.input_batching_dims[i], scatter_dims[pos]);
+  }
+  return pairs;
+}
+
+GatherDims GatherDimsOf(const Instruction& gather) {
+  GatherDims d;
+  d.offset_dims = gather.ints_attr(AttrId::kOffsetDims);
+  d.collapsed_slice_dims = gather.ints_attr(AttrId::kCollapsedSliceDims);
+  d.start_index_map = gather.ints_attr(AttrId::kStartIndexMap);
+  d.operand_batching_dims = gather.ints_attr(AttrId::kOperandBatchingDims);
+  d.start_indices_batching_dims = gather.ints_attr(AttrId::kStartIndicesBatchingDims);
+  d.slice_sizes = gather.ints_attr(AttrId::kSliceSizes);
+  d.index_vector_dim = gather.int_attr(AttrId::kIndexVectorDim);
+  return d;
+}
+
+ScatterDims ScatterDimsOf(const Instruction& scatter) {
+  ScatterDims d;
+  d.update_window_dims = scatter.ints_attr(AttrId::kUpdateWindowDims);
+  d.inserted_window_dims = scatter.ints_attr(AttrId::kInsertedWindowDims);
+  d.scatter_dims_to_operand_dims = scatter.ints_attr(AttrId::kScatterDimsToOperandDims);
+  d.input_batching_dims = scatter.ints_attr(AttrId::kInputBatchingDims);
+  d.scatter_indices_batching_dims = scatter.ints_attr(AttrId::kScatterIndicesBatchingDims);
+  d.index_vector_dim = scatter.int_attr(AttrId::kIndexVectorDim);
+  return d;
+}
+
+namespace {
+const Shape& ScatterIndices(const Instruction& scatter) {
+  return scatter.operand((scatter.operand_count() - 1) / 2)->shape();
+}
+const Shape& ScatterUpdates(const Instruction& scatter) {
+  return scatter.operand((scatter.operand_count() - 1) / 2 + 1)->shape();
+}
+const Shape& FirstArray(const Shape& shape) {
+  return shape.IsTuple() && shape.tuple_size() > 0 ? shape.tuple_shape(0) : shape;
+}
+}  // namespace
+
+Sharding GatherOutputShardingFromIndex(const Sharding& indices_sharding, const Instruction& gather) {
+  const DimPairs pairs = GatherIndexPassthroughDims(gather.operand(1)->shape(), gather.shape(),
+                                                    GatherDimsOf(gather));
+  return MapShardingDims(indices_sharding, gather.shape().rank(), pairs);
+}
+
+Sharding GatherIndexShardingFromOutput(const Sharding& output_sharding, const Instruction& gather) {
+  const DimPairs pairs = GatherIndexPassthroughDims(gather.operand(1)->shape(), gather.shape(),
+                                                    GatherDimsOf(gather));
+  return MapShardingDims(output_sharding, gather.operand(1)->shape().rank(), InvertDimPairs(pairs));
+}
+
+Sharding GatherOutputShardingFromOperand(const Sharding& operand_sharding, const Instruction& gather) {
+  const DimPairs pairs = GatherOperandPassthroughDims(gather.operand(0)->shape(), GatherDimsOf(gather));
+  return MapShardingDims(operand_sharding, gather.shape().rank(), pairs);
+}
+
+Sharding GatherOperandShardingFromOutput(const Sharding& output_sharding, const Instruction& gather) {
+  const DimPairs pairs = GatherOperandPassthroughDims(gather.operand(0)->shape(), GatherDimsOf(gather));
+  return MapShardingDims(output_sharding, gather.operand(0)->shape().rank(), InvertDimPairs(pairs));
+}
+
+Sharding ScatterUpdateShardingFromIndex(const Sharding& indices_sharding, const Instruction& scatter) {
+  const DimPairs pairs = ScatterIndexPassthroughDims(ScatterIndices(scatter), ScatterUpdates(scatter),
+                                                     ScatterDimsOf(scatter));
+  return MapShardingDims(indices_sharding, ScatterUpdates(scatter).rank(), pairs);
+}
+
+Sharding ScatterIndexShardingFromUpdate(const Sharding& update_sharding, const Instruction& scatter) {
+  const DimPairs pairs = ScatterIndexPassthroughDims(ScatterIndices(scatter), ScatterUpdates(scatter),
+                                                     ScatterDimsOf(scatter));
+  return MapShardingDims(update_sharding, ScatterIndices(scatter).rank(), InvertDimPairs(pairs));
+}
+
+Sharding ScatterUpdateShardingFromOutput(const Sharding& output_sharding, const Instruction& scatter) {
+  const DimPairs pairs = ScatterOperandPassthroughDims(scatter.operand(0)->shape(),
+                                                       ScatterUpdates(scatter), ScatterDimsOf(scatter));
+  return MapShardingDims(output_sharding, ScatterUpdates(scatter).rank(), pairs);
+}
+
+Sharding ScatterOutputShardingFromUpdate(const Sharding& update_sharding, const Instruction& scatter) {
+  const DimPairs pairs = ScatterOperandPassthroughDims(scatter.operand(0)->shape(),
+                                                       ScatterUpdates(scatter), ScatterDimsOf(scatter));
+  return MapShardingDims(update_sharding, FirstArray(scatter.shape()).rank(), InvertDimPairs(pairs));
 }
 
 }  // namespace spmdc

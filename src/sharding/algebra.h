@@ -14,6 +14,8 @@
 
 namespace spmdc {
 
+class Instruction;
+
 // Output data dim i takes input data dim perm[i]; subgroup dims stay last. `perm` may also cover
 // every tile dim (data + subgroup). Tile-maximal and manual shardings are returned unchanged.
 Sharding TransposeSharding(const Sharding& sharding, std::span<const int64_t> perm);
@@ -135,7 +137,30 @@ DimPairs ScatterIndexPassthroughDims(const Shape& indices, const Shape& updates,
 // (operand dim, update dim): non-inserted operand dims of full size <-> update window dims.
 DimPairs ScatterOperandPassthroughDims(const Shape& operand, const Shape& updates,
                                        const ScatterDims& d);
+// (operand dim, output dim): explicit batching dims (operand_batching_dims[i] <-> the output batch
+// dim of start_indices_batching_dims[i]); these are parallel dims of the gather.
+DimPairs GatherOperandBatchingDims(const Shape& indices, const Shape& output, const GatherDims& d);
+// (operand dim, update dim): input_batching_dims[i] <-> the update scatter dim of
+// scatter_indices_batching_dims[i].
+DimPairs ScatterOperandBatchingDims(const Shape& indices, const Shape& updates, const ScatterDims& d);
 // Swaps each pair (for the reverse direction, e.g. output -> indices).
 DimPairs InvertDimPairs(const DimPairs& pairs);
+
+// The dimension numbers of a gather / scatter instruction (from its attributes).
+GatherDims GatherDimsOf(const Instruction& gather);
+ScatterDims ScatterDimsOf(const Instruction& scatter);
+
+// Passthrough shardings of gather(operand, indices) -> output (GSPMD.md §2.4). Each maps the
+// source sharding's tile counts on the passthrough dims and replicates the rest.
+Sharding GatherOutputShardingFromIndex(const Sharding& indices_sharding, const Instruction& gather);
+Sharding GatherIndexShardingFromOutput(const Sharding& output_sharding, const Instruction& gather);
+Sharding GatherOutputShardingFromOperand(const Sharding& operand_sharding, const Instruction& gather);
+Sharding GatherOperandShardingFromOutput(const Sharding& output_sharding, const Instruction& gather);
+// Scatter (operands..., indices, updates...): index dims <-> update scatter dims, operand
+// passthrough dims <-> update window dims (the output has the operand's shape).
+Sharding ScatterUpdateShardingFromIndex(const Sharding& indices_sharding, const Instruction& scatter);
+Sharding ScatterIndexShardingFromUpdate(const Sharding& update_sharding, const Instruction& scatter);
+Sharding ScatterUpdateShardingFromOutput(const Sharding& output_sharding, const Instruction& scatter);
+Sharding ScatterOutputShardingFromUpdate(const Sharding& update_sharding, const Instruction& scatter);
 
 }  // namespace spmdc

@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 
+#include "ir/computation.h"
 #include "sharding/sharding_text.h"
 
 namespace spmdc {
@@ -402,6 +403,37 @@ TEST(ShardingAlgebra, GatherScatterPassthrough) {
   EXPECT_EQ(ScatterIndexPassthroughDims(F32({4}), F32({4, 16}), s), (DimPairs{{0, 0}}));
   EXPECT_EQ(ScatterOperandPassthroughDims(F32({8, 16}), F32({4, 16}), s), (DimPairs{{1, 1}}));
   EXPECT_EQ(ScatterOperandPassthroughDims(F32({8, 16}), F32({4, 8}), s), DimPairs{});
+}
+
+TEST(ShardingAlgebra, GatherScatterInstructions) {
+  Computation c("c");
+  Instruction* operand = c.AddInstruction(Opcode::kParameter, F32({8, 16}), "operand");
+  Instruction* indices = c.AddInstruction(Opcode::kParameter, Shape(DType::kS32, {4, 1}), "indices");
+  Instruction* gather = c.AddInstruction(Opcode::kGather, F32({4, 16}), "gather", {operand, indices});
+  gather->attrs().Set(AttrId::kOffsetDims, std::vector<int64_t>{1});
+  gather->attrs().Set(AttrId::kCollapsedSliceDims, std::vector<int64_t>{0});
+  gather->attrs().Set(AttrId::kStartIndexMap, std::vector<int64_t>{0});
+  gather->attrs().Set(AttrId::kSliceSizes, std::vector<int64_t>{1, 16});
+  gather->attrs().Set(AttrId::kIndexVectorDim, int64_t{1});
+  EXPECT_EQ(GatherOutputShardingFromIndex(P("{devices=[2,1]<=[2]}"), *gather), P("{devices=[2,1]<=[2]}"));
+  EXPECT_EQ(GatherIndexShardingFromOutput(P("{devices=[2,2]<=[4]}"), *gather),
+            P("{devices=[2,1,2]<=[4] last_tile_dim_replicate}"));
+  EXPECT_EQ(GatherOutputShardingFromOperand(P("{devices=[2,2]<=[4]}"), *gather),
+            P("{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"));
+  EXPECT_EQ(GatherOperandShardingFromOutput(P("{devices=[1,4]<=[4]}"), *gather), P("{devices=[1,4]<=[4]}"));
+
+  Instruction* updates = c.AddInstruction(Opcode::kParameter, F32({4, 16}), "updates");
+  Instruction* scatter =
+      c.AddInstruction(Opcode::kScatter, F32({8, 16}), "scatter", {operand, indices, updates});
+  scatter->attrs().Set(AttrId::kUpdateWindowDims, std::vector<int64_t>{1});
+  scatter->attrs().Set(AttrId::kInsertedWindowDims, std::vector<int64_t>{0});
+  scatter->attrs().Set(AttrId::kScatterDimsToOperandDims, std::vector<int64_t>{0});
+  scatter->attrs().Set(AttrId::kIndexVectorDim, int64_t{1});
+  EXPECT_EQ(ScatterUpdateShardingFromIndex(P("{devices=[4,1]<=[4]}"), *scatter), P("{devices=[4,1]<=[4]}"));
+  EXPECT_EQ(ScatterIndexShardingFromUpdate(P("{devices=[4,1]<=[4]}"), *scatter), P("{devices=[4,1]<=[4]}"));
+  EXPECT_EQ(ScatterUpdateShardingFromOutput(P("{devices=[2,2]<=[4]}"), *scatter),
+            P("{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"));
+  EXPECT_EQ(ScatterOutputShardingFromUpdate(P("{devices=[1,4]<=[4]}"), *scatter), P("{devices=[1,4]<=[4]}"));
 }
 
 }  // namespace
