@@ -1,0 +1,1603 @@
+// HLO text parser (GSPMD.md §4). A hand-written recursive-descent parser over the on-demand lexer
+// in lexer.h; instructions are built directly into the Module while parsing.
+#include "hlo/parser.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "absl/container/flat_hash_map.h"
+#include "fmt/format.h"
+#include "hlo/lexer.h"
+#include "ir/float_types.h"
+#include "ir/shape_inference.h"
+#include "sharding/sharding_text.h"
+
+namespace spmdc {
+namespace {
+
+using hlo::IsDigit;
+using hlo::IsSpace;
+using hlo::Lexer;
+using hlo::LineTable;
+using hlo::Token;
+using hlo::TokKind;
+
+constexpr int kMaxDepth = 256;            // tuple/literal/brace nesting, array rank
+constexpr int64_t kMaxParameters = 1 << 20;
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view filename, const ParseOptions& options)
+      : text_(text), filename_(filename), options_(options), lexer_(text), lines_(text) {}
+
+  StatusOr<std::unique_ptr<Module>> ParseModule();
+  StatusOr<Shape> ParseStandaloneShape();
+
+ private:
+  // ---- tokens and errors -------------------------------------------------------------------
+  void Advance() { tok_ = lexer_.Next(); }
+  Token Peek() {
+    size_t saved = lexer_.pos();
+    Token t = lexer_.Next();
+    lexer_.set_pos(saved);
+    return t;
+  }
+  bool Is(TokKind k) const { return tok_.kind == k; }
+  bool IsKeyword(std::string_view word) const {
+    return tok_.kind == TokKind::kIdent && !tok_.percent && tok_.text == word;
+  }
+  std::string Describe(const Token& t) const {
+    switch (t.kind) {
+      case TokKind::kEof: return "end of input";
+      case TokKind::kError:
+        if (t.begin < text_.size()) {
+          unsigned char c = static_cast<unsigned char>(text_[t.begin]);
+          if (c == '"') return "an unterminated string";
+          if (c == '/') return "an unterminated comment";
+          if (c >= 0x20 && c < 0x7f) return fmt::format("'{}'", static_cast<char>(c));
+          return fmt::format("byte 0x{:02x}", c);
+        }
+        return "invalid input";
+      default: {
+        std::string_view s = text_.substr(t.begin, t.end - t.begin);
+        if (s.size() > 32) return fmt::format("'{}...'", s.substr(0, 32));
+        return fmt::format("'{}'", s);
+      }
+    }
+  }
+  Status ErrorAt(size_t offset, std::string_view message) const {
+    return absl::InvalidArgumentError(
+        FormatDiagnostic(filename_, text_, lines_.Locate(offset), message));
+  }
+  // "expected <what>, found <current token>" at the current token.
+  Status Expected(std::string_view what) const {
+    return ErrorAt(tok_.begin, fmt::format("expected {}, found {}", what, Describe(tok_)));
+  }
+  Status Expect(TokKind k, std::string_view what) {
+    if (tok_.kind != k) return Expected(what);
+    Advance();
+    return absl::OkStatus();
+  }
+  SourceLocation Loc(size_t offset) const { return lines_.Locate(offset); }
+
+  // ---- numbers -----------------------------------------------------------------------------
+  StatusOr<int64_t> ParseInt(std::string_view what);
+  StatusOr<double> ParseDouble(std::string_view what);
+  Status ParseIntList(std::vector<int64_t>* out, std::string_view what);
+
+  // ---- shapes ------------------------------------------------------------------------------
+  bool AtShape() {
+    if (Is(TokKind::kLParen)) return true;
+    if (!Is(TokKind::kIdent) || tok_.percent) return false;
+    if (tok_.end >= text_.size() || text_[tok_.end] != '[') return false;
+    return DTypeFromName(tok_.text).has_value();
+  }
+  Status ParseShape(Shape* out, int depth = 0);
+  Status ParseLayout(Shape* shape);
+
+  // ---- module structure --------------------------------------------------------------------
+  Status ParseComputation();
+  Status ParseInstruction(Computation* comp, Instruction** root, bool* saw_root);
+  Status ParseOperands(Instruction* instr);
+  Status ParseAttribute(Attributes* attrs, Instruction* instr);
+  Status ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr, size_t name_begin);
+  Status ParseSharding(Instruction* instr);
+  Status DesugarAsyncStart(Instruction* start, Opcode wrapped, size_t at);
+
+  // ---- attribute kinds ---------------------------------------------------------------------
+  StatusOr<size_t> ScanBalanced(size_t start, bool stop_at_space);
+  StatusOr<std::string> ParseRaw(bool stop_at_space);
+  StatusOr<std::string_view> ScanChars(bool (*pred)(char));
+  StatusOr<Computation*> ParseComputationRef();
+  Status ParseKeyValues(KeyValueList* out, bool metadata);
+  StatusOr<Window> ParseWindow();
+  StatusOr<ConvDims> ParseConvDims();
+  StatusOr<PaddingConfig> ParsePadding();
+  StatusOr<SliceSpec> ParseSlice();
+  StatusOr<ReplicaGroups> ParseReplicaGroups();
+
+  // ---- literals ----------------------------------------------------------------------------
+  Status ParseLiteral(const Shape& shape, Literal* out, int depth);
+  Status ParseArrayLevel(const Shape& shape, int64_t dim, std::byte* base, int64_t* index);
+  Status ParseElement(DType t, std::byte* base, int64_t index);
+  StatusOr<double> ParseFloatElement(DType t, uint64_t* nan_payload, bool* negative_nan);
+
+  std::string_view text_;
+  std::string_view filename_;
+  const ParseOptions& options_;
+  Lexer lexer_;
+  LineTable lines_;
+  Token tok_;
+
+  std::unique_ptr<Module> module_;
+  absl::flat_hash_map<std::string_view, Computation*> computations_;
+  absl::flat_hash_map<std::string_view, Instruction*> names_;  // current computation
+  Computation* entry_ = nullptr;
+  Computation* last_parsed_ = nullptr;  // the entry when no computation is marked ENTRY
+  size_t entry_offset_ = 0;
+  int64_t async_counter_ = 0;
+};
+
+// ---- numbers ---------------------------------------------------------------------------------
+
+// Parses an integer token text ("-12", "0x1f"). Returns false on overflow.
+bool ParseIntText(std::string_view s, int64_t* out) {
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg) s.remove_prefix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc() || p != s.data() + s.size()) return false;
+  if (neg) {
+    if (v > uint64_t{1} << 63) return false;
+    *out = static_cast<int64_t>(0 - v);
+  } else {
+    if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return false;
+    *out = static_cast<int64_t>(v);
+  }
+  return true;
+}
+
+bool ParseUintText(std::string_view s, uint64_t* out) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out, base);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool ParseDoubleText(std::string_view s, double* out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  if (ec == std::errc::result_out_of_range) {
+    // Overflow to +-inf, underflow to 0, like strtod.
+    std::string tmp(s);
+    *out = std::strtod(tmp.c_str(), nullptr);
+    return true;
+  }
+  if (ec == std::errc() && p == s.data() + s.size()) return true;
+  if (s.size() > 2 && (s[1] == 'x' || s[1] == 'X' || (s[0] == '-' && s.size() > 3 && s[2] == 'x'))) {
+    int64_t v;
+    if (ParseIntText(s, &v)) {
+      *out = static_cast<double>(v);
+      return true;
+    }
+  }
+  // "1." and friends.
+  std::string tmp(s);
+  char* end = nullptr;
+  *out = std::strtod(tmp.c_str(), &end);
+  return end == tmp.c_str() + tmp.size();
+}
+
+bool ParseFloatText(std::string_view s, float* out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  if (ec == std::errc() && p == s.data() + s.size()) return true;
+  double d;
+  if (!ParseDoubleText(s, &d)) return false;
+  *out = static_cast<float>(d);
+  return true;
+}
+
+StatusOr<int64_t> Parser::ParseInt(std::string_view what) {
+  if (!Is(TokKind::kInt)) return Expected(what);
+  int64_t v;
+  if (!ParseIntText(tok_.text, &v)) return ErrorAt(tok_.begin, "integer out of range");
+  Advance();
+  return v;
+}
+
+StatusOr<double> Parser::ParseDouble(std::string_view what) {
+  double v;
+  if (Is(TokKind::kInt) || Is(TokKind::kFloat)) {
+    std::string_view s = tok_.text;
+    if (s == "-inf") {
+      v = -std::numeric_limits<double>::infinity();
+    } else if (s == "-nan") {
+      v = -std::numeric_limits<double>::quiet_NaN();
+    } else if (!ParseDoubleText(s, &v)) {
+      return ErrorAt(tok_.begin, fmt::format("invalid number {}", Describe(tok_)));
+    }
+  } else if (IsKeyword("inf")) {
+    v = std::numeric_limits<double>::infinity();
+  } else if (IsKeyword("nan")) {
+    v = std::numeric_limits<double>::quiet_NaN();
+  } else {
+    return Expected(what);
+  }
+  Advance();
+  return v;
+}
+
+// {1,2,3} (possibly empty); a bare integer is accepted as a one-element list.
+Status Parser::ParseIntList(std::vector<int64_t>* out, std::string_view what) {
+  if (Is(TokKind::kInt)) {
+    ASSIGN_OR_RETURN(int64_t v, ParseInt(what));
+    out->push_back(v);
+    return absl::OkStatus();
+  }
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, fmt::format("'{{' to start {}", what)));
+  if (Is(TokKind::kRBrace)) {
+    Advance();
+    return absl::OkStatus();
+  }
+  while (true) {
+    ASSIGN_OR_RETURN(int64_t v, ParseInt("an integer"));
+    out->push_back(v);
+    if (Is(TokKind::kComma)) {
+      Advance();
+      continue;
+    }
+    return Expect(TokKind::kRBrace, fmt::format("',' or '}}' in {}", what));
+  }
+}
+
+// ---- shapes ----------------------------------------------------------------------------------
+
+Status Parser::ParseShape(Shape* out, int depth) {
+  if (depth > kMaxDepth) return ErrorAt(tok_.begin, "shape nesting is too deep");
+  if (Is(TokKind::kLParen)) {
+    Advance();
+    std::vector<Shape> elements;
+    if (!Is(TokKind::kRParen)) {
+      while (true) {
+        elements.emplace_back();
+        RETURN_IF_ERROR(ParseShape(&elements.back(), depth + 1));
+        if (Is(TokKind::kComma)) {
+          Advance();
+          continue;
+        }
+        break;
+      }
+    }
+    RETURN_IF_ERROR(Expect(TokKind::kRParen, "',' or ')' in tuple shape"));
+    *out = Shape::Tuple(std::move(elements));
+    return absl::OkStatus();
+  }
+  if (!Is(TokKind::kIdent) || tok_.percent) return Expected("a shape");
+  std::optional<DType> dtype = DTypeFromName(tok_.text);
+  if (!dtype) {
+    return ErrorAt(tok_.begin, fmt::format("unknown element type '{}'", tok_.text));
+  }
+  size_t type_begin = tok_.begin;
+  Advance();
+  RETURN_IF_ERROR(Expect(TokKind::kLBracket, "'[' after the element type"));
+  if (*dtype == DType::kToken) {
+    RETURN_IF_ERROR(Expect(TokKind::kRBracket, "']' after 'token['"));
+    *out = Shape::Token();
+    return absl::OkStatus();
+  }
+  std::vector<int64_t> dims;
+  std::vector<int64_t> dynamic;
+  // Element count * 16 bytes must fit in int64 (byte_size of c128 arrays).
+  constexpr int64_t kMaxProduct = std::numeric_limits<int64_t>::max() / 16;
+  int64_t product = 1;
+  if (!Is(TokKind::kRBracket)) {
+    while (true) {
+      if (static_cast<int>(dims.size()) >= kMaxDepth) {
+        return ErrorAt(tok_.begin, fmt::format("rank exceeds {}", kMaxDepth));
+      }
+      if (Is(TokKind::kQuestion)) {
+        Advance();
+        dynamic.push_back(static_cast<int64_t>(dims.size()));
+        dims.push_back(Shape::kUnbounded);
+      } else {
+        bool bounded = false;
+        if (Is(TokKind::kLeq)) {
+          Advance();
+          bounded = true;
+        }
+        size_t at = tok_.begin;
+        ASSIGN_OR_RETURN(int64_t d, ParseInt("a dimension size"));
+        if (d < 0) return ErrorAt(at, "dimension sizes must be non-negative");
+        if (d != 0 && product > kMaxProduct / d) {
+          return ErrorAt(at, "shape has too many elements (int64 overflow)");
+        }
+        product *= d;
+        if (bounded) dynamic.push_back(static_cast<int64_t>(dims.size()));
+        dims.push_back(d);
+      }
+      if (Is(TokKind::kComma)) {
+        Advance();
+        continue;
+      }
+      break;
+    }
+  }
+  RETURN_IF_ERROR(Expect(TokKind::kRBracket, "',' or ']' in dimensions"));
+  (void)type_begin;
+  *out = Shape(*dtype, std::move(dims));
+  for (int64_t d : dynamic) out->set_dynamic_dim(d, true);
+  if (Is(TokKind::kLBrace)) {
+    Token next = Peek();
+    if (next.kind == TokKind::kInt || next.kind == TokKind::kColon) return ParseLayout(out);
+  }
+  return absl::OkStatus();
+}
+
+// {1,0:T(8,128)(2,1)} -- the part after ':' is kept verbatim.
+Status Parser::ParseLayout(Shape* shape) {
+  Advance();  // '{'
+  Layout layout;
+  while (Is(TokKind::kInt)) {
+    ASSIGN_OR_RETURN(int64_t v, ParseInt("a layout dimension"));
+    layout.minor_to_major.push_back(v);
+    if (!Is(TokKind::kComma)) break;
+    Advance();
+  }
+  if (Is(TokKind::kColon)) {
+    size_t start = tok_.end;
+    // Scan to the matching '}' (the tail may hold parentheses and nested shapes).
+    int depth = 0;
+    size_t i = start;
+    for (; i < text_.size(); ++i) {
+      char c = text_[i];
+      if (c == '(' || c == '{' || c == '[') {
+        if (++depth > kMaxDepth) return ErrorAt(i, "layout nesting is too deep");
+      } else if (c == ')' || c == ']' || (c == '}' && depth > 0)) {
+        if (--depth < 0) return ErrorAt(i, fmt::format("unbalanced '{}' in layout", c));
+      } else if (c == '}') {
+        break;
+      } else if (c == '\n') {
+        return ErrorAt(i, "expected '}' to end the layout");
+      }
+    }
+    if (i >= text_.size()) return ErrorAt(start, "unterminated layout");
+    std::string_view tail = text_.substr(start, i - start);
+    while (!tail.empty() && IsSpace(tail.back())) tail.remove_suffix(1);
+    while (!tail.empty() && IsSpace(tail.front())) tail.remove_prefix(1);
+    layout.tail = std::string(tail);
+    lexer_.set_pos(i);
+    Advance();
+  }
+  RETURN_IF_ERROR(Expect(TokKind::kRBrace, "'}' to end the layout"));
+  shape->set_layout(std::move(layout));
+  return absl::OkStatus();
+}
+
+StatusOr<Shape> Parser::ParseStandaloneShape() {
+  if (text_.size() > std::numeric_limits<uint32_t>::max()) {
+    return InvalidArgument("{}: input is larger than 4 GiB", filename_);
+  }
+  Advance();
+  Shape shape;
+  RETURN_IF_ERROR(ParseShape(&shape));
+  if (!Is(TokKind::kEof)) return Expected("end of input after the shape");
+  return shape;
+}
+
+// ---- module structure ------------------------------------------------------------------------
+
+StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
+  if (text_.size() > std::numeric_limits<uint32_t>::max()) {
+    return InvalidArgument("{}: input is larger than 4 GiB", filename_);
+  }
+  Advance();
+  if (!IsKeyword("HloModule")) return Expected("'HloModule'");
+  Advance();
+  if (!Is(TokKind::kIdent) && !Is(TokKind::kString)) return Expected("a module name");
+  module_ = std::make_unique<Module>(Is(TokKind::kString) ? UnquoteRaw(tok_.text)
+                                                          : std::string(tok_.text));
+  Advance();
+  while (Is(TokKind::kComma)) {
+    Advance();
+    RETURN_IF_ERROR(ParseAttribute(&module_->config(), nullptr));
+  }
+  while (!Is(TokKind::kEof)) RETURN_IF_ERROR(ParseComputation());
+  std::vector<Computation*> comps = module_->computations();
+  if (comps.empty()) return ErrorAt(tok_.begin, "expected a computation, found end of input");
+  module_->set_entry(entry_ ? entry_ : last_parsed_);
+  return std::move(module_);
+}
+
+Status Parser::ParseComputation() {
+  bool is_entry = false;
+  size_t begin = tok_.begin;
+  if (IsKeyword("ENTRY")) {
+    Token next = Peek();
+    if (next.kind == TokKind::kIdent) {
+      is_entry = true;
+      Advance();
+    }
+  }
+  if (!Is(TokKind::kIdent)) return Expected("a computation name");
+  std::string_view name = tok_.text;
+  size_t name_begin = tok_.begin;
+  if (computations_.contains(name)) {
+    return ErrorAt(name_begin, fmt::format("duplicate computation name %{}", name));
+  }
+  Advance();
+  if (Is(TokKind::kLParen)) {  // signature: (p: shape, ...) -> shape
+    Advance();
+    if (!Is(TokKind::kRParen)) {
+      while (true) {
+        if (!Is(TokKind::kIdent)) return Expected("a parameter name");
+        Advance();
+        RETURN_IF_ERROR(Expect(TokKind::kColon, "':' after the parameter name"));
+        Shape ignored;
+        RETURN_IF_ERROR(ParseShape(&ignored));
+        if (Is(TokKind::kComma)) {
+          Advance();
+          continue;
+        }
+        break;
+      }
+    }
+    RETURN_IF_ERROR(Expect(TokKind::kRParen, "',' or ')' after the parameters"));
+    RETURN_IF_ERROR(Expect(TokKind::kArrow, "'->' after the parameters"));
+    Shape ignored;
+    RETURN_IF_ERROR(ParseShape(&ignored));
+  }
+  size_t body_begin = tok_.begin;
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the computation body"));
+
+  auto owned = std::make_unique<Computation>(std::string(name));
+  owned->set_location(Loc(begin));
+  Computation* comp = module_->AddComputation(std::move(owned));
+  computations_[name] = comp;
+  last_parsed_ = comp;
+  if (is_entry) {
+    if (entry_) {
+      return ErrorAt(begin, fmt::format("second ENTRY computation (the first is %{})",
+                                        entry_->name()));
+    }
+    entry_ = comp;
+    entry_offset_ = begin;
+  }
+  names_.clear();
+  Instruction* root = nullptr;
+  bool saw_root = false;
+  while (!Is(TokKind::kRBrace)) {
+    if (Is(TokKind::kEof)) return Expected("'}' to end the computation");
+    RETURN_IF_ERROR(ParseInstruction(comp, &root, &saw_root));
+  }
+  size_t close = tok_.begin;
+  Advance();
+  if (comp->instruction_count() == 0) return ErrorAt(body_begin, "computation has no instructions");
+  if (!root) root = comp->instructions().back();
+  comp->set_root(root);
+  for (int64_t i = 0; i < comp->num_parameters(); ++i) {
+    if (comp->parameter(i) == nullptr) {
+      return ErrorAt(close, fmt::format("computation %{} has no parameter({})", name, i));
+    }
+  }
+  // Optional `, execution_thread="t"`.
+  if (Is(TokKind::kComma)) {
+    Advance();
+    if (!IsKeyword("execution_thread")) return Expected("'execution_thread'");
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kEqual, "'=' after 'execution_thread'"));
+    if (!Is(TokKind::kString)) return Expected("a string");
+    comp->set_execution_thread(UnquoteRaw(tok_.text));
+    Advance();
+  }
+  return absl::OkStatus();
+}
+
+// Generic async sugar: `call-start`, `fusion-update`, ... -> the base opcode, or none.
+std::optional<std::pair<Opcode, Opcode>> AsyncSugar(std::string_view name) {
+  constexpr std::pair<std::string_view, Opcode> kSuffixes[] = {
+      {"-start", Opcode::kAsyncStart}, {"-update", Opcode::kAsyncUpdate},
+      {"-done", Opcode::kAsyncDone}};
+  for (const auto& [suffix, async_op] : kSuffixes) {
+    if (name.size() > suffix.size() && name.ends_with(suffix)) {
+      std::optional<Opcode> base = OpcodeFromName(name.substr(0, name.size() - suffix.size()));
+      if (base) return std::make_pair(async_op, *base);
+    }
+  }
+  return std::nullopt;
+}
+
+Status Parser::ParseInstruction(Computation* comp, Instruction** root, bool* saw_root) {
+  size_t begin = tok_.begin;
+  bool is_root = false;
+  if (IsKeyword("ROOT")) {
+    Token next = Peek();
+    if (next.kind == TokKind::kIdent) {
+      is_root = true;
+      Advance();
+    }
+  }
+  if (!Is(TokKind::kIdent)) return Expected("an instruction name");
+  std::string_view name = tok_.text;
+  size_t name_begin = tok_.begin;
+  if (names_.contains(name)) {
+    return ErrorAt(name_begin, fmt::format("duplicate instruction name %{}", name));
+  }
+  Advance();
+  RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after %{}", name)));
+  Shape shape;
+  bool has_shape = AtShape();
+  if (has_shape) RETURN_IF_ERROR(ParseShape(&shape));
+  if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an opcode");
+  size_t opcode_begin = tok_.begin;
+  std::optional<Opcode> opcode = OpcodeFromName(tok_.text);
+  std::optional<Opcode> wrapped;
+  if (!opcode) {
+    if (auto sugar = AsyncSugar(tok_.text)) {
+      opcode = sugar->first;
+      if (*opcode == Opcode::kAsyncStart) wrapped = sugar->second;
+    }
+  }
+  if (!opcode) return ErrorAt(opcode_begin, fmt::format("unknown opcode '{}'", tok_.text));
+  Advance();
+  if (!has_shape && *opcode == Opcode::kConstant) {
+    return ErrorAt(opcode_begin, "a constant needs an explicit shape");
+  }
+  if (!has_shape && wrapped) {
+    return ErrorAt(opcode_begin, "an async start needs an explicit shape");
+  }
+
+  // Module-wide unique names: a name reused in another computation is renamed, as XLA does.
+  std::string unique;
+  if (module_->IsNameTaken(std::string(name))) {
+    unique = module_->UniqueName(name);
+  } else {
+    unique = std::string(name);
+    module_->ReserveName(unique);
+  }
+  auto owned = std::make_unique<Instruction>(*opcode, has_shape ? std::move(shape) : Shape::Tuple({}),
+                                             std::move(unique));
+  owned->set_location(Loc(begin));
+  Instruction* instr = owned.get();
+
+  RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' after the opcode"));
+  if (*opcode == Opcode::kParameter) {
+    size_t at = tok_.begin;
+    ASSIGN_OR_RETURN(int64_t n, ParseInt("a parameter number"));
+    if (n < 0 || n >= kMaxParameters) return ErrorAt(at, "parameter number out of range");
+    if (n < comp->num_parameters() && comp->parameter(n) != nullptr) {
+      return ErrorAt(at, fmt::format("duplicate parameter({}); %{} already has it", n,
+                                     comp->parameter(n)->name()));
+    }
+    instr->set_parameter_number(n);
+    comp->AddInstruction(std::move(owned));
+  } else if (*opcode == Opcode::kConstant) {
+    comp->AddInstruction(std::move(owned));
+    Literal literal;
+    RETURN_IF_ERROR(ParseLiteral(instr->shape(), &literal, 0));
+    instr->set_literal(std::move(literal));
+  } else {
+    comp->AddInstruction(std::move(owned));
+    RETURN_IF_ERROR(ParseOperands(instr));
+  }
+  RETURN_IF_ERROR(Expect(TokKind::kRParen, "')' after operands"));
+  names_[name] = instr;
+
+  int arity = OpcodeArity(*opcode);
+  if (arity != kVariadic && instr->operand_count() != arity && !wrapped) {
+    return ErrorAt(opcode_begin, fmt::format("{} takes {} operand{}, found {}", OpcodeName(*opcode),
+                                             arity, arity == 1 ? "" : "s", instr->operand_count()));
+  }
+  while (Is(TokKind::kComma)) {
+    Advance();
+    RETURN_IF_ERROR(ParseAttribute(&instr->attrs(), instr));
+  }
+  if (wrapped) RETURN_IF_ERROR(DesugarAsyncStart(instr, *wrapped, opcode_begin));
+  if (!has_shape) {
+    StatusOr<Shape> inferred = InferShape(*instr);
+    if (!inferred.ok()) {
+      return ErrorAt(opcode_begin, fmt::format("cannot infer the shape of %{}: {}", name,
+                                               std::string(inferred.status().message())));
+    }
+    *instr->mutable_shape() = std::move(inferred).value();
+  }
+  if (is_root) {
+    if (*saw_root) {
+      return ErrorAt(begin, fmt::format("second ROOT in computation %{} (the first is %{})",
+                                        comp->name(), (*root)->name()));
+    }
+    *saw_root = true;
+    *root = instr;
+  }
+  return absl::OkStatus();
+}
+
+Status Parser::ParseOperands(Instruction* instr) {
+  if (Is(TokKind::kRParen)) return absl::OkStatus();
+  while (true) {
+    if (AtShape()) {
+      Shape ignored;
+      RETURN_IF_ERROR(ParseShape(&ignored));
+    }
+    if (!Is(TokKind::kIdent)) return Expected("an operand name");
+    auto it = names_.find(tok_.text);
+    if (it == names_.end()) {
+      return ErrorAt(tok_.begin, fmt::format("undefined operand %{}", tok_.text));
+    }
+    instr->AppendOperand(it->second);
+    Advance();
+    if (!Is(TokKind::kComma)) return absl::OkStatus();
+    Advance();
+  }
+}
+
+// `X-start(ops), attrs` -> async-start(ops), calls=%wrapped_X, where the wrapped computation holds
+// one X instruction over parameters (as XLA's parser does).
+Status Parser::DesugarAsyncStart(Instruction* start, Opcode wrapped, size_t at) {
+  const Shape& shape = start->shape();
+  if (!shape.IsTuple() || shape.tuple_size() < 2) {
+    return ErrorAt(at, "an async start must have a tuple shape ((operands), result, ...)");
+  }
+  std::string comp_name = fmt::format("wrapped_{}_computation", OpcodeName(wrapped));
+  while (module_->GetComputation(comp_name)) {
+    comp_name = fmt::format("wrapped_{}_computation.{}", OpcodeName(wrapped), ++async_counter_);
+  }
+  auto owned = std::make_unique<Computation>(comp_name);
+  owned->set_location(start->location());
+  Computation* callee = owned.get();
+  std::vector<Instruction*> params;
+  for (int64_t i = 0; i < start->operand_count(); ++i) {
+    auto p = std::make_unique<Instruction>(Opcode::kParameter, start->operand(i)->shape(),
+                                           module_->UniqueName(fmt::format("param_{}", i)));
+    p->set_parameter_number(i);
+    params.push_back(callee->AddInstruction(std::move(p)));
+  }
+  auto inner = std::make_unique<Instruction>(wrapped, shape.tuple_shape(1),
+                                             module_->UniqueName(OpcodeName(wrapped)));
+  for (Instruction* p : params) inner->AppendOperand(p);
+  Attributes& attrs = start->attrs();
+  std::string thread;
+  for (auto& [id, value] : attrs.mutable_entries()) {
+    if (id == AttrId::kAsyncExecutionThread) {
+      thread = std::get<std::string>(value);
+      continue;
+    }
+    if (id == AttrId::kControlPredecessors) continue;
+    inner->attrs().Set(id, value);
+  }
+  inner->attrs().unknown() = attrs.unknown();
+  attrs.unknown().clear();
+  std::vector<std::pair<AttrId, AttrValue>> kept;
+  for (auto& e : attrs.mutable_entries()) {
+    if (e.first == AttrId::kAsyncExecutionThread || e.first == AttrId::kControlPredecessors) {
+      kept.push_back(std::move(e));
+    }
+  }
+  attrs.mutable_entries() = std::move(kept);
+  Instruction* inner_raw = callee->AddInstruction(std::move(inner));
+  callee->set_root(inner_raw);
+  if (!thread.empty()) callee->set_execution_thread(thread);
+  module_->AddComputation(std::move(owned));
+  attrs.Set(AttrId::kCalls, std::vector<Computation*>{callee});
+  return absl::OkStatus();
+}
+
+// ---- attributes ------------------------------------------------------------------------------
+
+Status Parser::ParseAttribute(Attributes* attrs, Instruction* instr) {
+  if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an attribute name");
+  std::string_view name = tok_.text;
+  size_t name_begin = tok_.begin;
+  Advance();
+  RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", name)));
+  if (name == "sharding" && instr != nullptr) {
+    if (instr->has_sharding()) return ErrorAt(name_begin, "duplicate attribute 'sharding'");
+    return ParseSharding(instr);
+  }
+  std::optional<AttrId> id = AttrIdFromName(name);
+  if (!id) {
+    ASSIGN_OR_RETURN(std::string raw, ParseRaw(/*stop_at_space=*/true));
+    for (const auto& [k, v] : attrs->unknown()) {
+      if (k == name) return ErrorAt(name_begin, fmt::format("duplicate attribute '{}'", name));
+    }
+    attrs->unknown().emplace_back(std::string(name), std::move(raw));
+    return absl::OkStatus();
+  }
+  if (attrs->Has(*id)) return ErrorAt(name_begin, fmt::format("duplicate attribute '{}'", name));
+  return ParseAttrValue(*id, attrs, instr, name_begin);
+}
+
+Status Parser::ParseSharding(Instruction* instr) {
+  if (!Is(TokKind::kLBrace)) return Expected("'{' to start the sharding");
+  size_t start = tok_.begin;
+  ASSIGN_OR_RETURN(size_t end, ScanBalanced(start, /*stop_at_space=*/true));
+  std::string_view value = text_.substr(start, end - start);
+  size_t error_offset = 0;
+  StatusOr<Sharding> sharding = ::spmdc::ParseSharding(value, &error_offset);
+  if (!sharding.ok()) {
+    if (error_offset > value.size()) error_offset = value.size();
+    return ErrorAt(start + error_offset, std::string(sharding.status().message()));
+  }
+  instr->set_sharding(std::make_shared<const Sharding>(std::move(sharding).value()));
+  lexer_.set_pos(end);
+  Advance();
+  return absl::OkStatus();
+}
+
+// Returns the end of a value starting at `start`: balanced brackets, strings and comments are
+// skipped; at depth 0 the value ends at ',', an unmatched closer, or (if asked) whitespace.
+StatusOr<size_t> Parser::ScanBalanced(size_t start, bool stop_at_space) {
+  char stack[kMaxDepth + 1];
+  int depth = 0;
+  size_t i = start;
+  const size_t n = text_.size();
+  while (i < n) {
+    char c = text_[i];
+    if (c == '"') {
+      size_t j = i + 1;
+      while (j < n && text_[j] != '"') j += text_[j] == '\\' ? 2 : 1;
+      if (j >= n) return ErrorAt(i, "unterminated string");
+      i = j + 1;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && (text_[i + 1] == '*' || text_[i + 1] == '/')) {
+      if (depth == 0 && stop_at_space) break;
+      if (text_[i + 1] == '*') {
+        size_t close = text_.find("*/", i + 2);
+        if (close == std::string_view::npos) return ErrorAt(i, "unterminated comment");
+        i = close + 2;
+      } else {
+        size_t nl = text_.find('\n', i);
+        i = nl == std::string_view::npos ? n : nl + 1;
+      }
+      continue;
+    }
+    if (c == '{' || c == '[' || c == '(') {
+      if (depth >= kMaxDepth) return ErrorAt(i, "nesting is too deep");
+      stack[depth++] = c == '{' ? '}' : c == '[' ? ']' : ')';
+    } else if (c == '}' || c == ']' || c == ')') {
+      if (depth == 0) break;
+      if (stack[depth - 1] != c) {
+        return ErrorAt(i, fmt::format("expected '{}', found '{}'", stack[depth - 1], c));
+      }
+      if (--depth == 0) {
+        ++i;
+        continue;
+      }
+    } else if (depth == 0 && (c == ',' || (stop_at_space && IsSpace(c)))) {
+      break;
+    }
+    ++i;
+  }
+  if (depth > 0) return ErrorAt(i, fmt::format("expected '{}', found end of input", stack[depth - 1]));
+  if (i == start) return Expected("a value");
+  return i;
+}
+
+// Canonical text of a raw value: comments dropped, whitespace runs (outside strings) collapsed to
+// one space, no leading/trailing space.
+std::string CanonicalRaw(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending_space = false;
+  for (size_t i = 0; i < s.size();) {
+    char c = s[i];
+    if (c == '"') {
+      size_t j = i + 1;
+      while (j < s.size() && s[j] != '"') j += s[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, s.size());
+      if (pending_space && !out.empty()) out += ' ';
+      pending_space = false;
+      out.append(s.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+      size_t close = s.find("*/", i + 2);
+      i = close == std::string_view::npos ? s.size() : close + 2;
+      pending_space = true;
+      continue;
+    }
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+      size_t nl = s.find('\n', i);
+      i = nl == std::string_view::npos ? s.size() : nl + 1;
+      pending_space = true;
+      continue;
+    }
+    if (IsSpace(c)) {
+      pending_space = true;
+      ++i;
+      continue;
+    }
+    if (pending_space && !out.empty()) out += ' ';
+    pending_space = false;
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+StatusOr<std::string> Parser::ParseRaw(bool stop_at_space) {
+  if (Is(TokKind::kEof)) return Expected("a value");
+  size_t start = tok_.begin;
+  ASSIGN_OR_RETURN(size_t end, ScanBalanced(start, stop_at_space));
+  lexer_.set_pos(end);
+  Advance();
+  return CanonicalRaw(text_.substr(start, end - start));
+}
+
+// Scans a run of characters satisfying `pred` from the current token's start.
+StatusOr<std::string_view> Parser::ScanChars(bool (*pred)(char)) {
+  size_t start = tok_.begin;
+  size_t i = start;
+  while (i < text_.size() && pred(text_[i])) ++i;
+  lexer_.set_pos(i);
+  Advance();
+  return text_.substr(start, i - start);
+}
+
+StatusOr<Computation*> Parser::ParseComputationRef() {
+  if (!Is(TokKind::kIdent)) return Expected("a computation name");
+  auto it = computations_.find(tok_.text);
+  if (it == computations_.end()) {
+    return ErrorAt(tok_.begin, fmt::format("unknown computation %{}", tok_.text));
+  }
+  Advance();
+  return it->second;
+}
+
+// {k=v k2=v2} (metadata, space separated) or {k=v, k2=v2} (frontend attributes). Values are
+// raw text.
+Status Parser::ParseKeyValues(KeyValueList* out, bool metadata) {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{'"));
+  while (!Is(TokKind::kRBrace)) {
+    if (!Is(TokKind::kIdent) && !Is(TokKind::kString)) return Expected("a key or '}'");
+    std::string key(tok_.percent ? text_.substr(tok_.begin, tok_.end - tok_.begin) : tok_.text);
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", key)));
+    ASSIGN_OR_RETURN(std::string value, ParseRaw(/*stop_at_space=*/true));
+    out->emplace_back(std::move(key), std::move(value));
+    if (Is(TokKind::kComma)) Advance();
+  }
+  (void)metadata;
+  Advance();
+  return absl::OkStatus();
+}
+
+bool IsWindowChar(char c) { return IsDigit(c) || c == 'x' || c == '_' || c == '-'; }
+bool IsDimLabelChar(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'z') || c == '_' || c == '-' || c == '>' || c == '?';
+}
+
+// "1x2x3" -> {1,2,3}; with `underscore`, "1_2x3_4" -> {{1,2},{3,4}}.
+bool SplitDims(std::string_view s, char sep, std::vector<std::vector<int64_t>>* out) {
+  out->clear();
+  if (s.empty()) return true;
+  size_t pos = 0;
+  while (true) {
+    size_t x = s.find('x', pos);
+    std::string_view part = s.substr(pos, x == std::string_view::npos ? std::string_view::npos : x - pos);
+    std::vector<int64_t> nums;
+    size_t p = 0;
+    while (true) {
+      // A number may start with '-'; the separator '_' never does.
+      size_t q = part.find(sep, p + (p < part.size() && part[p] == '-' ? 1 : 0));
+      std::string_view num = part.substr(p, q == std::string_view::npos ? std::string_view::npos : q - p);
+      int64_t v;
+      if (num.empty() || !ParseIntText(num, &v)) return false;
+      nums.push_back(v);
+      if (q == std::string_view::npos) break;
+      p = q + 1;
+    }
+    out->push_back(std::move(nums));
+    if (x == std::string_view::npos) break;
+    pos = x + 1;
+  }
+  return true;
+}
+
+StatusOr<Window> Parser::ParseWindow() {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the window"));
+  Window window;
+  bool have_size = false;
+  struct Field {
+    std::string_view key;
+    std::vector<std::vector<int64_t>> values;
+    size_t at;
+  };
+  std::vector<Field> fields;
+  while (!Is(TokKind::kRBrace)) {
+    if (!Is(TokKind::kIdent)) return Expected("a window field (size, stride, pad, ...) or '}'");
+    std::string_view key = tok_.text;
+    size_t at = tok_.begin;
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", key)));
+    size_t value_at = tok_.begin;
+    ASSIGN_OR_RETURN(std::string_view value, ScanChars(IsWindowChar));
+    Field f{key, {}, at};
+    if (!SplitDims(value, '_', &f.values) || f.values.empty()) {
+      return ErrorAt(value_at, fmt::format("invalid window {} '{}'", key, value));
+    }
+    if (key == "size") have_size = true;
+    fields.push_back(std::move(f));
+    if (Is(TokKind::kComma)) Advance();
+  }
+  Advance();
+  if (fields.empty()) return window;
+  if (!have_size) return ErrorAt(fields[0].at, "window has no size");
+  size_t rank = 0;
+  for (const Field& f : fields)
+    if (f.key == "size") rank = f.values.size();
+  window.dims.resize(rank);
+  for (const Field& f : fields) {
+    if (f.values.size() != rank) {
+      return ErrorAt(f.at, fmt::format("window {} has {} dimensions, size has {}", f.key,
+                                       f.values.size(), rank));
+    }
+    bool pad = f.key == "pad";
+    for (size_t i = 0; i < rank; ++i) {
+      const std::vector<int64_t>& v = f.values[i];
+      if (v.size() != (pad ? 2u : 1u)) {
+        return ErrorAt(f.at, fmt::format("invalid window {} entry", f.key));
+      }
+      WindowDim& d = window.dims[i];
+      if (f.key == "size") d.size = v[0];
+      else if (f.key == "stride") d.stride = v[0];
+      else if (pad) { d.padding_low = v[0]; d.padding_high = v[1]; }
+      else if (f.key == "lhs_dilate") d.base_dilation = v[0];
+      else if (f.key == "rhs_dilate") d.window_dilation = v[0];
+      else if (f.key == "rhs_reversal") d.window_reversal = v[0] != 0;
+      else return ErrorAt(f.at, fmt::format("unknown window field '{}'", f.key));
+    }
+  }
+  return window;
+}
+
+StatusOr<ConvDims> Parser::ParseConvDims() {
+  size_t at = tok_.begin;
+  ASSIGN_OR_RETURN(std::string_view s, ScanChars(IsDimLabelChar));
+  size_t us = s.find('_');
+  size_t arrow = s.find("->");
+  if (us == std::string_view::npos || arrow == std::string_view::npos || arrow < us) {
+    return ErrorAt(at, fmt::format("invalid dim_labels '{}' (expected like b01f_01io->b01f)", s));
+  }
+  std::string_view parts[3] = {s.substr(0, us), s.substr(us + 1, arrow - us - 1), s.substr(arrow + 2)};
+  const char* letters[3] = {"bf", "io", "bf"};
+  ConvDims dims;
+  int64_t* a[3] = {&dims.input_batch, &dims.kernel_input_feature, &dims.output_batch};
+  int64_t* b[3] = {&dims.input_feature, &dims.kernel_output_feature, &dims.output_feature};
+  std::vector<int64_t>* spatial[3] = {&dims.input_spatial, &dims.kernel_spatial, &dims.output_spatial};
+  size_t num_spatial = parts[0].size() >= 2 ? parts[0].size() - 2 : 0;
+  for (int k = 0; k < 3; ++k) {
+    std::string_view p = parts[k];
+    if (p.size() != num_spatial + 2 || p.size() > 12) {
+      return ErrorAt(at, fmt::format("invalid dim_labels '{}': the three parts must have equal "
+                                     "rank", s));
+    }
+    spatial[k]->assign(num_spatial, -1);
+    int seen_a = 0, seen_b = 0;
+    for (size_t i = 0; i < p.size(); ++i) {
+      char c = p[i];
+      if (c == letters[k][0]) {
+        *a[k] = static_cast<int64_t>(i);
+        ++seen_a;
+      } else if (c == letters[k][1]) {
+        *b[k] = static_cast<int64_t>(i);
+        ++seen_b;
+      } else if (IsDigit(c) && static_cast<size_t>(c - '0') < num_spatial &&
+                 (*spatial[k])[c - '0'] < 0) {
+        (*spatial[k])[c - '0'] = static_cast<int64_t>(i);
+      } else {
+        return ErrorAt(at + (p.data() - s.data()) + i,
+                       fmt::format("unexpected '{}' in dim_labels '{}'", c, s));
+      }
+    }
+    if (seen_a != 1 || seen_b != 1) {
+      return ErrorAt(at, fmt::format("invalid dim_labels '{}'", s));
+    }
+  }
+  return dims;
+}
+
+StatusOr<PaddingConfig> Parser::ParsePadding() {
+  size_t at = tok_.begin;
+  ASSIGN_OR_RETURN(std::string_view s, ScanChars(IsWindowChar));
+  std::vector<std::vector<int64_t>> parts;
+  if (!SplitDims(s, '_', &parts)) return ErrorAt(at, fmt::format("invalid padding '{}'", s));
+  PaddingConfig config;
+  for (const auto& p : parts) {
+    if (p.size() != 2 && p.size() != 3) {
+      return ErrorAt(at, fmt::format("invalid padding '{}' (expected low_high[_interior]x...)", s));
+    }
+    config.dims.push_back({p[0], p[1], p.size() == 3 ? p[2] : 0});
+  }
+  return config;
+}
+
+StatusOr<SliceSpec> Parser::ParseSlice() {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the slice"));
+  SliceSpec spec;
+  while (!Is(TokKind::kRBrace)) {
+    RETURN_IF_ERROR(Expect(TokKind::kLBracket, "'[' to start a slice dimension"));
+    ASSIGN_OR_RETURN(int64_t start, ParseInt("a slice start"));
+    RETURN_IF_ERROR(Expect(TokKind::kColon, "':' after the slice start"));
+    ASSIGN_OR_RETURN(int64_t limit, ParseInt("a slice limit"));
+    int64_t stride = 1;
+    if (Is(TokKind::kColon)) {
+      Advance();
+      ASSIGN_OR_RETURN(stride, ParseInt("a slice stride"));
+    }
+    RETURN_IF_ERROR(Expect(TokKind::kRBracket, "']' to end a slice dimension"));
+    spec.starts.push_back(start);
+    spec.limits.push_back(limit);
+    spec.strides.push_back(stride);
+    if (Is(TokKind::kComma)) Advance();
+  }
+  Advance();
+  return spec;
+}
+
+StatusOr<ReplicaGroups> Parser::ParseReplicaGroups() {
+  ReplicaGroups groups;
+  if (Is(TokKind::kLBracket)) {  // [G,S]<=[dims]T(perm)
+    size_t at = tok_.begin;
+    Advance();
+    ReplicaGroups::Iota iota;
+    ASSIGN_OR_RETURN(iota.num_groups, ParseInt("the number of groups"));
+    RETURN_IF_ERROR(Expect(TokKind::kComma, "',' in [groups,size]"));
+    ASSIGN_OR_RETURN(iota.group_size, ParseInt("the group size"));
+    RETURN_IF_ERROR(Expect(TokKind::kRBracket, "']' after [groups,size]"));
+    RETURN_IF_ERROR(Expect(TokKind::kLeq, "'<=' in iota replica groups"));
+    RETURN_IF_ERROR(Expect(TokKind::kLBracket, "'[' after '<='"));
+    while (true) {
+      ASSIGN_OR_RETURN(int64_t d, ParseInt("a dimension"));
+      iota.reshape_dims.push_back(d);
+      if (!Is(TokKind::kComma)) break;
+      Advance();
+      if (iota.reshape_dims.size() > kMaxDepth) return ErrorAt(at, "too many dimensions");
+    }
+    RETURN_IF_ERROR(Expect(TokKind::kRBracket, "']'"));
+    if (IsKeyword("T")) {
+      Advance();
+      RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' after 'T'"));
+      while (true) {
+        ASSIGN_OR_RETURN(int64_t d, ParseInt("a dimension"));
+        iota.transpose_perm.push_back(d);
+        if (!Is(TokKind::kComma)) break;
+        Advance();
+        if (iota.transpose_perm.size() > kMaxDepth) return ErrorAt(at, "too many dimensions");
+      }
+      RETURN_IF_ERROR(Expect(TokKind::kRParen, "')'"));
+    } else {
+      for (size_t i = 0; i < iota.reshape_dims.size(); ++i) iota.transpose_perm.push_back(i);
+    }
+    // Validate: a permutation, and G*S == product(reshape_dims) without overflow.
+    size_t r = iota.reshape_dims.size();
+    std::vector<bool> seen(r, false);
+    if (iota.transpose_perm.size() != r) return ErrorAt(at, "the transpose must list every dimension");
+    for (int64_t p : iota.transpose_perm) {
+      if (p < 0 || p >= static_cast<int64_t>(r) || seen[p]) {
+        return ErrorAt(at, "the transpose is not a permutation");
+      }
+      seen[p] = true;
+    }
+    constexpr int64_t kMax = int64_t{1} << 40;
+    int64_t product = 1;
+    for (int64_t d : iota.reshape_dims) {
+      if (d <= 0 || product > kMax / d) return ErrorAt(at, "invalid iota replica group dimensions");
+      product *= d;
+    }
+    if (iota.num_groups <= 0 || iota.group_size <= 0 || iota.num_groups > kMax / iota.group_size ||
+        iota.num_groups * iota.group_size != product) {
+      return ErrorAt(at, "[groups,size] does not match the iota dimensions");
+    }
+    groups.iota = std::move(iota);
+    return groups;
+  }
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' or '[' to start the replica groups"));
+  while (!Is(TokKind::kRBrace)) {
+    std::vector<int64_t> group;
+    RETURN_IF_ERROR(ParseIntList(&group, "a replica group"));
+    groups.groups.push_back(std::move(group));
+    if (Is(TokKind::kComma)) {
+      Advance();
+    } else if (!Is(TokKind::kRBrace)) {
+      return Expected("',' or '}' in replica groups");
+    }
+  }
+  Advance();
+  return groups;
+}
+
+Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
+                              size_t name_begin) {
+  switch (AttrKindOf(id)) {
+    case AttrKind::kInt: {
+      ASSIGN_OR_RETURN(int64_t v, ParseInt("an integer"));
+      attrs->Set(id, v);
+      return absl::OkStatus();
+    }
+    case AttrKind::kBool: {
+      if (IsKeyword("true") || IsKeyword("false")) {
+        attrs->Set(id, tok_.text == "true");
+        Advance();
+        return absl::OkStatus();
+      }
+      return Expected("'true' or 'false'");
+    }
+    case AttrKind::kFloat: {
+      ASSIGN_OR_RETURN(double v, ParseDouble("a number"));
+      attrs->Set(id, v);
+      return absl::OkStatus();
+    }
+    case AttrKind::kIntList: {
+      std::vector<int64_t> v;
+      RETURN_IF_ERROR(ParseIntList(&v, "an integer list"));
+      attrs->Set(id, std::move(v));
+      return absl::OkStatus();
+    }
+    case AttrKind::kBoolList: {
+      std::vector<bool> v;
+      if (IsKeyword("true") || IsKeyword("false")) {
+        v.push_back(tok_.text == "true");
+        Advance();
+      } else {
+        RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' or a boolean"));
+        while (!Is(TokKind::kRBrace)) {
+          if (!IsKeyword("true") && !IsKeyword("false")) return Expected("'true' or 'false'");
+          v.push_back(tok_.text == "true");
+          Advance();
+          if (Is(TokKind::kComma)) {
+            Advance();
+          } else if (!Is(TokKind::kRBrace)) {
+            return Expected("',' or '}'");
+          }
+        }
+        Advance();
+      }
+      attrs->Set(id, std::move(v));
+      return absl::OkStatus();
+    }
+    case AttrKind::kString: {
+      if (!Is(TokKind::kString)) return Expected("a string");
+      attrs->Set(id, UnquoteRaw(tok_.text));
+      Advance();
+      return absl::OkStatus();
+    }
+    case AttrKind::kIdent: {
+      if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an identifier");
+      attrs->Set(id, std::string(tok_.text));
+      Advance();
+      return absl::OkStatus();
+    }
+    case AttrKind::kIdentList: {
+      std::vector<std::string> v;
+      RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{'"));
+      while (!Is(TokKind::kRBrace)) {
+        if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an identifier");
+        v.emplace_back(tok_.text);
+        Advance();
+        if (Is(TokKind::kComma)) {
+          Advance();
+        } else if (!Is(TokKind::kRBrace)) {
+          return Expected("',' or '}'");
+        }
+      }
+      Advance();
+      attrs->Set(id, std::move(v));
+      return absl::OkStatus();
+    }
+    case AttrKind::kWindow: {
+      ASSIGN_OR_RETURN(Window w, ParseWindow());
+      attrs->Set(id, std::move(w));
+      return absl::OkStatus();
+    }
+    case AttrKind::kConvDims: {
+      ASSIGN_OR_RETURN(ConvDims d, ParseConvDims());
+      attrs->Set(id, std::move(d));
+      return absl::OkStatus();
+    }
+    case AttrKind::kPadding: {
+      ASSIGN_OR_RETURN(PaddingConfig p, ParsePadding());
+      attrs->Set(id, std::move(p));
+      return absl::OkStatus();
+    }
+    case AttrKind::kSlice: {
+      ASSIGN_OR_RETURN(SliceSpec s, ParseSlice());
+      attrs->Set(id, std::move(s));
+      return absl::OkStatus();
+    }
+    case AttrKind::kReplicaGroups: {
+      ASSIGN_OR_RETURN(ReplicaGroups g, ParseReplicaGroups());
+      attrs->Set(id, std::move(g));
+      return absl::OkStatus();
+    }
+    case AttrKind::kPairs: {
+      PairList pairs;
+      RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{'"));
+      while (!Is(TokKind::kRBrace)) {
+        RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start a pair"));
+        ASSIGN_OR_RETURN(int64_t a, ParseInt("an integer"));
+        RETURN_IF_ERROR(Expect(TokKind::kComma, "',' in a pair"));
+        ASSIGN_OR_RETURN(int64_t b, ParseInt("an integer"));
+        RETURN_IF_ERROR(Expect(TokKind::kRBrace, "'}' to end a pair"));
+        pairs.emplace_back(a, b);
+        if (Is(TokKind::kComma)) {
+          Advance();
+        } else if (!Is(TokKind::kRBrace)) {
+          return Expected("',' or '}'");
+        }
+      }
+      Advance();
+      attrs->Set(id, std::move(pairs));
+      return absl::OkStatus();
+    }
+    case AttrKind::kComputation: {
+      ASSIGN_OR_RETURN(Computation * c, ParseComputationRef());
+      attrs->Set(id, c);
+      return absl::OkStatus();
+    }
+    case AttrKind::kComputationList: {
+      std::vector<Computation*> list;
+      if (Is(TokKind::kIdent)) {
+        ASSIGN_OR_RETURN(Computation * c, ParseComputationRef());
+        list.push_back(c);
+      } else {
+        RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' or a computation name"));
+        while (!Is(TokKind::kRBrace)) {
+          ASSIGN_OR_RETURN(Computation * c, ParseComputationRef());
+          list.push_back(c);
+          if (Is(TokKind::kComma)) {
+            Advance();
+          } else if (!Is(TokKind::kRBrace)) {
+            return Expected("',' or '}'");
+          }
+        }
+        Advance();
+      }
+      attrs->Set(id, std::move(list));
+      return absl::OkStatus();
+    }
+    case AttrKind::kShape: {
+      Shape s;
+      RETURN_IF_ERROR(ParseShape(&s));
+      attrs->Set(id, std::move(s));
+      return absl::OkStatus();
+    }
+    case AttrKind::kShapeList: {
+      std::vector<Shape> list;
+      RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{'"));
+      while (!Is(TokKind::kRBrace)) {
+        list.emplace_back();
+        RETURN_IF_ERROR(ParseShape(&list.back()));
+        if (Is(TokKind::kComma)) {
+          Advance();
+        } else if (!Is(TokKind::kRBrace)) {
+          return Expected("',' or '}'");
+        }
+      }
+      Advance();
+      attrs->Set(id, std::move(list));
+      return absl::OkStatus();
+    }
+    case AttrKind::kMetadata:
+    case AttrKind::kKeyValues: {
+      KeyValueList kv;
+      RETURN_IF_ERROR(ParseKeyValues(&kv, AttrKindOf(id) == AttrKind::kMetadata));
+      attrs->Set(id, std::move(kv));
+      return absl::OkStatus();
+    }
+    case AttrKind::kRaw: {
+      ASSIGN_OR_RETURN(std::string raw, ParseRaw(/*stop_at_space=*/true));
+      attrs->Set(id, std::move(raw));
+      return absl::OkStatus();
+    }
+    case AttrKind::kInstrList: {
+      if (instr == nullptr) {
+        return ErrorAt(name_begin, fmt::format("'{}' is not a module attribute", AttrName(id)));
+      }
+      RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{'"));
+      std::vector<Instruction*> preds;
+      while (!Is(TokKind::kRBrace)) {
+        if (!Is(TokKind::kIdent)) return Expected("an instruction name");
+        auto it = names_.find(tok_.text);
+        if (it == names_.end() || it->second == instr) {
+          return ErrorAt(tok_.begin, fmt::format("undefined instruction %{}", tok_.text));
+        }
+        preds.push_back(it->second);
+        Advance();
+        if (Is(TokKind::kComma)) {
+          Advance();
+        } else if (!Is(TokKind::kRBrace)) {
+          return Expected("',' or '}'");
+        }
+      }
+      Advance();
+      if (id == AttrId::kControlPredecessors) {
+        if (preds.empty()) attrs->Set(id, std::vector<Instruction*>{});
+        for (Instruction* p : preds) instr->AddControlPredecessor(p);
+      } else {
+        attrs->Set(id, std::move(preds));
+      }
+      return absl::OkStatus();
+    }
+  }
+  return Internal("unhandled attribute kind");
+}
+
+// ---- literals --------------------------------------------------------------------------------
+
+// Deterministic "garbage" for elided constants ({...}): small values valid in every dtype.
+void FillElided(Literal* lit) {
+  int64_t n = lit->num_elements();
+  DType t = lit->shape().dtype();
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t k = (i * 7 + 3) % 11;
+    if (t == DType::kPred) {
+      lit->SetInt(i, k & 1);
+    } else if (IsFloat(t) || IsComplex(t)) {
+      lit->SetDouble(i, (k - 5) * 0.25);
+    } else {
+      lit->SetInt(i, k % 4);
+    }
+  }
+}
+
+Status Parser::ParseLiteral(const Shape& shape, Literal* out, int depth) {
+  if (depth > kMaxDepth) return ErrorAt(tok_.begin, "constant nesting is too deep");
+  if (shape.IsTuple()) {
+    RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' to start a tuple constant"));
+    std::vector<Literal> elements(shape.tuple_size());
+    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
+      if (i > 0) RETURN_IF_ERROR(Expect(TokKind::kComma, "',' between tuple elements"));
+      RETURN_IF_ERROR(ParseLiteral(shape.tuple_shape(i), &elements[i], depth + 1));
+    }
+    RETURN_IF_ERROR(Expect(TokKind::kRParen, "')' to end a tuple constant"));
+    *out = Literal::Tuple(std::move(elements));
+    return absl::OkStatus();
+  }
+  if (!shape.IsArray()) return ErrorAt(tok_.begin, "a constant cannot have a token shape");
+  if (!shape.is_static()) return ErrorAt(tok_.begin, "a constant must have a static shape");
+  int64_t n = shape.num_elements();
+  if (n > options_.max_constant_elements) {
+    return ErrorAt(tok_.begin, fmt::format("constant has {} elements; the limit is {}", n,
+                                           options_.max_constant_elements));
+  }
+  if (shape.rank() > 0 && Is(TokKind::kLBrace) && Peek().kind == TokKind::kEllipsis) {
+    Advance();
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kRBrace, "'}' after '...'"));
+    *out = Literal(shape);
+    FillElided(out);
+    return absl::OkStatus();
+  }
+  // Every element takes at least one byte of text: refuse before allocating.
+  if (n > static_cast<int64_t>(text_.size() - tok_.begin)) {
+    return ErrorAt(tok_.begin, fmt::format("constant of shape {} has more elements than the "
+                                           "text holds", shape.ToString(false)));
+  }
+  *out = Literal(shape);
+  std::byte* base = out->mutable_raw();
+  if (shape.rank() == 0) return ParseElement(shape.dtype(), base, 0);
+  int64_t index = 0;
+  return ParseArrayLevel(shape, 0, base, &index);
+}
+
+Status Parser::ParseArrayLevel(const Shape& shape, int64_t dim, std::byte* base, int64_t* index) {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, fmt::format("'{{' to start dimension {} of the constant", dim)));
+  int64_t size = shape.dim(dim);
+  bool inner = dim + 1 == shape.rank();
+  for (int64_t i = 0; i < size; ++i) {
+    if (i > 0) {
+      if (Is(TokKind::kRBrace)) {
+        return ErrorAt(tok_.begin, fmt::format("expected {} elements in dimension {} of the "
+                                               "constant, found {}", size, dim, i));
+      }
+      RETURN_IF_ERROR(Expect(TokKind::kComma, "',' between constant elements"));
+    }
+    if (inner) {
+      RETURN_IF_ERROR(ParseElement(shape.dtype(), base, (*index)++));
+    } else {
+      RETURN_IF_ERROR(ParseArrayLevel(shape, dim + 1, base, index));
+    }
+  }
+  if (Is(TokKind::kComma)) {
+    return ErrorAt(tok_.begin, fmt::format("too many elements in dimension {} of the constant "
+                                           "(expected {})", dim, size));
+  }
+  return Expect(TokKind::kRBrace, fmt::format("'}}' to end dimension {} of the constant", dim));
+}
+
+// A float element: number, inf, -inf, nan, -nan, nan(0x...). Sets the NaN payload (0 = default).
+StatusOr<double> Parser::ParseFloatElement(DType t, uint64_t* nan_payload, bool* negative_nan) {
+  *nan_payload = 0;
+  *negative_nan = false;
+  bool is_nan = false;
+  double v = 0;
+  if (IsKeyword("nan") || (Is(TokKind::kFloat) && tok_.text == "-nan")) {
+    is_nan = true;
+    *negative_nan = tok_.text[0] == '-';
+    v = std::numeric_limits<double>::quiet_NaN();
+    Advance();
+    if (Is(TokKind::kLParen)) {
+      Advance();
+      if (!Is(TokKind::kInt)) return Expected("a NaN payload such as 0x1");
+      uint64_t payload;
+      if (!ParseUintText(tok_.text, &payload) || payload == 0) {
+        return ErrorAt(tok_.begin, "invalid NaN payload");
+      }
+      *nan_payload = payload;
+      Advance();
+      RETURN_IF_ERROR(Expect(TokKind::kRParen, "')' after the NaN payload"));
+    }
+    if (*negative_nan) v = -v;
+    return v;
+  }
+  (void)is_nan;
+  (void)t;
+  return ParseDouble("a floating-point number");
+}
+
+template <typename T>
+void Store(std::byte* base, int64_t i, T v) {
+  std::memcpy(base + i * sizeof(T), &v, sizeof(T));
+}
+
+Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
+  size_t at = tok_.begin;
+  switch (DTypeFamilyOf(t)) {
+    case DTypeFamily::kBool: {
+      if (IsKeyword("true") || IsKeyword("false")) {
+        Store<uint8_t>(base, i, tok_.text == "true");
+      } else if (Is(TokKind::kInt) && (tok_.text == "0" || tok_.text == "1")) {
+        Store<uint8_t>(base, i, tok_.text == "1");
+      } else {
+        return Expected("'true' or 'false'");
+      }
+      Advance();
+      return absl::OkStatus();
+    }
+    case DTypeFamily::kSigned: {
+      ASSIGN_OR_RETURN(int64_t v, ParseInt("an integer"));
+      int bits = DTypeBitWidth(t);
+      if (bits < 64) {
+        int64_t lo = -(int64_t{1} << (bits - 1)), hi = (int64_t{1} << (bits - 1)) - 1;
+        if (v < lo || v > hi) {
+          return ErrorAt(at, fmt::format("{} is out of range for {}", v, DTypeName(t)));
+        }
+      }
+      switch (t) {
+        case DType::kS16: Store<int16_t>(base, i, static_cast<int16_t>(v)); break;
+        case DType::kS32: Store<int32_t>(base, i, static_cast<int32_t>(v)); break;
+        case DType::kS64: Store<int64_t>(base, i, v); break;
+        default: Store<int8_t>(base, i, static_cast<int8_t>(v)); break;
+      }
+      return absl::OkStatus();
+    }
+    case DTypeFamily::kUnsigned: {
+      if (!Is(TokKind::kInt)) return Expected("an unsigned integer");
+      uint64_t v;
+      if (tok_.text[0] == '-' || !ParseUintText(tok_.text, &v)) {
+        return ErrorAt(at, fmt::format("{} is out of range for {}", tok_.text, DTypeName(t)));
+      }
+      int bits = DTypeBitWidth(t);
+      if (bits < 64 && v >= (uint64_t{1} << bits)) {
+        return ErrorAt(at, fmt::format("{} is out of range for {}", v, DTypeName(t)));
+      }
+      Advance();
+      switch (t) {
+        case DType::kU16: Store<uint16_t>(base, i, static_cast<uint16_t>(v)); break;
+        case DType::kU32: Store<uint32_t>(base, i, static_cast<uint32_t>(v)); break;
+        case DType::kU64: Store<uint64_t>(base, i, v); break;
+        default: Store<uint8_t>(base, i, static_cast<uint8_t>(v)); break;
+      }
+      return absl::OkStatus();
+    }
+    case DTypeFamily::kFloat: {
+      uint64_t payload;
+      bool neg_nan;
+      if (t == DType::kF32 && (Is(TokKind::kFloat) || Is(TokKind::kInt))) {
+        // Fast, exactly rounded path for the common case.
+        float f;
+        if (ParseFloatText(tok_.text, &f)) {
+          Store<float>(base, i, f);
+          Advance();
+          return absl::OkStatus();
+        }
+      }
+      ASSIGN_OR_RETURN(double v, ParseFloatElement(t, &payload, &neg_nan));
+      uint64_t sign = std::signbit(v) ? 1 : 0;
+      switch (t) {
+        case DType::kF64: {
+          if (std::isnan(v) && payload) {
+            if (payload >= (uint64_t{1} << 52)) return ErrorAt(at, "NaN payload out of range");
+            uint64_t bits = (sign << 63) | (uint64_t{0x7ff} << 52) | payload;
+            std::memcpy(base + i * 8, &bits, 8);
+          } else {
+            Store<double>(base, i, v);
+          }
+          return absl::OkStatus();
+        }
+        case DType::kF32: {
+          if (std::isnan(v) && payload) {
+            if (payload >= (uint64_t{1} << 23)) return ErrorAt(at, "NaN payload out of range");
+            uint32_t bits = static_cast<uint32_t>((sign << 31) | (uint64_t{0xff} << 23) | payload);
+            std::memcpy(base + i * 4, &bits, 4);
+          } else {
+            Store<float>(base, i, static_cast<float>(v));
+          }
+          return absl::OkStatus();
+        }
+        case DType::kF16: {
+          uint16_t bits;
+          if (std::isnan(v) && payload) {
+            if (payload >= (1u << 10)) return ErrorAt(at, "NaN payload out of range");
+            bits = static_cast<uint16_t>((sign << 15) | (0x1fu << 10) | payload);
+          } else {
+            bits = FloatToHalf(static_cast<float>(v));
+          }
+          Store<uint16_t>(base, i, bits);
+          return absl::OkStatus();
+        }
+        case DType::kBF16: {
+          uint16_t bits;
+          if (std::isnan(v) && payload) {
+            if (payload >= (1u << 7)) return ErrorAt(at, "NaN payload out of range");
+            bits = static_cast<uint16_t>((sign << 15) | (0xffu << 7) | payload);
+          } else {
+            bits = FloatToBF16(static_cast<float>(v));
+          }
+          Store<uint16_t>(base, i, bits);
+          return absl::OkStatus();
+        }
+        default:
+          Store<uint8_t>(base, i, FloatToF8(t, static_cast<float>(v)));
+          return absl::OkStatus();
+      }
+    }
+    case DTypeFamily::kComplex: {
+      RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' to start a complex number"));
+      uint64_t payload;
+      bool neg_nan;
+      ASSIGN_OR_RETURN(double re, ParseFloatElement(t, &payload, &neg_nan));
+      RETURN_IF_ERROR(Expect(TokKind::kComma, "',' in a complex number"));
+      ASSIGN_OR_RETURN(double im, ParseFloatElement(t, &payload, &neg_nan));
+      RETURN_IF_ERROR(Expect(TokKind::kRParen, "')' to end a complex number"));
+      if (t == DType::kC64) {
+        Store<float>(base, 2 * i, static_cast<float>(re));
+        Store<float>(base, 2 * i + 1, static_cast<float>(im));
+      } else {
+        Store<double>(base, 2 * i, re);
+        Store<double>(base, 2 * i + 1, im);
+      }
+      return absl::OkStatus();
+    }
+    case DTypeFamily::kOther:
+      break;
+  }
+  return ErrorAt(at, fmt::format("cannot parse a constant of type {}", DTypeName(t)));
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text, std::string_view filename,
+                                                 const ParseOptions& options) {
+  Parser parser(text, filename, options);
+  return parser.ParseModule();
+}
+
+StatusOr<Shape> ParseShape(std::string_view text) {
+  ParseOptions options;
+  Parser parser(text, "<shape>", options);
+  return parser.ParseStandaloneShape();
+}
+
+}  // namespace spmdc
