@@ -25,8 +25,11 @@ void Instruction::RemoveUser(Instruction* user) {
 }
 
 void Instruction::AppendOperand(Instruction* op) {
+  // `op` lists this instruction as a user iff it is already among our operands: checking our
+  // (short) operand list avoids scanning op's user list, which is O(users) per edge.
+  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
   operands_.push_back(op);
-  op->AddUser(this);
+  if (!already_user) op->users_.push_back(this);
 }
 
 void Instruction::ReplaceOperandWith(int64_t i, Instruction* new_operand) {
