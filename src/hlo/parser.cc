@@ -1504,7 +1504,8 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
     case DTypeFamily::kFloat: {
       uint64_t payload;
       bool neg_nan;
-      if (t == DType::kF32 && (Is(TokKind::kFloat) || Is(TokKind::kInt))) {
+      if (t == DType::kF32 && (Is(TokKind::kFloat) || Is(TokKind::kInt)) &&
+          tok_.text.back() != 'n') {  // not -nan, which may carry a payload
         // Fast, exactly rounded path for the common case.
         float f;
         if (ParseFloatText(tok_.text, &f)) {
@@ -1568,17 +1569,31 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
       uint64_t payload;
       bool neg_nan;
       ASSIGN_OR_RETURN(double re, ParseFloatElement(t, &payload, &neg_nan));
+      uint64_t re_payload = payload;
       RETURN_IF_ERROR(Expect(TokKind::kComma, "',' in a complex number"));
       ASSIGN_OR_RETURN(double im, ParseFloatElement(t, &payload, &neg_nan));
       RETURN_IF_ERROR(Expect(TokKind::kRParen, "')' to end a complex number"));
-      if (t == DType::kC64) {
-        Store<float>(base, 2 * i, static_cast<float>(re));
-        Store<float>(base, 2 * i + 1, static_cast<float>(im));
-      } else {
-        Store<double>(base, 2 * i, re);
-        Store<double>(base, 2 * i + 1, im);
-      }
-      return absl::OkStatus();
+      auto store = [&](int64_t slot, double v, uint64_t payload) -> Status {
+        uint64_t sign = std::signbit(v) ? 1 : 0;
+        if (t == DType::kC64) {
+          if (std::isnan(v) && payload) {
+            if (payload >= (uint64_t{1} << 23)) return ErrorAt(at, "NaN payload out of range");
+            uint32_t bits = static_cast<uint32_t>((sign << 31) | (uint64_t{0xff} << 23) | payload);
+            std::memcpy(base + slot * 4, &bits, 4);
+          } else {
+            Store<float>(base, slot, static_cast<float>(v));
+          }
+        } else if (std::isnan(v) && payload) {
+          if (payload >= (uint64_t{1} << 52)) return ErrorAt(at, "NaN payload out of range");
+          uint64_t bits = (sign << 63) | (uint64_t{0x7ff} << 52) | payload;
+          std::memcpy(base + slot * 8, &bits, 8);
+        } else {
+          Store<double>(base, slot, v);
+        }
+        return absl::OkStatus();
+      };
+      RETURN_IF_ERROR(store(2 * i, re, re_payload));
+      return store(2 * i + 1, im, payload);
     }
     case DTypeFamily::kOther:
       break;
