@@ -48,15 +48,7 @@ const std::vector<Sharding>& EmptyShardings() {
 TileAssignment SortLastDimGroups(const TileAssignment& tiles) {
   const int64_t last = tiles.dims().back();
   const int64_t n = tiles.num_elements();
-  bool sorted = true;
-  for (int64_t base = 0; base < n && sorted; base += last) {
-    for (int64_t k = 1; k < last; ++k) {
-      if (tiles.At(base + k - 1) > tiles.At(base + k)) {
-        sorted = false;
-        break;
-      }
-    }
-  }
+  const bool sorted = tiles.IsSortedAlongLastDim();
   if (sorted) return tiles;
   std::vector<int64_t> ids = tiles.devices();
   for (int64_t base = 0; base < n; base += last) {

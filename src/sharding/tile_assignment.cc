@@ -346,6 +346,41 @@ TileAssignment TileAssignment::Transpose(std::span<const int64_t> perm) const {
   return FromDevices(std::move(new_dims), std::move(out));
 }
 
+bool TileAssignment::IsSortedAlongLastDim() const {
+  const Rep& rep = *rep_;
+  const int64_t last = rep.dims.back();
+  if (rep.iota) {
+    // Pieces of groups covering the last dim, minor first; rows increase iff strides increase
+    // from minor to major.
+    int64_t need = last;
+    std::vector<int64_t> strides;
+    bool aligned = true;
+    for (size_t k = rep.groups.size(); k-- > 0 && need > 1;) {
+      const Group& g = rep.groups[k];
+      if (g.size <= need) {
+        if (need % g.size != 0) { aligned = false; break; }
+        need /= g.size;
+      } else {
+        if (g.size % need != 0) { aligned = false; break; }
+        need = 1;
+      }
+      strides.push_back(g.stride);
+    }
+    if (aligned) {
+      for (size_t i = 1; i < strides.size(); ++i) {
+        if (strides[i] < strides[i - 1]) return false;
+      }
+      return true;
+    }
+  }
+  for (int64_t base = 0; base < rep.n; base += last) {
+    for (int64_t k = 1; k < last; ++k) {
+      if (At(base + k - 1) > At(base + k)) return false;
+    }
+  }
+  return true;
+}
+
 void TileAssignment::Each(const std::function<void(std::span<const int64_t>, int64_t)>& f) const {
   const int64_t rank = num_dimensions();
   std::vector<int64_t> index(rank, 0);

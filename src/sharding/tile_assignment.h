@@ -64,6 +64,9 @@ class TileAssignment {
   // Output dim i is input dim perm[i]. Stays iota whenever the result is one.
   TileAssignment Transpose(std::span<const int64_t> perm) const;
 
+  // Whether the ids along the last dim increase in every row (O(rank) for most iotas).
+  bool IsSortedAlongLastDim() const;
+
   // Calls f(index, device) for every element in row-major order.
   void Each(const std::function<void(std::span<const int64_t>, int64_t)>& f) const;
 

@@ -125,6 +125,12 @@ TEST(TileAssignment, RandomIotaProperties) {
     EXPECT_TRUE(ex.is_iota());
     EXPECT_EQ(ex, ta);
     EXPECT_EQ(ex.ToString(), ta.ToString());
+    // Row sortedness along the last dim agrees with the materialised array.
+    bool sorted = true;
+    for (int64_t base = 0; base < n; base += dims.back()) {
+      for (int64_t k = 1; k < dims.back(); ++k) sorted &= want[base + k - 1] < want[base + k];
+    }
+    EXPECT_EQ(ta.IsSortedAlongLastDim(), sorted) << ta.ToString();
     // Transpose by a random perm of the output dims.
     std::vector<int64_t> tp = RandomPerm(rng, dims.size());
     TileAssignment t = ta.Transpose(tp);
