@@ -630,6 +630,9 @@ Status Parser::ParseOperands(Instruction* instr) {
     if (!Is(TokKind::kIdent)) return Expected("an operand name");
     auto it = names_.find(tok_.text);
     if (it == names_.end()) {
+      if (!tok_.percent && tok_.end < text_.size() && text_[tok_.end] == '=') {
+        return Expected("')' after operands");  // an attribute: the ')' is missing
+      }
       return ErrorAt(tok_.begin, fmt::format("undefined operand %{}", tok_.text));
     }
     instr->AppendOperand(it->second);
