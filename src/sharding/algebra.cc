@@ -502,6 +502,77 @@ Sharding UngroupSharding(const GroupedSharding& grouped) {
                std::move(md));
 }
 
+GroupedSharding GetManualSubgroupSharding(const Sharding& sharding) {
+  const int64_t manual_dim = sharding.SubgroupManualDim();
+  SPMDC_CHECK_MSG(manual_dim >= 0, "GetManualSubgroupSharding needs a manual subgroup");
+  const int64_t dims[] = {manual_dim};
+  return GroupShardingOnDims(sharding, dims);
+}
+
+GroupedSharding AlignGroupsWith(GroupedSharding grouped, const GroupedSharding& reference,
+                                bool ignore_group_order) {
+  const size_t num_groups = reference.device_groups.size();
+  bool aligned = grouped.device_groups.size() == num_groups;
+  absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>> where;  // device -> (group, position)
+  for (size_t g = 0; g < num_groups; ++g) {
+    for (size_t k = 0; k < reference.device_groups[g].size(); ++k) {
+      where[reference.device_groups[g][k]] = {static_cast<int64_t>(g), static_cast<int64_t>(k)};
+    }
+  }
+  // to_reference[k]: the reference in-group id of the device with in-group id k.
+  std::vector<int64_t> to_reference;
+  std::vector<bool> group_taken(num_groups, false);
+  for (size_t g = 0; aligned && g < grouped.device_groups.size(); ++g) {
+    const auto& group = grouped.device_groups[g];
+    std::vector<int64_t> mapping(group.size());
+    int64_t ref_group = -1;
+    for (size_t k = 0; k < group.size() && aligned; ++k) {
+      auto it = where.find(group[k]);
+      if (it == where.end() || (ref_group >= 0 && it->second.first != ref_group)) {
+        aligned = false;
+        break;
+      }
+      ref_group = it->second.first;
+      mapping[k] = it->second.second;
+    }
+    if (!aligned) break;
+    if (ref_group < 0 || group.size() != reference.device_groups[ref_group].size() ||
+        group_taken[ref_group] || (!ignore_group_order && ref_group != static_cast<int64_t>(g))) {
+      aligned = false;
+      break;
+    }
+    group_taken[ref_group] = true;
+    if (g == 0) {
+      to_reference = mapping;
+    } else if (mapping != to_reference) {
+      aligned = false;
+    }
+  }
+  if (aligned && grouped.sharding.IsTiled()) {
+    const TileAssignment& ta = grouped.sharding.tile_assignment();
+    std::vector<int64_t> ids(ta.num_elements());
+    for (int64_t i = 0; i < ta.num_elements(); ++i) ids[i] = to_reference[ta.At(i)];
+    grouped.sharding = Build(TileAssignment::FromDevices(ta.dims(), std::move(ids)),
+                             SubgroupTypesOf(grouped.sharding), grouped.sharding.metadata());
+  } else if (aligned && grouped.sharding.IsMaximal()) {
+    grouped.sharding = Sharding::AssignDevice(to_reference[grouped.sharding.tile_assignment().first()],
+                                              grouped.sharding.metadata());
+  }
+  grouped.device_groups = reference.device_groups;
+  return grouped;
+}
+
+Shape GetPerGroupBaseShape(const GroupedSharding& grouped, const Shape& shape) {
+  Shape out = shape;
+  for (size_t k = 0; k < grouped.group_dims.size(); ++k) {
+    const int64_t d = grouped.group_dims[k];
+    if (d >= grouped.data_rank || d >= shape.rank()) continue;
+    const int64_t n = grouped.group_dim_sizes[k];
+    out.set_dim(d, (shape.dim(d) + n - 1) / n);
+  }
+  return out;
+}
+
 bool MergeShardingIfCompatible(const Sharding& to_merge, int64_t minimum_tiles, Sharding* dst) {
   SPMDC_CHECK(!to_merge.IsTuple() && !dst->IsTuple());
   if (to_merge.IsTileMaximal() || to_merge.IsManual() || to_merge.IsUnknown()) return false;

@@ -88,6 +88,20 @@ GroupedSharding GroupShardingOnAllDimsExcept(const Sharding& sharding,
 // replicated, manual).
 Sharding UngroupSharding(const GroupedSharding& grouped);
 
+// Groups on the manual subgroup dim: one group per manual coordinate, in-group sharding = the
+// non-manual part. CHECKs that `sharding` has a manual subgroup.
+GroupedSharding GetManualSubgroupSharding(const Sharding& sharding);
+
+// `grouped` with `reference`'s device groups. When every group of `grouped` holds exactly the
+// devices of one reference group (the same group index unless `ignore_group_order`) and the
+// in-group orders differ by one common permutation, the in-group sharding is renumbered so every
+// device keeps its data; otherwise only the groups are replaced (the caller reshards).
+GroupedSharding AlignGroupsWith(GroupedSharding grouped, const GroupedSharding& reference,
+                                bool ignore_group_order = false);
+
+// The shape each group sees: dims along group dims divided (ceil) by the number of groups.
+Shape GetPerGroupBaseShape(const GroupedSharding& grouped, const Shape& shape);
+
 // Merges `to_merge` into *dst when both are tiled with the same data rank, the same devices and
 // the same manual subgroup, and on every data dim their tile counts are equal or one is 1, and
 // the devices of each merged tile form equal-sized groups consistent with both. The merged

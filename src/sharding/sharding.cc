@@ -352,6 +352,22 @@ std::vector<int64_t> Sharding::TileLimitForDevice(const Shape& shape, int64_t de
   return index;
 }
 
+void Sharding::EachTile(
+    const Shape& shape,
+    const std::function<void(int64_t, std::span<const int64_t>, std::span<const int64_t>)>& f) const {
+  SPMDC_CHECK(IsTiled() && shape.rank() == TiledDataRank());
+  const int64_t rank = shape.rank();
+  std::vector<int64_t> offsets(rank), limits(rank);
+  rep_->tiles.Each([&](std::span<const int64_t> index, int64_t device) {
+    for (int64_t i = 0; i < rank; ++i) {
+      const int64_t chunk = CeilOfRatio(shape.dim(i), rep_->tiles.dim(i));
+      offsets[i] = std::min(index[i] * chunk, shape.dim(i));
+      limits[i] = std::min((index[i] + 1) * chunk, shape.dim(i));
+    }
+    f(device, offsets, limits);
+  });
+}
+
 Shape Sharding::ShardShape(const Shape& shape) const {
   if (shape.IsTuple()) {
     std::vector<Shape> elements;

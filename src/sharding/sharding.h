@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -107,6 +108,10 @@ class Sharding {
   // tiles may be short or empty). Tile-maximal/manual: the whole shape.
   std::vector<int64_t> TileOffsetForDevice(const Shape& shape, int64_t device) const;
   std::vector<int64_t> TileLimitForDevice(const Shape& shape, int64_t device) const;
+  // Calls f(device, offsets, limits) for every device of a tiled leaf (row-major over the tile
+  // array; replicas in turn).
+  void EachTile(const Shape& shape,
+                const std::function<void(int64_t, std::span<const int64_t>, std::span<const int64_t>)>& f) const;
   // The per-device (padded) shape: ceil(D / n_i) on every dim; tuples per leaf.
   Shape ShardShape(const Shape& shape) const;
   // Every dim divides evenly (tuples: every leaf).

@@ -276,6 +276,46 @@ TEST(ShardingAlgebra, GroupUngroupRoundTrip) {
   }
 }
 
+TEST(ShardingAlgebra, ManualGroupsAndAlignment) {
+  Sharding m = P("{devices=[2,2,2]<=[8] last_tile_dims={manual}}");
+  GroupedSharding g = GetManualSubgroupSharding(m);
+  EXPECT_EQ(g.device_groups, (std::vector<std::vector<int64_t>>{{0, 2, 4, 6}, {1, 3, 5, 7}}));
+  EXPECT_EQ(g.sharding, P("{devices=[2,2]<=[4]}"));
+  EXPECT_EQ(GetPerGroupBaseShape(GroupShardingOnDims(P("{devices=[4,2]<=[8]}"), std::vector<int64_t>{0}),
+                                 F32({10, 6})),
+            F32({3, 6}));
+
+  // Same groups, different in-group order: the in-group sharding is renumbered.
+  Sharding a = P("{devices=[2,2]<=[4]}");
+  Sharding b = P("{devices=[2,2]1,0,3,2}");
+  GroupedSharding ga = GroupShardingOnDims(a, std::vector<int64_t>{0});  // {0,1},{2,3}
+  GroupedSharding gb = GroupShardingOnDims(b, std::vector<int64_t>{0});  // {1,0},{3,2}
+  GroupedSharding aligned = AlignGroupsWith(gb, ga);
+  EXPECT_EQ(aligned.device_groups, ga.device_groups);
+  EXPECT_EQ(UngroupSharding(aligned), b);  // every device keeps its data
+  // Group order differs: only with ignore_group_order.
+  Sharding c = P("{devices=[2,2]2,3,0,1}");
+  GroupedSharding gc = GroupShardingOnDims(c, std::vector<int64_t>{0});
+  GroupedSharding unordered = AlignGroupsWith(gc, ga, /*ignore_group_order=*/true);
+  EXPECT_EQ(unordered.device_groups, ga.device_groups);  // groups matched as sets
+  EXPECT_EQ(unordered.sharding, gc.sharding);
+  // In-group orders that differ between groups cannot be renumbered: groups replaced only.
+  Sharding d = P("{devices=[2,2]1,0,2,3}");
+  GroupedSharding gd = AlignGroupsWith(GroupShardingOnDims(d, std::vector<int64_t>{0}), ga);
+  EXPECT_EQ(gd.device_groups, ga.device_groups);
+  EXPECT_EQ(gd.sharding, P("{devices=[1,2]<=[2]}"));
+
+  // EachTile agrees with the offset/limit queries.
+  Sharding t = P("{devices=[2,3,2]<=[12] last_tile_dim_replicate}");
+  int count = 0;
+  t.EachTile(F32({5, 7}), [&](int64_t device, std::span<const int64_t> off, std::span<const int64_t> lim) {
+    EXPECT_EQ(std::vector<int64_t>(off.begin(), off.end()), t.TileOffsetForDevice(F32({5, 7}), device));
+    EXPECT_EQ(std::vector<int64_t>(lim.begin(), lim.end()), t.TileLimitForDevice(F32({5, 7}), device));
+    ++count;
+  });
+  EXPECT_EQ(count, 12);
+}
+
 TEST(ShardingAlgebra, Merge) {
   Sharding a = P("{devices=[2,1,2]<=[4] last_tile_dim_replicate}");
   Sharding b = P("{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}");
