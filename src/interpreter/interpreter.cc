@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -34,6 +35,31 @@ StatusOr<Literal> NewArray(const Shape& shape, int64_t max_bytes) {
                            shape.ToString(false), bytes, max_bytes);
   Shape s(shape.dtype(), shape.dims());
   return Literal(s);
+}
+
+int& IntraOpThreads() {
+  thread_local int threads = 1;
+  return threads;
+}
+
+void ParallelFor(int64_t n, int64_t bytes_per_item,
+                 const std::function<void(int64_t, int64_t)>& fn) {
+  // Below ~4 MiB of traffic per thread, starting a thread costs more than it saves.
+  constexpr int64_t kMinBytesPerThread = int64_t{4} << 20;
+  const int64_t by_size = std::max<int64_t>(1, n * std::max<int64_t>(bytes_per_item, 1) / kMinBytesPerThread);
+  const int64_t t = std::min<int64_t>(std::max(1, IntraOpThreads()), by_size);
+  if (t <= 1 || n < 2) {
+    fn(0, n);
+    return;
+  }
+  std::vector<std::thread> workers;
+  const int64_t chunk = (n + t - 1) / t;
+  for (int64_t k = 1; k < t; ++k) {
+    const int64_t b = std::min(n, k * chunk), e = std::min(n, (k + 1) * chunk);
+    if (b < e) workers.emplace_back([&fn, b, e] { fn(b, e); });
+  }
+  fn(0, std::min(n, chunk));
+  for (std::thread& w : workers) w.join();
 }
 
 }  // namespace interp
@@ -629,7 +655,15 @@ StatusOr<Literal> ExecuteComputation(const Computation& computation,
                                      const InterpreterOptions& options) {
   Executor executor(device, options);
   RETURN_IF_ERROR(executor.Prepare(computation));
-  return executor.Run(computation, args);
+  // Data-parallel loops of this thread use the intra-op threads; restored on return.
+  const int saved = interp::IntraOpThreads();
+  const int threads = options.intra_op_threads > 0
+                          ? options.intra_op_threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  interp::IntraOpThreads() = threads;
+  StatusOr<Literal> result = executor.Run(computation, args);
+  interp::IntraOpThreads() = saved;
+  return result;
 }
 
 }  // namespace spmdc

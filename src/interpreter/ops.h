@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "ir/instruction.h"
@@ -54,5 +55,17 @@ StatusOr<Literal> EvalReverse(const Instruction& instr, const Literal& in, int64
 // --- batch_norm.cc
 StatusOr<Literal> EvalBatchNorm(const Instruction& instr, const std::vector<const Literal*>& ops,
                                 int64_t max_bytes);
+
+}  // namespace spmdc::interp
+
+namespace spmdc::interp {
+
+// Threads the data-parallel loops of this file's ops may use on the calling thread (set by the
+// executor from InterpreterOptions::intra_op_threads; 1 when unset).
+int& IntraOpThreads();
+
+// Runs fn(begin, end) over [0, n) split into contiguous ranges on up to IntraOpThreads() threads
+// (the caller's thread included); small ranges run inline. `bytes_per_item` sizes the split.
+void ParallelFor(int64_t n, int64_t bytes_per_item, const std::function<void(int64_t, int64_t)>& fn);
 
 }  // namespace spmdc::interp

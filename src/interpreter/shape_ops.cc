@@ -9,6 +9,10 @@
 #include "interpreter/dtype_traits.h"
 #include "interpreter/ops.h"
 
+// The typed loops below must vectorise; GCC's -O2 cost model ("very cheap") refuses loops with
+// an unknown trip count, so this file is built at O3.
+#pragma GCC optimize("O3")
+
 namespace spmdc::interp {
 namespace {
 
@@ -68,13 +72,20 @@ bool TryBlockedTranspose(const T* src, T* dst, std::vector<Dim> dims) {
   dims.insert(dims.end() - 1, dj);
   const Dim a = dims[r - 2], b = dims[r - 1];
   std::vector<Dim> outer(dims.begin(), dims.end() - 2);
-  constexpr int64_t kB = 32;
+  // Each tile is gathered row by row (contiguous reads) into a local buffer, then written out
+  // row by row (contiguous writes): no cache-set thrashing on power-of-two strides.
+  constexpr int64_t kB = sizeof(T) <= 4 ? 64 : 32;
+  std::vector<T> buf(kB * kB);
   auto tile = [&](const T* s, T* d) {
     for (int64_t i0 = 0; i0 < a.n; i0 += kB) {
       for (int64_t j0 = 0; j0 < b.n; j0 += kB) {
-        const int64_t i1 = std::min(a.n, i0 + kB), j1 = std::min(b.n, j0 + kB);
-        for (int64_t i = i0; i < i1; ++i)
-          for (int64_t jj = j0; jj < j1; ++jj) d[i * a.ds + jj] = s[i + jj * b.ss];
+        const int64_t ni = std::min(kB, a.n - i0), nj = std::min(kB, b.n - j0);
+        for (int64_t jj = 0; jj < nj; ++jj)
+          std::memcpy(&buf[jj * kB], s + i0 + (j0 + jj) * b.ss, ni * sizeof(T));
+        for (int64_t i = 0; i < ni; ++i) {
+          T* row = d + (i0 + i) * a.ds + j0;
+          for (int64_t jj = 0; jj < nj; ++jj) row[jj] = buf[jj * kB + i];
+        }
       }
     }
   };
