@@ -117,13 +117,16 @@ StatusOr<Literal> AllocateResult(const Shape& shape, const KernelContext& ctx) {
 }
 
 void SetIntraOpThreads(const KernelContext& ctx) {
+  SetOmpThreads(ctx.intra_op_threads > 0 ? ctx.intra_op_threads
+                                         : static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+void SetOmpThreads(int n) {
   // libdnnl is built on OpenMP (libgomp); the setting is per calling thread. Looked up at run
   // time so that this library does not need to link OpenMP itself.
   using SetFn = void (*)(int);
   static SetFn set_fn = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
   if (set_fn == nullptr) return;
-  int n = ctx.intra_op_threads > 0 ? ctx.intra_op_threads
-                                   : static_cast<int>(std::thread::hardware_concurrency());
   set_fn(std::max(n, 1));
 }
 

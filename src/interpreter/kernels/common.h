@@ -243,6 +243,8 @@ StatusOr<Literal> AllocateResult(const Shape& shape, const KernelContext& ctx);
 
 // Restricts the threads oneDNN (OpenMP) may use on this thread to ctx.intra_op_threads.
 void SetIntraOpThreads(const KernelContext& ctx);
+// Same with an explicit count (small reorders run on one thread: fanning out costs more).
+void SetOmpThreads(int n);
 
 // Literal converted element-wise to `t` (values through double / complex; exact for the
 // integer and narrow-float cases the kernels use).

@@ -7,6 +7,9 @@
 // transposition is made by hand. Everything else runs the exact loop below, which accumulates in
 // the order of XLA's evaluator (window positions row-major, input features innermost).
 #include <algorithm>
+#include <memory>
+#include <string>
+#include <unordered_map>
 
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/dnnl_util.h"
@@ -160,7 +163,7 @@ Status IntegerConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs
 
 // oneDNN forward convolution on f32 literals (same dims/layout as the HLO operands).
 bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs, const Literal& rhs,
-              float* out_data, const Shape& out_shape) {
+              float* out_data, const Shape& out_shape, const KernelContext& ctx) {
   using namespace dnnl;
   using dims_t = memory::dims;
   const int64_t nsp = std::max<int64_t>(g.nsp, 1);
@@ -200,37 +203,71 @@ bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs, con
     auto f32 = memory::data_type::f32;
     memory::desc src_md(src_dims, f32, src_str), dst_md(dst_dims, f32, dst_str),
         wei_md(wei_dims, f32, wei_str);
-    memory::desc wei_any(wei_dims, f32, memory::format_tag::any);
-    auto make_pd = [&](const memory::desc& s, const memory::desc& d) {
-      convolution_forward::desc cd(prop_kind::forward_inference, algorithm::convolution_direct, s,
-                                   wei_any, d, strides, dil, pl, pr);
-      return convolution_forward::primitive_desc(cd, eng);
+    // Primitive descriptors cost far more to create than small convolutions take to run: keep
+    // the primitives of recent shapes, per thread (the descriptor text is the key).
+    std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", src_dims, src_str, dst_dims,
+                                  dst_str, wei_dims, wei_str, strides, dil, pl, pr);
+    struct Entry {
+      convolution_forward prim;
+      memory::desc src, wei, dst;
+      reorder wei_reorder;
+      bool has_wei_reorder = false;
     };
-    // Prefer the operands' own layouts (no reorders); fall back to oneDNN's preferred layouts
-    // when that would select the slow reference implementation.
-    convolution_forward::primitive_desc pd = make_pd(src_md, dst_md);
-    if (std::string(pd.impl_info_str()).find("ref") != std::string::npos) {
-      memory::desc src_any(src_dims, f32, memory::format_tag::any);
-      memory::desc dst_any(dst_dims, f32, memory::format_tag::any);
-      pd = make_pd(src_any, dst_any);
+    thread_local std::unordered_map<std::string, std::shared_ptr<Entry>> cache;
+    std::shared_ptr<Entry>& e = cache[key];
+    if (!e) {
+      if (cache.size() > 64) {
+        cache.clear();
+        return DnnlConv(g, dn, lhs, rhs, out_data, out_shape, ctx);
+      }
+      memory::desc wei_any(wei_dims, f32, memory::format_tag::any);
+      auto make_pd = [&](const memory::desc& s, const memory::desc& d) {
+        convolution_forward::desc cd(prop_kind::forward_inference, algorithm::convolution_direct,
+                                     s, wei_any, d, strides, dil, pl, pr);
+        return convolution_forward::primitive_desc(cd, eng);
+      };
+      // Prefer the operands' own layouts (no reorders); fall back to oneDNN's preferred layouts
+      // when that would select the slow reference implementation.
+      convolution_forward::primitive_desc pd = make_pd(src_md, dst_md);
+      if (std::string(pd.impl_info_str()).find("ref") != std::string::npos) {
+        memory::desc src_any(src_dims, f32, memory::format_tag::any);
+        memory::desc dst_any(dst_dims, f32, memory::format_tag::any);
+        pd = make_pd(src_any, dst_any);
+      }
+      auto entry = std::make_shared<Entry>();
+      entry->prim = convolution_forward(pd);
+      entry->src = pd.src_desc();
+      entry->wei = pd.weights_desc();
+      entry->dst = pd.dst_desc();
+      if (entry->wei != wei_md) {
+        // Small reorders run on one thread (oneDNN fixes the thread count at creation).
+        if (rhs.num_elements() < (int64_t{1} << 20)) SetOmpThreads(1);
+        entry->wei_reorder = reorder(reorder::primitive_desc(eng, wei_md, eng, entry->wei));
+        SetIntraOpThreads(ctx);
+        entry->has_wei_reorder = true;
+      }
+      e = std::move(entry);
     }
+    const Entry& ent = *e;
     stream s(eng);
     memory user_src(src_md, eng, const_cast<float*>(lhs.data<float>()));
     memory user_wei(wei_md, eng, const_cast<float*>(rhs.data<float>()));
     memory user_dst(dst_md, eng, out_data);
     memory src_m = user_src, wei_m = user_wei, dst_m = user_dst;
-    if (pd.src_desc() != src_md) {
-      src_m = memory(pd.src_desc(), eng);
+    if (ent.src != src_md) {
+      src_m = memory(ent.src, eng);
       reorder(user_src, src_m).execute(s, user_src, src_m);
     }
-    if (pd.weights_desc() != wei_md) {
-      wei_m = memory(pd.weights_desc(), eng);
-      reorder(user_wei, wei_m).execute(s, user_wei, wei_m);
+    if (ent.has_wei_reorder) {
+      wei_m = memory(ent.wei, eng);
+      if (rhs.num_elements() < (int64_t{1} << 20)) SetOmpThreads(1);
+      ent.wei_reorder.execute(s, user_wei, wei_m);
+      s.wait();
+      SetIntraOpThreads(ctx);
     }
-    if (pd.dst_desc() != dst_md) dst_m = memory(pd.dst_desc(), eng);
-    convolution_forward(pd).execute(
-        s, {{DNNL_ARG_SRC, src_m}, {DNNL_ARG_WEIGHTS, wei_m}, {DNNL_ARG_DST, dst_m}});
-    if (pd.dst_desc() != dst_md) reorder(dst_m, user_dst).execute(s, dst_m, user_dst);
+    if (ent.dst != dst_md) dst_m = memory(ent.dst, eng);
+    ent.prim.execute(s, {{DNNL_ARG_SRC, src_m}, {DNNL_ARG_WEIGHTS, wei_m}, {DNNL_ARG_DST, dst_m}});
+    if (ent.dst != dst_md) reorder(dst_m, user_dst).execute(s, dst_m, user_dst);
     s.wait();
     return true;
   } catch (const dnnl::error&) {
@@ -306,12 +343,12 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
       Literal l32 = ConvertLiteral(lhs, DType::kF32), r32 = ConvertLiteral(rhs, DType::kF32);
       SetIntraOpThreads(ctx);
       if (t == DType::kF32) {
-        if (DnnlConv(g, dn, l32, r32, out.mutable_data<float>(), out_shape)) return out;
+        if (DnnlConv(g, dn, l32, r32, out.mutable_data<float>(), out_shape, ctx)) return out;
       } else {
         Shape s32 = out_shape;
         s32.set_dtype(DType::kF32);
         Literal o32(s32);
-        if (DnnlConv(g, dn, l32, r32, o32.mutable_data<float>(), out_shape))
+        if (DnnlConv(g, dn, l32, r32, o32.mutable_data<float>(), out_shape, ctx))
           return ConvertLiteral(o32, t);
       }
     }

@@ -5,6 +5,8 @@
 // layout is already [B][M][K] or [B][K][M]; f64, complex and integers run a blocked loop.
 #include <algorithm>
 #include <numeric>
+#include <string>
+#include <unordered_map>
 
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/dnnl_util.h"
@@ -83,8 +85,18 @@ bool DnnlMatmul(const DotPlan& p, const float* a, std::array<int64_t, 3> a_strid
     memory::desc b_md({p.B, p.K, p.N}, memory::data_type::f32,
                       {b_strides[0], b_strides[1], b_strides[2]});
     memory::desc c_md({p.B, p.M, p.N}, memory::data_type::f32, {p.M * p.N, p.N, 1});
-    matmul::primitive_desc pd(matmul::desc(a_md, b_md, c_md), eng);
-    matmul prim(pd);
+    // Per-thread cache of primitives by descriptor (creating one costs more than a small
+    // matmul).
+    std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", p.B, p.M, p.K, p.N, a_strides,
+                                  b_strides, 0);
+    thread_local std::unordered_map<std::string, matmul> cache;
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      if (cache.size() > 64) cache.clear();
+      matmul::primitive_desc pd(matmul::desc(a_md, b_md, c_md), eng);
+      it = cache.emplace(key, matmul(pd)).first;
+    }
+    const matmul& prim = it->second;
     memory am(a_md, eng, const_cast<float*>(a));
     memory bmem(b_md, eng, const_cast<float*>(bm));
     memory cm(c_md, eng, out);
