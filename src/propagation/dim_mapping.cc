@@ -18,30 +18,6 @@ Sharding MapShardingDims(const Sharding& s, const std::vector<int64_t>& src_dims
   return MapShardingDims(s, dst_rank, pairs);
 }
 
-GatherDims GatherDimsOf(const Instruction& g) {
-  GatherDims d;
-  d.offset_dims = g.ints_attr(AttrId::kOffsetDims);
-  d.collapsed_slice_dims = g.ints_attr(AttrId::kCollapsedSliceDims);
-  d.start_index_map = g.ints_attr(AttrId::kStartIndexMap);
-  d.operand_batching_dims = g.ints_attr(AttrId::kOperandBatchingDims);
-  d.start_indices_batching_dims = g.ints_attr(AttrId::kStartIndicesBatchingDims);
-  d.slice_sizes = g.ints_attr(AttrId::kSliceSizes);
-  d.index_vector_dim = g.int_attr(AttrId::kIndexVectorDim, g.operand(1)->shape().rank());
-  return d;
-}
-
-ScatterDims ScatterDimsOf(const Instruction& s) {
-  ScatterDims d;
-  d.update_window_dims = s.ints_attr(AttrId::kUpdateWindowDims);
-  d.inserted_window_dims = s.ints_attr(AttrId::kInsertedWindowDims);
-  d.scatter_dims_to_operand_dims = s.ints_attr(AttrId::kScatterDimsToOperandDims);
-  d.input_batching_dims = s.ints_attr(AttrId::kInputBatchingDims);
-  d.scatter_indices_batching_dims = s.ints_attr(AttrId::kScatterIndicesBatchingDims);
-  int64_t n = s.operand_count() / 2;
-  d.index_vector_dim = s.int_attr(AttrId::kIndexVectorDim, s.operand(n)->shape().rank());
-  return d;
-}
-
 GatherDimMap GatherDimMapOf(const Instruction& g) {
   GatherDimMap m;
   GatherDims d = GatherDimsOf(g);

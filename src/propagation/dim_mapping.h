@@ -16,8 +16,7 @@ namespace spmdc {
 Sharding MapShardingDims(const Sharding& s, const std::vector<int64_t>& src_dims,
                          const std::vector<int64_t>& dst_dims, int64_t dst_rank);
 
-GatherDims GatherDimsOf(const Instruction& gather);
-ScatterDims ScatterDimsOf(const Instruction& scatter);
+// GatherDimsOf / ScatterDimsOf come from sharding/algebra.h.
 
 // Gather: indices <-> output batch dims, operand passthrough <-> output offset dims.
 struct GatherDimMap {

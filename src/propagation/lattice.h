@@ -23,7 +23,7 @@ bool MergeSharding(const Sharding& to_merge, Sharding* dst, bool may_combine);
 
 struct Improvement {
   std::optional<Sharding> result;  // the new sharding, or nullopt when rejected
-  std::string why_not;             // reason for a rejection, for `spmdc explain`
+  const char* why_not = "";        // reason for a rejection, for `spmdc explain`
 };
 // Whether `candidate` improves `existing` (null: the instruction has no sharding yet) of an
 // instruction with `shape`. `allow_aggressive` lifts the anti-reshard guard (the instruction has

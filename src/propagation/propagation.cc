@@ -19,9 +19,27 @@ bool PropagationState::Improve(Instruction* instr, const Sharding& candidate, co
   Improvement imp = ::spmdc::Improve(candidate, instr->sharding(), instr->shape(), may_combine(), allow_aggressive);
   if (!imp.result) {
     // Re-offering the current sharding is not an alternative worth reporting.
-    if (!instr->has_sharding() || !(*instr->sharding() == candidate))
-      Reject(instr, candidate, from, rule, kind, std::move(imp.why_not));
+    if (provenance && (!instr->has_sharding() || !(*instr->sharding() == candidate)))
+      Reject(instr, candidate, from, rule, kind, imp.why_not);
     return false;
+  }
+  if (provenance && instr->has_sharding() && !(*imp.result == candidate) && !(*imp.result == *instr->sharding())) {
+    // A merge of two partial shardings: name both sources.
+    const Instruction* previous_from = instr;
+    if (const auto* events = provenance->Events(instr))
+      for (auto it = events->rbegin(); it != events->rend(); ++it)
+        if (it->accepted) {
+          previous_from = it->from ? it->from : instr;
+          break;
+        }
+    ShardingEvent e{provenance->NextSeq(), kind, std::string(rule), from, aggressiveness, iteration, *imp.result,
+                    true, ""};
+    e.merged = true;
+    e.merged_previous = *instr->sharding();
+    e.merged_previous_from = previous_from;
+    provenance->Record(instr, std::move(e));
+    instr->set_sharding(std::make_shared<const Sharding>(std::move(*imp.result)));
+    return true;
   }
   Set(instr, std::move(*imp.result), from, rule, kind);
   return true;
@@ -37,10 +55,10 @@ void PropagationState::Set(Instruction* instr, Sharding sharding, const Instruct
 }
 
 void PropagationState::Reject(const Instruction* instr, const Sharding& sharding, const Instruction* from,
-                              std::string_view rule, EventKind kind, std::string why) {
+                              std::string_view rule, EventKind kind, std::string_view why) {
   if (!provenance) return;
   provenance->Record(instr, ShardingEvent{provenance->NextSeq(), kind, std::string(rule), from,
-                                          aggressiveness, iteration, sharding, false, std::move(why)});
+                                          aggressiveness, iteration, sharding, false, std::string(why)});
 }
 
 const std::vector<Instruction*>* PropagationState::GroupOf(const Instruction* instr) const {
@@ -53,8 +71,10 @@ const std::vector<Instruction*>* PropagationState::GroupOf(const Instruction* in
 
 namespace {
 
+}  // namespace
+
 // Parses `backend_config="unspecified_dims=[0,2]"` of a Sharding custom call.
-std::vector<int64_t> UnspecifiedDims(const Instruction& cc) {
+std::vector<int64_t> ParseUnspecifiedDims(const Instruction& cc) {
   std::vector<int64_t> dims;
   const std::string* raw = cc.attr<std::string>(AttrId::kBackendConfig);
   if (!raw) return dims;
@@ -74,6 +94,8 @@ std::vector<int64_t> UnspecifiedDims(const Instruction& cc) {
   std::sort(dims.begin(), dims.end());
   return dims;
 }
+
+namespace {
 
 std::vector<bool> Flags(const std::optional<std::vector<bool>>& given, const Module& m, AttrId header) {
   if (given) return *given;
@@ -147,6 +169,7 @@ class Driver {
     BuildComputationMap();
     CollectProvided();
     RecordAnnotations();
+    PrepareFixpoint();
     for (int aggr = 0; aggr < 4; ++aggr) RunToFixpoint(aggr, /*groups=*/true);
     AlignShardAsGroups();
     RunToFixpoint(3, /*groups=*/false);
@@ -168,7 +191,7 @@ class Driver {
             return InvalidArgument("%{}: a Sharding custom call needs a sharding attribute", instr->name());
           }
           Sharding sharding = *instr->sharding();
-          std::vector<int64_t> open = UnspecifiedDims(*instr);
+          std::vector<int64_t> open = ParseUnspecifiedDims(*instr);
           Instruction* operand = instr->operand(0);
           bool to_copy = !sharding.IsUnknown() || operand->opcode() == Opcode::kParameter;
           if (to_copy) {
@@ -318,84 +341,120 @@ class Driver {
     }
   }
 
-  void RunToFixpoint(int aggressiveness, bool groups) {
-    s_.aggressiveness = aggressiveness;
-    absl::flat_hash_set<const Instruction*> done_group, done_fwd, done_bwd;
-    auto clear_cache = [&](Instruction* instr, const Instruction* for_users = nullptr) {
-      for (const Instruction* op : instr->operands()) done_bwd.erase(op);
-      for (const Instruction* u : (for_users ? for_users : instr)->users()) done_fwd.erase(u);
+  // Dense per-instruction flags (indexed by unique id) and post orders, computed once: the graph
+  // does not change during the fixpoint, so neither recomputing post orders nor hashing pointers
+  // is needed in the hot loop.
+  enum : uint8_t { kProvided = 1, kDoneFwd = 2, kDoneBwd = 4, kDoneGroup = 8, kOpen = 16, kInGroup = 32 };
+  void PrepareFixpoint() {
+    int64_t max_id = -1;
+    std::vector<Instruction*> unnumbered;
+    for (Computation* comp : module_.computations()) {
+      orders_.push_back(comp->MakeInstructionPostOrder());
+      for (Instruction* i : orders_.back()) {
+        if (i->unique_id() < 0) unnumbered.push_back(i);
+        max_id = std::max(max_id, i->unique_id());
+      }
+    }
+    for (Instruction* i : unnumbered) i->set_unique_id(++max_id);
+    bits_.assign(max_id + 1, 0);
+    for (const Instruction* i : s_.provided) bits_[i->unique_id()] |= kProvided;
+    for (const auto& [i, dims] : s_.unspecified_dims) bits_[i->unique_id()] |= kOpen;
+    for (const auto& [i, g] : s_.group_of) bits_[i->unique_id()] |= kInGroup;
+  }
+  uint8_t& Bits(const Instruction* i) { return bits_[i->unique_id()]; }
+
+  void ClearCache(const Instruction* instr, const Instruction* for_users = nullptr) {
+    for (const Instruction* op : instr->operands()) Bits(op) &= ~kDoneBwd;
+    for (const Instruction* u : (for_users ? for_users : instr)->users()) Bits(u) &= ~kDoneFwd;
+    if (Bits(instr) & kInGroup)
       if (const auto* group = s_.GroupOf(instr))
         for (const Instruction* m : *group)
-          if (m != instr) done_group.erase(m);
-    };
-    auto after_change = [&](Instruction* instr) {
-      changed_ = true;
-      std::vector<Instruction*> related;
-      PropagateAcrossCalls(instr, &related);
-      clear_cache(instr);
-      for (Instruction* r : related) clear_cache(r);
-    };
+          if (m != instr) Bits(m) &= ~kDoneGroup;
+  }
+
+  void AfterChange(Instruction* instr) {
+    changed_ = true;
+    related_scratch_.clear();
+    PropagateAcrossCalls(instr, &related_scratch_);
+    ClearCache(instr);
+    for (Instruction* r : related_scratch_) ClearCache(r);
+  }
+
+  void RunToFixpoint(int aggressiveness, bool groups) {
+    s_.aggressiveness = aggressiveness;
+    for (uint8_t& b : bits_) b &= ~(kDoneFwd | kDoneBwd | kDoneGroup);
+    groups = groups && !s_.group_of.empty();
     bool changed_last = true;
     while (changed_last) {
       changed_last = false;
       ++s_.iteration;
-      for (Computation* comp : module_.computations()) {
-        std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
+      for (const std::vector<Instruction*>& order : orders_) {
         if (groups) {
           for (Instruction* instr : order) {
+            uint8_t& bits = Bits(instr);
+            if (!(bits & kInGroup) || (bits & kDoneGroup)) continue;
             const std::vector<Instruction*>* group = s_.GroupOf(instr);
-            if (!group || done_group.contains(instr)) continue;
-            if (s_.provided.contains(instr)) {
-              auto open = s_.unspecified_dims.find(instr);
-              if (s_.may_combine() && open != s_.unspecified_dims.end() &&
-                  InferUnspecifiedDimsFromGroup(instr, open->second, *group, s_)) {
-                clear_cache(instr);
-                done_group.insert(instr);
+            if (!group) continue;
+            if (bits & kProvided) {
+              if (s_.may_combine() && (bits & kOpen) &&
+                  InferUnspecifiedDimsFromGroup(instr, s_.unspecified_dims.at(instr), *group, s_)) {
+                ClearCache(instr);
+                Bits(instr) |= kDoneGroup;
                 changed_last = true;
               }
               continue;
             }
-            done_group.insert(instr);
+            bits |= kDoneGroup;
             if (InferFromShardGroup(instr, *group, s_)) {
-              after_change(instr);
+              AfterChange(instr);
               changed_last = true;
             }
           }
         }
         for (Instruction* instr : order) {
-          if (done_fwd.contains(instr)) continue;
-          if (s_.provided.contains(instr)) {
-            auto open = s_.unspecified_dims.find(instr);
-            if (s_.may_combine() && open != s_.unspecified_dims.end() &&
-                InferUnspecifiedDimsFromOperand(instr, open->second, s_)) {
-              clear_cache(instr);
-              done_fwd.insert(instr);
-              changed_last = true;
+          uint8_t& bits = Bits(instr);
+          if (bits & kDoneFwd) continue;
+          if (bits & kProvided) {
+            if (s_.may_combine() && (bits & kOpen)) {
+              const std::vector<int64_t>& dims = s_.unspecified_dims.at(instr);
+              if (InferUnspecifiedDimsFromOperand(instr, dims, s_)) {
+                ClearCache(instr, ManualConversionAfter(*instr, dims));
+                Bits(instr) |= kDoneFwd;
+                changed_ = changed_last = true;
+              }
             }
             continue;
           }
-          done_fwd.insert(instr);
+          bits |= kDoneFwd;
           if (InferFromOperands(instr, s_)) {
-            after_change(instr);
+            AfterChange(instr);
             changed_last = true;
           }
         }
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
           Instruction* instr = *it;
-          if (done_bwd.contains(instr)) continue;
-          if (s_.provided.contains(instr)) {
-            auto open = s_.unspecified_dims.find(instr);
-            if (s_.may_combine() && open != s_.unspecified_dims.end() &&
-                InferUnspecifiedDimsFromUsers(instr, open->second, s_)) {
-              clear_cache(instr);
-              done_bwd.insert(instr);
-              changed_last = true;
+          // A manual conversion is refined together with the Sharding constraint before it.
+          if ((instr->opcode() == Opcode::kCustomCall) && !(Bits(instr) & kDoneBwd) &&
+              (instr->IsCustomCall("SPMDFullToShardShape") || instr->IsCustomCall("SPMDShardToFullShape")))
+            Bits(instr->operand(0)) &= ~kDoneBwd;
+          uint8_t& bits = Bits(instr);
+          if (bits & kDoneBwd) continue;
+          if (bits & kProvided) {
+            if (s_.may_combine() && (bits & kOpen)) {
+              const std::vector<int64_t>& dims = s_.unspecified_dims.at(instr);
+              Instruction* conv = ManualConversionAfter(*instr, dims);
+              if (InferUnspecifiedDimsFromUsers(instr, dims, s_)) {
+                ClearCache(instr, conv);
+                Bits(instr) |= kDoneBwd;
+                if (conv) Bits(conv) |= kDoneBwd;
+                changed_ = changed_last = true;
+              }
             }
             continue;
           }
-          done_bwd.insert(instr);
+          bits |= kDoneBwd;
           if (InferFromUsers(instr, s_)) {
-            after_change(instr);
+            AfterChange(instr);
             changed_last = true;
           }
         }
@@ -452,47 +511,65 @@ class Driver {
     return absl::OkStatus();
   }
 
+  // Flag i of an allow_* vector: one value for all, or one per element / parameter.
+  static bool FlagAt(const std::vector<bool>& flags, size_t i) {
+    if (flags.size() == 1) return flags[0];
+    return i < flags.size() && flags[i];
+  }
+
   void RestoreEntrySignature() {
     Computation* entry = module_.entry();
     Instruction* root = entry->root();
     // Root elements whose propagation is not allowed get their original sharding back.
-    if (root->has_sharding() && root->sharding()->IsTuple() && saved_root_.size() == out_flags_.size()) {
+    if (s_.allow_to_output && root->has_sharding() && root->sharding()->IsTuple() && !saved_root_.empty() &&
+        (out_flags_.size() == saved_root_.size() || out_flags_.size() == 1)) {
       std::vector<Sharding> leaves = root->sharding()->tuple_elements();
+      bool restored = false;
       for (size_t i = 0; i < saved_root_.size() && i < leaves.size(); ++i)
-        if (!out_flags_[i] && !saved_root_[i].IsUnknown()) leaves[i] = saved_root_[i];
-      s_.Set(root, Sharding::Tuple(std::move(leaves)), nullptr, "entry result: restored", EventKind::kPostProcess);
+        if (!FlagAt(out_flags_, i) && !saved_root_[i].IsUnknown() && !(leaves[i] == saved_root_[i])) {
+          leaves[i] = saved_root_[i];
+          restored = true;
+        }
+      if (restored)
+        s_.Set(root, Sharding::Tuple(std::move(leaves)), nullptr, "entry result: restored (propagation not allowed)",
+               EventKind::kPostProcess);
     }
     const auto& params = entry->parameters();
-    if (s_.allow_to_parameters && param_flags_.size() == params.size()) {
+    if (s_.allow_to_parameters && param_flags_.size() == params.size() && params.size() > 1) {
       for (size_t i = 0; i < params.size(); ++i) {
         if (param_flags_[i] || !params[i]) continue;
         auto saved = saved_params_.find(i);
-        if (saved != saved_params_.end() && !saved->second.IsUnknown()) params[i]->set_sharding(std::make_shared<const Sharding>(saved->second));
-        else params[i]->clear_sharding();
+        if (saved != saved_params_.end() && !saved->second.IsUnknown())
+          params[i]->set_sharding(std::make_shared<const Sharding>(saved->second));
+        else
+          params[i]->clear_sharding();
       }
     }
     // Shardings inferred for the entry signature must divide evenly, else they become replicated.
     if (s_.allow_to_output && root->has_sharding()) {
-      if (root->shape().IsTuple() && root->sharding()->IsTuple() &&
-          out_flags_.size() == static_cast<size_t>(root->shape().tuple_size())) {
+      if (root->shape().IsTuple() && root->sharding()->IsTuple()) {
         std::vector<Sharding> leaves = root->sharding()->tuple_elements();
         bool fix = false;
         for (int64_t i = 0; i < root->shape().tuple_size() && i < static_cast<int64_t>(leaves.size()); ++i) {
-          if (out_flags_[i] && !EvenlyPartitions(root->shape().tuple_shape(i), leaves[i])) {
+          if (FlagAt(out_flags_, i) && !EvenlyPartitions(root->shape().tuple_shape(i), leaves[i])) {
             leaves[i] = Sharding::Replicate();
             fix = true;
           }
         }
-        if (fix) s_.Set(root, Sharding::Tuple(std::move(leaves)), nullptr, "entry result: uneven -> replicated", EventKind::kPostProcess);
+        if (fix)
+          s_.Set(root, Sharding::Tuple(std::move(leaves)), nullptr, "entry result: uneven -> replicated",
+                 EventKind::kPostProcess);
       } else if (!root->shape().IsTuple() && !EvenlyPartitions(root->shape(), *root->sharding())) {
         s_.Set(root, Sharding::Replicate(), nullptr, "entry result: uneven -> replicated", EventKind::kPostProcess);
       }
     }
     if (s_.allow_to_parameters) {
       for (size_t i = 0; i < params.size(); ++i) {
-        bool allowed = param_flags_.size() == params.size() ? param_flags_[i] : param_flags_.size() == 1 && param_flags_[0];
-        if (params[i] && params[i]->has_sharding() && allowed && !EvenlyPartitions(params[i]->shape(), *params[i]->sharding()))
-          s_.Set(params[i], Sharding::Replicate(), nullptr, "entry parameter: uneven -> replicated", EventKind::kPostProcess);
+        bool allowed = FlagAt(param_flags_, i);
+        if (params[i] && params[i]->has_sharding() && allowed &&
+            !EvenlyPartitions(params[i]->shape(), *params[i]->sharding()))
+          s_.Set(params[i], Sharding::Replicate(), nullptr, "entry parameter: uneven -> replicated",
+                 EventKind::kPostProcess);
       }
     }
   }
@@ -504,6 +581,9 @@ class Driver {
   absl::flat_hash_map<int64_t, Sharding> saved_params_;
   absl::flat_hash_map<const Instruction*, const Instruction*> constraint_source_;
   bool changed_ = false;
+  std::vector<std::vector<Instruction*>> orders_;
+  std::vector<uint8_t> bits_;
+  std::vector<Instruction*> related_scratch_;
 };
 
 }  // namespace

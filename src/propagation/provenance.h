@@ -34,6 +34,11 @@ struct ShardingEvent {
   Sharding result;                 // the sharding set (accepted) or offered (rejected)
   bool accepted = true;
   std::string why_not;             // for rejected candidates
+  // Set when the result merged the candidate from `from` with the instruction's previous
+  // sharding (partial shardings combined): that previous sharding and where it came from.
+  bool merged = false;
+  Sharding merged_previous;
+  const Instruction* merged_previous_from = nullptr;
 };
 
 class Provenance {

@@ -6,6 +6,7 @@
 
 #include "propagation/dim_mapping.h"
 #include "propagation/dot_dims.h"
+#include "propagation/gather_parallel.h"
 #include "propagation/lattice.h"
 #include "propagation/state.h"
 #include "sharding/algebra.h"
@@ -269,20 +270,37 @@ bool InferDynamicSlicing(Instruction* instr, PropagationState& s) {
 
 // ---- gather / scatter ------------------------------------------------------------------------
 
+// A passthrough candidate that replicates everything is no candidate (XLA returns nullopt).
+std::optional<Sharding> NonTrivial(Sharding s) {
+  if (s.IsTileMaximal()) return std::nullopt;
+  return s;
+}
+
 bool InferGather(Instruction* instr, PropagationState& s) {
   GatherDimMap m = GatherDimMapOf(*instr);
   bool changed = false;
+  const int64_t rank = instr->shape().rank();
+  const Instruction* operand = instr->operand(0);
   const Instruction* indices = instr->operand(1);
   if (HasPropagatable(indices)) {
-    changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), m.index_passthrough,
-                                                m.output_batch, instr->shape().rank()),
+    changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), m.index_passthrough, m.output_batch, rank),
                          indices, "gather(indices passthrough)", EventKind::kForward);
   }
-  const Instruction* operand = instr->operand(0);
+  std::optional<ParallelDims> par = GatherParallelDims(*instr, s.computation_map);
+  if (par) {
+    if (HasPropagatable(operand))
+      changed |= s.Improve(instr, MapShardingDims(*operand->sharding(), par->operand, par->result, rank), operand,
+                           "gather(operand parallel dims)", EventKind::kForward);
+    if (HasPropagatable(indices))
+      changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), par->indices, par->result, rank), indices,
+                           "gather(indices parallel dims)", EventKind::kForward);
+  }
   if (HasPropagatable(operand) && !operand->sharding()->IsTileMaximal()) {
-    changed |= s.Improve(instr, MapShardingDims(*operand->sharding(), m.operand_passthrough,
-                                                m.output_offset, instr->shape().rank()),
-                         operand, "gather(operand passthrough)", EventKind::kForward);
+    Sharding filtered = *operand->sharding();
+    if (par && !operand->sharding()->IsManual())
+      filtered = PartiallyReplicateTiledShardingOnDims(filtered, par->operand);
+    if (std::optional<Sharding> cand = NonTrivial(MapShardingDims(filtered, m.operand_passthrough, m.output_offset, rank)))
+      changed |= s.Improve(instr, *cand, operand, "gather(operand passthrough)", EventKind::kForward);
   }
   return changed;
 }
@@ -295,14 +313,32 @@ bool InferScatter(Instruction* instr, PropagationState& s) {
       changed |= ImproveElement(instr, i, *instr->operand(i)->sharding(), instr->operand(i),
                                 "scatter(operand)", s);
   }
+  const Instruction* indices = instr->operand(n);
+  const Instruction* update0 = instr->operand(n + 1);
+  if (!HasPropagatable(indices) && !HasPropagatable(update0)) return changed;
   ScatterDimMap m = ScatterDimMapOf(*instr);
   int64_t rank = instr->operand(0)->shape().rank();
-  for (int64_t i = 0; i < n; ++i) {
-    const Instruction* update = instr->operand(n + 1 + i);
-    if (!HasPropagatable(update) || update->sharding()->IsTileMaximal()) continue;
-    changed |= ImproveElement(instr, i, MapShardingDims(*update->sharding(), m.update_window,
-                                                        m.operand_passthrough, rank),
-                              update, "scatter(update window passthrough)", s);
+  auto all_elements = [&](const Sharding& cand, const Instruction* from, std::string_view rule) {
+    bool c = false;
+    for (int64_t i = 0; i < n; ++i) c |= ImproveElement(instr, i, cand, from, rule, s);
+    return c;
+  };
+  if (std::optional<ParallelDims> par = ScatterParallelDims(*instr, s.computation_map)) {
+    const Instruction* operand = instr->operand(0);
+    if (HasPropagatable(operand))
+      changed |= all_elements(MapShardingDims(*operand->sharding(), par->operand, par->operand, rank), operand,
+                              "scatter(operand parallel dims)");
+    if (HasPropagatable(indices))
+      changed |= all_elements(MapShardingDims(*indices->sharding(), par->indices, par->operand, rank), indices,
+                              "scatter(indices parallel dims)");
+    if (HasPropagatable(update0))
+      changed |= all_elements(MapShardingDims(*update0->sharding(), par->result, par->operand, rank), update0,
+                              "scatter(updates parallel dims)");
+  }
+  if (HasPropagatable(update0) && !update0->sharding()->IsTileMaximal()) {
+    if (std::optional<Sharding> cand =
+            NonTrivial(MapShardingDims(*update0->sharding(), m.update_window, m.operand_passthrough, rank)))
+      changed |= all_elements(*cand, update0, "scatter(update window passthrough)");
   }
   return changed;
 }
@@ -383,7 +419,7 @@ bool InferCustomCall(Instruction* instr, PropagationState& s) {
   if (instr->IsCustomCall("ShardBarrierFrom")) return false;  // blocks forward flow
   const Instruction* op = RepresentativeOperand(*instr);
   if (!op || !HasPropagatable(op)) return false;
-  return s.Improve(instr, *op->sharding(), op, fmt::format("custom-call {}", instr->custom_call_target()),
+  return s.Improve(instr, *op->sharding(), op, instr->custom_call_target(),
                    EventKind::kForward, NonRootUsers(*instr) == 1);
 }
 
@@ -599,7 +635,7 @@ bool InferFromOperands(Instruction* instr, PropagationState& s) {
       }
       const Instruction* rep = RepresentativeOperand(*instr);
       if (!rep || !HasPropagatable(rep)) return false;
-      return s.Improve(instr, *rep->sharding(), rep, IsElementwise(*instr) ? "elementwise" : std::string(OpcodeName(op)),
+      return s.Improve(instr, *rep->sharding(), rep, IsElementwise(*instr) ? std::string_view("elementwise") : OpcodeName(op),
                        EventKind::kForward, allow);
     }
   }

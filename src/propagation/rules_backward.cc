@@ -5,6 +5,7 @@
 
 #include "propagation/dim_mapping.h"
 #include "propagation/dot_dims.h"
+#include "propagation/gather_parallel.h"
 #include "propagation/lattice.h"
 #include "propagation/state.h"
 #include "sharding/algebra.h"
@@ -51,16 +52,28 @@ Sharding DotOperandFromResult(const Instruction& dot, const DotDims& d, int64_t 
   return result;
 }
 
+// Gather operand / scatter update sharding from the result: the parallel-dims sharding and the
+// passthrough one, merged when compatible, else the parallel one.
+std::optional<Sharding> MergeParallelAndPassthrough(std::optional<Sharding> parallel,
+                                                    std::optional<Sharding> passthrough) {
+  if (!passthrough) return parallel;
+  if (!parallel) return passthrough;
+  if (MergeSharding(*parallel, &*passthrough, /*may_combine=*/true)) return passthrough;
+  if (MergeSharding(*passthrough, &*parallel, /*may_combine=*/true)) return parallel;
+  return parallel;
+}
+
 }  // namespace
 
 std::optional<Sharding> ShardingFromUser(const Instruction& instr, const Instruction& user,
-                                         int aggressiveness) {
+                                         int aggressiveness, const CallerMap* callers) {
   if (!user.has_sharding()) return std::nullopt;
-  return ShardingFromUserWith(instr, user, *user.sharding(), aggressiveness);
+  return ShardingFromUserWith(instr, user, *user.sharding(), aggressiveness, callers);
 }
 
 std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Instruction& user,
-                                             const Sharding& us, int aggressiveness) {
+                                             const Sharding& us, int aggressiveness,
+                                             const CallerMap* callers) {
   if (!CanPropagateThrough(user, aggressiveness)) return std::nullopt;
   if (!IsPropagatable(us)) return std::nullopt;
   const bool may_combine = aggressiveness > 0;
@@ -173,13 +186,23 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
     }
     case Opcode::kGather: {
       GatherDimMap m = GatherDimMapOf(user);
-      if (index == 1)
-        return MapShardingDims(us, m.output_batch, m.index_passthrough, instr.shape().rank());
-      return MapShardingDims(us, m.output_offset, m.operand_passthrough, instr.shape().rank());
+      const int64_t rank = instr.shape().rank();
+      if (index == 1) return MapShardingDims(us, m.output_batch, m.index_passthrough, rank);
+      if (index != 0) return std::nullopt;
+      if (us.IsTileMaximal() || us.IsManual()) return us;
+      // Parallel dims first (as the partitioner prefers them), merged with the passthrough dims.
+      std::optional<Sharding> parallel, passthrough;
+      if (callers)
+        if (std::optional<ParallelDims> par = GatherParallelDims(user, *callers))
+          parallel = MapShardingDims(us, par->result, par->operand, rank);
+      Sharding pass = MapShardingDims(us, m.output_offset, m.operand_passthrough, rank);
+      if (!pass.IsTileMaximal()) passthrough = pass;
+      return MergeParallelAndPassthrough(parallel, passthrough);
     }
     case Opcode::kScatter: {
       int64_t n = user.operand_count() / 2;
       ScatterDimMap m = ScatterDimMapOf(user);
+      const int64_t rank = instr.shape().rank();
       if (index < n) return SubSharding(user, us, index);
       const Instruction* indices = user.operand(n);
       if (index == n) {
@@ -187,22 +210,30 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
         for (int64_t k = 0; k < n; ++k) {
           const Instruction* update = user.operand(n + 1 + k);
           if (HasPropagatable(update))
-            candidates.push_back(MapShardingDims(*update->sharding(), m.update_scatter,
-                                                 m.index_passthrough, instr.shape().rank()));
+            candidates.push_back(MapShardingDims(*update->sharding(), m.update_scatter, m.index_passthrough, rank));
         }
         if (candidates.empty()) return std::nullopt;
         return FindCommonSharding(candidates, std::nullopt);
       }
-      int64_t k = index - n - 1;
       Sharding from_indices = HasPropagatable(indices)
-                                  ? MapShardingDims(*indices->sharding(), m.index_passthrough,
-                                                    m.update_scatter, instr.shape().rank())
+                                  ? MapShardingDims(*indices->sharding(), m.index_passthrough, m.update_scatter, rank)
                                   : Sharding::Replicate();
-      Sharding out = SubSharding(user, us, k);
-      if (!out.IsTileMaximal() && !out.IsManual()) {
-        Sharding from_output = MapShardingDims(out, m.operand_passthrough, m.update_window, instr.shape().rank());
-        MergeShardingIfCompatible(from_indices, from_output.NumTiles() + 1, &from_output);
-        if (!from_output.IsTileMaximal()) return from_output;
+      Sharding out = SubSharding(user, us, index - n - 1);
+      std::optional<Sharding> from_output;
+      if (out.IsTileMaximal() || out.IsManual()) {
+        from_output = out;
+      } else {
+        std::optional<Sharding> parallel, passthrough;
+        if (callers)
+          if (std::optional<ParallelDims> par = ScatterParallelDims(user, *callers))
+            parallel = MapShardingDims(out, par->operand, par->result, rank);
+        Sharding pass = MapShardingDims(out, m.operand_passthrough, m.update_window, rank);
+        if (!pass.IsTileMaximal()) passthrough = pass;
+        from_output = MergeParallelAndPassthrough(parallel, passthrough);
+      }
+      if (from_output) {
+        MergeShardingIfCompatible(from_indices, from_output->NumTiles() + 1, &*from_output);
+        if (!from_output->IsTileMaximal()) return from_output;
       }
       if (!from_indices.IsTileMaximal()) return from_indices;
       return std::nullopt;
@@ -224,7 +255,7 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
         s.Set(instr, Sharding::Manual(user->sharding()->metadata()), user, "manual", EventKind::kBackward);
         return true;
       }
-      std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness);
+      std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map);
       if (us && us->IsManual()) {
         s.Set(instr, *us, user, "manual", EventKind::kBackward);
         return true;
@@ -234,12 +265,11 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
   if (!SupportsSpatialPartitioning(*instr, s, false, s.allow_to_parameters)) return false;
   bool changed = false;
   for (const Instruction* user : instr->users()) {
-    std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness);
+    std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map);
     if (!us) continue;
     // ShardBarrierTo blocks backward flow: users see it as replicated.
     if (instr->IsCustomCall("ShardBarrierTo")) us = Sharding::Replicate();
-    changed |= s.Improve(instr, *us, user, fmt::format("from user {}", OpcodeName(user->opcode())),
-                         EventKind::kBackward);
+    changed |= s.Improve(instr, *us, user, OpcodeName(user->opcode()), EventKind::kBackward);
   }
   return changed;
 }
@@ -267,6 +297,7 @@ bool InferFromShardGroup(Instruction* instr, const std::vector<Instruction*>& gr
 // ---- partially specified Sharding constraints -------------------------------------------------
 
 namespace {
+
 // Merges `source` restricted to the unspecified dims into the constraint's sharding.
 bool RefineOpenDims(Instruction* annotate, const std::vector<int64_t>& dims, const Sharding& source,
                     const Instruction* from, std::string_view rule, EventKind kind, PropagationState& s) {
@@ -278,24 +309,132 @@ bool RefineOpenDims(Instruction* annotate, const std::vector<int64_t>& dims, con
   s.Set(annotate, refined, from, rule, kind);
   return true;
 }
+
+bool IsManualConversion(const Instruction& i) {
+  return i.IsCustomCall("SPMDFullToShardShape") || i.IsCustomCall("SPMDShardToFullShape");
+}
+
+// With the pair auto = [.., R] (partially replicated) and manual = [.., M, R] (manual subgroup
+// with replication), `auto_part` (an auto sharding restricted to the open dims) refines both:
+// the auto side by a plain merge; the manual side by treating its manual dim as one more data
+// dim (tile 1 on the auto side) and merging the same way. (XLA's RefineManualAutoShardingFromAuto.)
+bool RefineFromAuto(const Sharding& to_merge, const std::vector<int64_t>& dims, Sharding* auto_s,
+                    Sharding* manual_s) {
+  if (!manual_s->IsManualSubgroup() || auto_s->IsManualSubgroup() || !manual_s->HasPartialReplication() ||
+      manual_s->subgroup_types().size() != 2 || !to_merge.IsTiled())
+    return false;
+  Sharding partial = PartiallyReplicateTiledShardingOnAllDimsExcept(to_merge, dims);
+  if (partial.IsTileMaximal() || partial.IsManualSubgroup()) return false;
+  Sharding new_auto = *auto_s;
+  if (!MergeShardingIfCompatible(partial, new_auto.NumTiles() + 1, &new_auto)) return false;
+  // Insert a size-1 "manual" dim before the replication dim of the auto part.
+  const int64_t data_rank = partial.TiledDataRank();
+  std::vector<int64_t> pdims = partial.tile_assignment().dims();
+  if (!partial.HasPartialReplication()) pdims.push_back(1);
+  pdims.insert(pdims.begin() + data_rank, 1);
+  Sharding partial_for_manual = Sharding::PartialTile(partial.tile_assignment().Reshape(pdims), partial.metadata());
+  // The manual sharding with its manual dim read as a data dim (order: manual, replicated).
+  if (manual_s->SubgroupManualDim() != manual_s->tile_assignment().num_dimensions() - 2) return false;
+  Sharding manual_as_data = Sharding::PartialTile(manual_s->tile_assignment(), manual_s->metadata());
+  if (!MergeShardingIfCompatible(partial_for_manual, manual_as_data.NumTiles() + 1, &manual_as_data)) return false;
+  std::vector<SubgroupType> types = {SubgroupType::kManual};
+  if (manual_as_data.HasPartialReplication()) types.push_back(SubgroupType::kReplicated);
+  std::vector<int64_t> mdims = manual_as_data.tile_assignment().dims();
+  if (!manual_as_data.HasPartialReplication()) mdims.push_back(1), types.push_back(SubgroupType::kReplicated);
+  *manual_s = Sharding::Subgroup(manual_as_data.tile_assignment().Reshape(mdims), types, manual_as_data.metadata());
+  *auto_s = std::move(new_auto);
+  return true;
+}
+
+// The same pair refined from a manual-side sharding `to_merge` (a manual subgroup).
+// (XLA's RefineManualAutoShardingFromManual.)
+bool RefineFromManual(const Sharding& to_merge, const std::vector<int64_t>& dims, Sharding* auto_s,
+                      Sharding* manual_s) {
+  if (!to_merge.IsManualSubgroup() || !manual_s->IsManualSubgroup() || !manual_s->HasPartialReplication() ||
+      auto_s->IsManualSubgroup() || manual_s->subgroup_types().size() != 2)
+    return false;
+  Sharding partial = PartiallyReplicateTiledShardingOnAllDimsExcept(to_merge, dims);
+  if (partial.IsTileMaximal() || !partial.IsManualSubgroup()) return false;
+  Sharding new_manual = *manual_s;
+  if (!MergeShardingIfCompatible(partial, new_manual.NumTiles() + 1, &new_manual)) return false;
+  // The auto side sees the manual dim as replication.
+  std::vector<SubgroupType> types(partial.subgroup_types().size(), SubgroupType::kReplicated);
+  Sharding partial_for_auto = Sharding::Subgroup(partial.tile_assignment(), types, partial.metadata());
+  Sharding new_auto = *auto_s;
+  if (!MergeShardingIfCompatible(partial_for_auto, new_auto.NumTiles() + 1, &new_auto)) return false;
+  *manual_s = std::move(new_manual);
+  *auto_s = std::move(new_auto);
+  return true;
+}
+
+}  // namespace
+
+Instruction* ManualConversionAfter(const Instruction& annotate, const std::vector<int64_t>& dims) {
+  if (annotate.user_count() != 1) return nullptr;
+  Instruction* user = annotate.users()[0];
+  if (!IsManualConversion(*user) || !user->has_sharding()) return nullptr;
+  if (ParseUnspecifiedDims(*user) != dims) return nullptr;
+  return user;
+}
+
+namespace {
+// Applies a joint refinement of (annotate, conversion) and records it.
+bool SetPair(Instruction* annotate, Sharding a, Instruction* conv, Sharding c, const Instruction* from,
+             std::string_view rule, EventKind kind, PropagationState& s) {
+  bool changed = false;
+  if (!(*annotate->sharding() == a)) {
+    s.Set(annotate, std::move(a), from, rule, kind);
+    changed = true;
+  }
+  if (!(*conv->sharding() == c)) {
+    s.Set(conv, std::move(c), from, fmt::format("{} (jointly with %{})", rule, annotate->name()), kind);
+    changed = true;
+  }
+  return changed;
+}
 }  // namespace
 
 bool InferUnspecifiedDimsFromOperand(Instruction* annotate, const std::vector<int64_t>& dims,
                                      PropagationState& s) {
   const Instruction* operand = annotate->operand(0);
-  if (!HasPropagatable(operand)) return false;
-  return RefineOpenDims(annotate, dims, *operand->sharding(), operand, "unspecified dims from operand",
-                        EventKind::kForward, s);
+  if (!HasPropagatable(operand) || !operand->sharding()->IsTiled()) return false;
+  Instruction* conv = ManualConversionAfter(*annotate, dims);
+  if (!conv) {
+    return RefineOpenDims(annotate, dims, *operand->sharding(), operand, "unspecified dims from operand",
+                          EventKind::kForward, s);
+  }
+  const bool to_manual = conv->IsCustomCall("SPMDFullToShardShape");
+  Sharding a = *annotate->sharding(), c = *conv->sharding();
+  bool ok = to_manual ? RefineFromAuto(*operand->sharding(), dims, &a, &c)
+                      : RefineFromManual(*operand->sharding(), dims, &c, &a);
+  if (!ok) return false;
+  return SetPair(annotate, std::move(a), conv, std::move(c), operand,
+                 "unspecified dims from operand (manual/auto pair)", EventKind::kForward, s);
 }
 
 bool InferUnspecifiedDimsFromUsers(Instruction* annotate, const std::vector<int64_t>& dims,
                                    PropagationState& s) {
+  Instruction* conv = nullptr;
+  if (annotate->user_count() == 1 && IsManualConversion(*annotate->users()[0])) {
+    conv = ManualConversionAfter(*annotate, dims);
+    if (!conv) return false;  // the conversion must have the same unspecified dims
+  }
+  const Instruction* op_for_users = conv ? conv : annotate;
   bool changed = false;
-  for (const Instruction* user : annotate->users()) {
+  for (const Instruction* user : op_for_users->users()) {
     if (!user->has_sharding() || !user->sharding()->IsTiled()) continue;
-    std::optional<Sharding> us = ShardingFromUser(*annotate, *user, s.aggressiveness);
+    std::optional<Sharding> us = ShardingFromUser(*op_for_users, *user, s.aggressiveness, &s.computation_map);
     if (!us || us->IsTileMaximal()) continue;
-    changed |= RefineOpenDims(annotate, dims, *us, user, "unspecified dims from user", EventKind::kBackward, s);
+    if (!conv) {
+      changed |= RefineOpenDims(annotate, dims, *us, user, "unspecified dims from user", EventKind::kBackward, s);
+      continue;
+    }
+    Sharding a = *annotate->sharding(), c = *conv->sharding();
+    bool ok = conv->IsCustomCall("SPMDFullToShardShape") ? RefineFromManual(*us, dims, &a, &c)
+                                                         : RefineFromAuto(*us, dims, &c, &a);
+    if (ok)
+      changed |= SetPair(annotate, std::move(a), conv, std::move(c), user,
+                         "unspecified dims from user (manual/auto pair)", EventKind::kBackward, s);
   }
   return changed;
 }

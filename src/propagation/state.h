@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "ir/module.h"
+#include "propagation/gather_parallel.h"
 #include "propagation/provenance.h"
 #include "sharding/sharding.h"
 
@@ -21,7 +22,7 @@ struct PropagationState {
   bool allow_to_output = false;
   bool allow_to_parameters = false;
   // Called computation -> the while/conditional/call that calls it.
-  absl::flat_hash_map<const Computation*, Instruction*> computation_map;
+  CallerMap computation_map;
   // Shardings that must not change (user annotations).
   absl::flat_hash_set<const Instruction*> provided;
   // Sharding constraints with UNCONSTRAINED dims that may still be refined.
@@ -42,7 +43,7 @@ struct PropagationState {
            EventKind kind);
   // Records a candidate that was not applied.
   void Reject(const Instruction* instr, const Sharding& s, const Instruction* from,
-              std::string_view rule, EventKind kind, std::string why);
+              std::string_view rule, EventKind kind, std::string_view why);
   const std::vector<Instruction*>* GroupOf(const Instruction* instr) const;
 };
 
@@ -60,10 +61,18 @@ bool InferFromShardGroup(Instruction* instr, const std::vector<Instruction*>& gr
                          PropagationState& state);
 // The sharding `user` implies for its operand `instr` (null when none).
 std::optional<Sharding> ShardingFromUser(const Instruction& instr, const Instruction& user,
-                                         int aggressiveness);
+                                         int aggressiveness,
+                                         const CallerMap* callers = nullptr);
 // Same, as if `user` had `user_sharding` (used to look ahead along unsharded chains).
 std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Instruction& user,
-                                             const Sharding& user_sharding, int aggressiveness);
+                                             const Sharding& user_sharding, int aggressiveness,
+                                             const CallerMap* callers = nullptr);
+// The sorted `unspecified_dims=[..]` of a Sharding / SPMDFullToShardShape / SPMDShardToFullShape
+// custom call's backend_config (empty when none).
+std::vector<int64_t> ParseUnspecifiedDims(const Instruction& cc);
+// The SPMDFullToShardShape/SPMDShardToFullShape that is the only user of `annotate` and has the
+// same unspecified dims: the pair is refined jointly (null when none).
+Instruction* ManualConversionAfter(const Instruction& annotate, const std::vector<int64_t>& dims);
 // Refinement of Sharding constraints with unspecified dims.
 bool InferUnspecifiedDimsFromOperand(Instruction* annotate, const std::vector<int64_t>& dims,
                                      PropagationState& state);

@@ -1,0 +1,88 @@
+// Sharding propagation throughput against parsing, on a transformer training step with 2-D
+// (data x model) sharding annotations: prints instructions/second for parsing and for
+// propagation, their ratio, and the same for a module 10x smaller (to show linear growth).
+// Asserts nothing. Usage: propagation_bench [instructions] [--explain] [--reps N]
+//   instructions: size of the large module (default 100000); --explain also records provenance.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "hlo/parser.h"
+#include "models/models.h"
+#include "propagation/propagation.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Figures {
+  int64_t instructions = 0;
+  double parse_s = 1e30, propagate_s = 1e30;
+};
+
+Figures Measure(int64_t min_instructions, bool explain, int reps) {
+  spmdc::TransformerOptions base;
+  base.parallel.data = 2;
+  base.parallel.model = 4;
+  base.parallel.constrain_activations = true;
+  spmdc::TransformerOptions options = spmdc::TransformerOptionsForInstructionCount(min_instructions, base);
+  const std::string text = spmdc::BuildTransformerTrainingStep(options);
+  Figures f;
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = Clock::now();
+    auto module = spmdc::ParseHloModule(text, "transformer");
+    auto t1 = Clock::now();
+    if (!module.ok()) {
+      std::fprintf(stderr, "parse failed: %s\n", std::string(module.status().message()).c_str());
+      std::exit(1);
+    }
+    int64_t n = 0;
+    for (spmdc::Computation* c : (*module)->computations()) n += c->instruction_count();
+    f.instructions = n;
+    spmdc::Provenance provenance;
+    auto t2 = Clock::now();
+    auto changed = spmdc::PropagateShardings(**module, {}, explain ? &provenance : nullptr);
+    auto t3 = Clock::now();
+    if (!changed.ok()) {
+      std::fprintf(stderr, "propagation failed: %s\n", std::string(changed.status().message()).c_str());
+      std::exit(1);
+    }
+    f.parse_s = std::min(f.parse_s, std::chrono::duration<double>(t1 - t0).count());
+    f.propagate_s = std::min(f.propagate_s, std::chrono::duration<double>(t3 - t2).count());
+  }
+  return f;
+}
+
+void Print(const char* label, const Figures& f) {
+  std::printf("%-6s %8lld instructions  parse %8.1f ms (%6.2f M instr/s)  propagate %8.1f ms (%6.2f M instr/s)  "
+              "propagate/parse %.2f\n",
+              label, static_cast<long long>(f.instructions), f.parse_s * 1e3, f.instructions / f.parse_s / 1e6,
+              f.propagate_s * 1e3, f.instructions / f.propagate_s / 1e6, f.propagate_s / f.parse_s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int64_t large = 100000;
+  bool explain = false;
+  int reps = 3;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--explain") == 0) explain = true;
+    else if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else large = std::atoll(argv[i]);
+  }
+  std::printf("sharding propagation vs parse (transformer training step, mesh data=2 x model=4%s), best of %d\n",
+              explain ? ", with provenance" : "", reps);
+  Figures small = Measure(large / 10, explain, reps);
+  Figures big = Measure(large, explain, reps);
+  Print("small", small);
+  Print("large", big);
+  const double size_ratio = static_cast<double>(big.instructions) / small.instructions;
+  std::printf("growth: %.1fx instructions -> parse %.1fx time, propagate %.1fx time\n", size_ratio,
+              big.parse_s / small.parse_s, big.propagate_s / small.propagate_s);
+  return 0;
+}
