@@ -100,7 +100,9 @@ StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source) {
   return module;
 }
 
-Status WriteOutput(const std::string& path, const std::string& text) {
+Status WriteOutput(const std::string& path, const std::string& raw_text) {
+  std::string text = raw_text;
+  if (!text.empty() && text.back() != '\n') text += '\n';
   if (path.empty() || path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

@@ -24,3 +24,16 @@ std::vector<Literal> FlattenLeaves(const Literal& value);
 std::string SummarizeLeaf(const Literal& leaf);
 
 }  // namespace spmdc::cli
+
+namespace spmdc::cli {
+
+// Comparison of a partitioned run's output leaf with the single-device reference.
+struct LeafComparison {
+  bool ok = true;
+  double max_abs_error = 0;
+  double max_rel_error = 0;  // relative to the leaf's largest reference magnitude
+  std::string problem;       // first mismatch, for the message
+};
+LeafComparison CompareLeaf(const Literal& got, const Literal& want);
+
+}  // namespace spmdc::cli

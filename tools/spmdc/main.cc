@@ -14,7 +14,10 @@
 #include "interpreter/interpreter.h"
 #include "models/models.h"
 #include "npy.h"
+#include "partitioner/partitioner.h"
+#include "passes/passes.h"
 #include "propagation/propagation.h"
+#include "runtime/executor.h"
 #include "sharding/validation.h"
 
 namespace spmdc::cli {
@@ -30,6 +33,13 @@ commands:
   propagate IN.hlo [--propagate-to-output] [--propagate-to-parameters] [-o OUT]
                                infer a sharding for every instruction; print the module
   explain IN.hlo NAME|--all    why NAME has its sharding: the rule chain back to annotations
+  partition IN.hlo --num-partitions N [--stats] [-o OUT]
+                               partition as annotated; print the per-device SPMD module
+  compile IN.hlo --num-partitions N [--stats] [-o OUT]
+                               propagate, partition, clean up
+  run IN.hlo --num-partitions N ...   partition and run on N in-process devices
+  verify IN.hlo --num-partitions N [--propagate] [--seed S]
+                               single device vs N devices on the same random inputs
   example NAME [-o OUT]        emit an example model module (NAME: mlp, transformer)
 
 every command that takes a module also accepts:
@@ -74,6 +84,67 @@ Status CmdPropagate(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
   RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
   return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
+}
+
+StatusOr<int64_t> NumPartitionsOf(const Args& args, const Module& module) {
+  std::optional<std::string> text = args.Get("num-partitions");
+  if (!text) {
+    if (module.num_partitions() > 1) return module.num_partitions();
+    return InvalidArgument("--num-partitions N is required (the module does not set num_partitions)");
+  }
+  char* end = nullptr;
+  long long n = std::strtoll(text->c_str(), &end, 10);
+  if (end == text->c_str() || *end != '\0' || n < 1 || n > (1 << 20))
+    return InvalidArgument("--num-partitions expects a positive integer, got '{}'", *text);
+  if (module.num_partitions() > 1 && module.num_partitions() != n)
+    return InvalidArgument("--num-partitions {} disagrees with the module's num_partitions={}", n,
+                           module.num_partitions());
+  return static_cast<int64_t>(n);
+}
+
+// Partitions `module` (already propagated or annotated) and cleans the result up.
+StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n) {
+  ASSIGN_OR_RETURN(PartitionResult result, PartitionModule(module, PartitionOptions{n}));
+  RETURN_IF_ERROR(RunCleanup(*result.module).status());
+  for (const std::string& w : result.stats.warnings) std::fprintf(stderr, "spmdc: warning: %s\n", w.c_str());
+  return result;
+}
+
+std::string StatsText(const PartitionResult& r) {
+  std::string out = "collectives (per device):\n";
+  if (r.stats.collectives.empty()) out += "  none\n";
+  for (const auto& [kind, c] : r.stats.collectives)
+    out += fmt::format("  {:<20} count={:<4} bytes={}\n", kind, c.count, c.bytes);
+  out += fmt::format("parameters: {} bytes per device\noutput: {} bytes per device\n", r.stats.parameter_bytes,
+                     r.stats.output_bytes);
+  if (!r.stats.warnings.empty()) out += fmt::format("full rematerializations: {}\n", r.stats.warnings.size());
+  return out;
+}
+
+Status EmitPartitioned(const Args& args, const PartitionResult& result) {
+  std::string out_path = args.Get("o").value_or("");
+  RETURN_IF_ERROR(WriteOutput(out_path, PrintModule(*result.module)));
+  if (args.Has("stats")) {
+    std::string stats = StatsText(result);
+    std::fputs(stats.c_str(), out_path.empty() || out_path == "-" ? stderr : stdout);
+  }
+  return absl::OkStatus();
+}
+
+Status CmdPartition(const Args& args) {
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
+  ASSIGN_OR_RETURN(PartitionResult result, PartitionAndClean(*module, n));
+  return EmitPartitioned(args, result);
+}
+
+Status CmdCompile(const Args& args) {
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
+  module->set_num_partitions(n);
+  RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
+  ASSIGN_OR_RETURN(PartitionResult result, PartitionAndClean(*module, n));
+  return EmitPartitioned(args, result);
 }
 
 Status CmdExplain(const Args& args) {
@@ -121,16 +192,28 @@ StatusOr<uint64_t> SeedOf(const Args& args) {
   return static_cast<uint64_t>(v);
 }
 
+// Partitions `module` for n devices and runs it on in-process devices.
+StatusOr<Literal> RunPartitioned(const Module& module, int64_t n, const std::vector<Literal>& arguments) {
+  ASSIGN_OR_RETURN(PartitionResult partitioned, PartitionAndClean(module, n));
+  SpmdOptions options;
+  options.global_result_shape = module.entry()->root()->shape();
+  return ExecuteSpmd(*partitioned.module, n, arguments, partitioned.parameter_shardings,
+                     partitioned.result_sharding, options);
+}
+
 Status CmdRun(const Args& args) {
-  if (args.Has("num-partitions")) {
-    return Unimplemented("run --num-partitions needs the SPMD partitioner, which this build does not have yet");
-  }
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
   ASSIGN_OR_RETURN(uint64_t seed, SeedOf(args));
   std::vector<std::string> npy = args.Get("inputs") ? SplitList(*args.Get("inputs")) : std::vector<std::string>{};
   ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, npy, seed));
-  SingleDeviceContext device;
-  ASSIGN_OR_RETURN(Literal result, Execute(*module, arguments, &device));
+  Literal result;
+  if (args.Has("num-partitions")) {
+    ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
+    ASSIGN_OR_RETURN(result, RunPartitioned(*module, n, arguments));
+  } else {
+    SingleDeviceContext device;
+    ASSIGN_OR_RETURN(result, Execute(*module, arguments, &device));
+  }
   std::vector<Literal> leaves = FlattenLeaves(result);
   std::optional<std::string> dir = args.Get("outputs");
   if (dir) {
@@ -181,6 +264,34 @@ Status CmdExample(const Args& args) {
   return WriteOutput(args.Get("o").value_or(""), text);
 }
 
+Status CmdVerify(const Args& args) {
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
+  ASSIGN_OR_RETURN(uint64_t seed, SeedOf(args));
+  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, {}, seed));
+  SingleDeviceContext device;
+  ASSIGN_OR_RETURN(Literal reference, Execute(*module, arguments, &device));
+  module->set_num_partitions(n);
+  if (args.Has("propagate")) RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
+  ASSIGN_OR_RETURN(Literal result, RunPartitioned(*module, n, arguments));
+  std::vector<Literal> got = FlattenLeaves(result), want = FlattenLeaves(reference);
+  if (got.size() != want.size())
+    return Internal("partitioned program returned {} outputs, the reference {}", got.size(), want.size());
+  double max_abs = 0, max_rel = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    LeafComparison c = CompareLeaf(got[i], want[i]);
+    max_abs = std::max(max_abs, c.max_abs_error);
+    max_rel = std::max(max_rel, c.max_rel_error);
+    if (!c.ok) {
+      std::printf("verify: MISMATCH on %lld devices: output_%zu %s\n", static_cast<long long>(n), i, c.problem.c_str());
+      return absl::AbortedError("partitioned result differs from the single-device result");
+    }
+  }
+  std::printf("verify: ok on %lld devices: %zu outputs, max abs error %.3g, max relative error %.3g\n",
+              static_cast<long long>(n), got.size(), max_abs, max_rel);
+  return absl::OkStatus();
+}
+
 struct Command {
   const char* name;
   std::vector<FlagSpec> flags;
@@ -210,6 +321,17 @@ int Main(int argc, char** argv) {
       {"run", with({{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true}}), CmdRun},
       {"propagate", propagate_flags, CmdPropagate},
       {"explain", explain_flags, CmdExplain},
+      {"verify", [&] {
+         std::vector<FlagSpec> f = with(propagation);
+         f.insert(f.end(), {{"num-partitions", true}, {"propagate", false}, {"seed", true}});
+         return f;
+       }(), CmdVerify},
+      {"partition", with({{"num-partitions", true}, {"stats", false}, {"o", true}}), CmdPartition},
+      {"compile", [&] {
+         std::vector<FlagSpec> f = with(propagation);
+         f.insert(f.end(), {{"num-partitions", true}, {"stats", false}, {"o", true}});
+         return f;
+       }(), CmdCompile},
       {"example", {{"o", true}}, CmdExample},
   };
   std::string name = argv[1];
@@ -223,9 +345,6 @@ int Main(int argc, char** argv) {
     }
     Status s = c.run(*args);
     return s.ok() ? kExitOk : Report(s);
-  }
-  if (name == "partition" || name == "compile" || name == "verify") {
-    return Report(Unimplemented("'spmdc {}' is not available in this build yet", name));
   }
   std::fprintf(stderr, "spmdc: error: unknown command '%s'\n%s", name.c_str(), kUsage);
   return kExitBadInput;

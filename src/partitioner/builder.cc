@@ -1,0 +1,305 @@
+#include "partitioner/builder.h"
+
+#include <numeric>
+
+#include "fmt/format.h"
+#include "ir/shape_inference.h"
+#include "support/check.h"
+
+namespace spmdc {
+
+Instruction* SpmdBuilder::Add(Opcode opcode, const std::vector<Instruction*>& operands, Attributes attrs,
+                              const Shape* shape, std::string_view name_hint) {
+  std::string name = module()->UniqueName(name_hint.empty() ? std::string(OpcodeName(opcode)) : std::string(name_hint));
+  auto instr = std::make_unique<Instruction>(opcode, shape ? *shape : Shape(), name);
+  for (Instruction* op : operands) instr->AppendOperand(op);
+  instr->attrs() = std::move(attrs);
+  if (!shape) {
+    StatusOr<Shape> inferred = InferShape(*instr);
+    SPMDC_CHECK_MSG(inferred.ok(), fmt::format("partitioner built an invalid {}: {}", OpcodeName(opcode),
+                                               inferred.status().message())
+                                       .c_str());
+    *instr->mutable_shape() = *inferred;
+  }
+  return comp_->AddInstruction(std::move(instr));
+}
+
+Instruction* SpmdBuilder::Parameter(int64_t number, const Shape& shape, const std::string& name) {
+  module()->ReserveName(name);
+  auto instr = std::make_unique<Instruction>(Opcode::kParameter, shape, name);
+  instr->set_parameter_number(number);
+  return comp_->AddInstruction(std::move(instr));
+}
+
+Instruction* SpmdBuilder::Constant(Literal literal) {
+  Shape shape = literal.shape();
+  auto instr = std::make_unique<Instruction>(Opcode::kConstant, shape, module()->UniqueName("constant"));
+  instr->set_literal(std::move(literal));
+  return comp_->AddInstruction(std::move(instr));
+}
+
+Instruction* SpmdBuilder::ScalarS32(int64_t v) {
+  Literal l(Shape::Scalar(DType::kS32));
+  l.SetInt(0, v);
+  return Constant(std::move(l));
+}
+
+Instruction* SpmdBuilder::ScalarOf(DType t, double v) {
+  Literal l(Shape::Scalar(t));
+  if (IsInteger(t) || t == DType::kPred) l.SetInt(0, static_cast<int64_t>(v));
+  else l.SetDouble(0, v);
+  return Constant(std::move(l));
+}
+
+Instruction* SpmdBuilder::Zero(DType t) { return Constant(Literal(Shape::Scalar(t))); }
+
+Instruction* SpmdBuilder::Broadcast(Instruction* operand, const Shape& shape, std::vector<int64_t> dims) {
+  Attributes a;
+  a.Set(AttrId::kDimensions, std::move(dims));
+  Shape s(operand->shape().dtype(), shape.dims());
+  return Add(Opcode::kBroadcast, {operand}, std::move(a), &s);
+}
+
+Instruction* SpmdBuilder::Reshape(Instruction* operand, const std::vector<int64_t>& dims) {
+  if (operand->shape().dims() == dims) return operand;
+  Shape s(operand->shape().dtype(), dims);
+  return Add(Opcode::kReshape, {operand}, {}, &s);
+}
+
+Instruction* SpmdBuilder::Transpose(Instruction* operand, const std::vector<int64_t>& perm) {
+  bool identity = true;
+  for (size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<int64_t>(i);
+  if (identity) return operand;
+  Attributes a;
+  a.Set(AttrId::kDimensions, perm);
+  return Add(Opcode::kTranspose, {operand}, std::move(a));
+}
+
+Instruction* SpmdBuilder::Slice(Instruction* operand, std::vector<int64_t> starts, std::vector<int64_t> limits) {
+  bool whole = true;
+  for (size_t i = 0; i < starts.size(); ++i)
+    whole &= starts[i] == 0 && limits[i] == operand->shape().dim(i);
+  if (whole) return operand;
+  Attributes a;
+  SliceSpec spec{std::move(starts), std::move(limits), std::vector<int64_t>(operand->shape().rank(), 1)};
+  a.Set(AttrId::kSlice, std::move(spec));
+  return Add(Opcode::kSlice, {operand}, std::move(a));
+}
+
+Instruction* SpmdBuilder::Pad(Instruction* operand, Instruction* value, const std::vector<PaddingDim>& padding) {
+  bool none = true;
+  for (const PaddingDim& p : padding) none &= p.low == 0 && p.high == 0 && p.interior == 0;
+  if (none) return operand;
+  Attributes a;
+  a.Set(AttrId::kPadding, PaddingConfig{padding});
+  return Add(Opcode::kPad, {operand, value}, std::move(a));
+}
+
+Instruction* SpmdBuilder::PadHigh(Instruction* operand, const std::vector<int64_t>& new_dims) {
+  std::vector<PaddingDim> padding(new_dims.size());
+  for (size_t i = 0; i < new_dims.size(); ++i) padding[i].high = new_dims[i] - operand->shape().dim(i);
+  return Pad(operand, Zero(operand->shape().dtype()), padding);
+}
+
+Instruction* SpmdBuilder::DynamicSlice(Instruction* operand, const std::vector<Instruction*>& starts,
+                                       const std::vector<int64_t>& sizes) {
+  if (operand->shape().dims() == sizes) return operand;
+  Attributes a;
+  a.Set(AttrId::kDynamicSliceSizes, sizes);
+  std::vector<Instruction*> ops = {operand};
+  ops.insert(ops.end(), starts.begin(), starts.end());
+  return Add(Opcode::kDynamicSlice, ops, std::move(a));
+}
+
+Instruction* SpmdBuilder::DynamicUpdateSlice(Instruction* operand, Instruction* update,
+                                             const std::vector<Instruction*>& starts) {
+  std::vector<Instruction*> ops = {operand, update};
+  ops.insert(ops.end(), starts.begin(), starts.end());
+  return Add(Opcode::kDynamicUpdateSlice, ops);
+}
+
+Instruction* SpmdBuilder::Concatenate(const std::vector<Instruction*>& operands, int64_t dim) {
+  if (operands.size() == 1) return operands[0];
+  Attributes a;
+  a.Set(AttrId::kDimensions, std::vector<int64_t>{dim});
+  return Add(Opcode::kConcatenate, operands, std::move(a));
+}
+
+Instruction* SpmdBuilder::Binary(Opcode op, Instruction* a, Instruction* b) { return Add(op, {a, b}); }
+
+Instruction* SpmdBuilder::Compare(Instruction* a, Instruction* b, const std::string& direction) {
+  Attributes attrs;
+  attrs.Set(AttrId::kDirection, direction);
+  return Add(Opcode::kCompare, {a, b}, std::move(attrs));
+}
+
+Instruction* SpmdBuilder::Select(Instruction* pred, Instruction* a, Instruction* b) {
+  return Add(Opcode::kSelect, {pred, a, b});
+}
+
+Instruction* SpmdBuilder::Iota(const Shape& shape, int64_t dim) {
+  Attributes a;
+  a.Set(AttrId::kIotaDimension, dim);
+  return Add(Opcode::kIota, {}, std::move(a), &shape);
+}
+
+Instruction* SpmdBuilder::Convert(Instruction* operand, DType to) {
+  if (operand->shape().dtype() == to) return operand;
+  Shape s(to, operand->shape().dims());
+  return Add(Opcode::kConvert, {operand}, {}, &s);
+}
+
+Instruction* SpmdBuilder::Tuple(const std::vector<Instruction*>& elements) {
+  std::vector<Shape> shapes;
+  for (Instruction* e : elements) shapes.push_back(e->shape());
+  Shape s = Shape::Tuple(std::move(shapes));
+  return Add(Opcode::kTuple, elements, {}, &s);
+}
+
+Instruction* SpmdBuilder::GetTupleElement(Instruction* tuple, int64_t index) {
+  Attributes a;
+  a.Set(AttrId::kIndex, index);
+  Shape s = tuple->shape().tuple_shape(index);
+  return Add(Opcode::kGetTupleElement, {tuple}, std::move(a), &s);
+}
+
+Instruction* SpmdBuilder::PartitionId() {
+  if (!partition_id_) {
+    Shape u32 = Shape::Scalar(DType::kU32);
+    partition_id_ = Convert(Add(Opcode::kPartitionId, {}, {}, &u32), DType::kS32);
+  }
+  return partition_id_;
+}
+
+Instruction* SpmdBuilder::TableLookup(const std::vector<int64_t>& table) {
+  bool all_same = std::all_of(table.begin(), table.end(), [&](int64_t v) { return v == table[0]; });
+  if (all_same) return ScalarS32(table.empty() ? 0 : table[0]);
+  Literal lit(Shape(DType::kS32, {static_cast<int64_t>(table.size())}));
+  for (size_t i = 0; i < table.size(); ++i) lit.SetInt(i, table[i]);
+  Instruction* ds = DynamicSlice(Constant(std::move(lit)), {PartitionId()}, {1});
+  return Reshape(ds, {});
+}
+
+ReplicaGroups SpmdBuilder::MakeGroups(const std::vector<std::vector<int64_t>>& groups) const {
+  ReplicaGroups rg;
+  if (groups.empty()) return rg;
+  int64_t g = static_cast<int64_t>(groups.size());
+  int64_t s = static_cast<int64_t>(groups[0].size());
+  bool same_size = std::all_of(groups.begin(), groups.end(), [&](const auto& x) { return static_cast<int64_t>(x.size()) == s; });
+  if (same_size && g * s == num_devices()) {
+    bool plain = true, transposed = true;
+    for (int64_t i = 0; i < g; ++i)
+      for (int64_t k = 0; k < s; ++k) {
+        plain &= groups[i][k] == i * s + k;
+        transposed &= groups[i][k] == k * g + i;
+      }
+    if (plain) {
+      rg.iota = ReplicaGroups::Iota{g, s, {g * s}, {0}};
+      return rg;
+    }
+    if (transposed) {
+      rg.iota = ReplicaGroups::Iota{g, s, {s, g}, {1, 0}};
+      return rg;
+    }
+  }
+  rg.groups = groups;
+  return rg;
+}
+
+void SpmdBuilder::Count(const std::string& kind, const Shape& shape) {
+  auto& st = state_->stats[kind];
+  st.count += 1;
+  st.bytes += shape.byte_size();
+}
+
+Instruction* SpmdBuilder::AllReduce(Instruction* operand, const std::vector<std::vector<int64_t>>& groups,
+                                    const std::string& reducer_kind) {
+  Attributes a;
+  a.Set(AttrId::kChannelId, state_->next_channel_id++);
+  a.Set(AttrId::kReplicaGroups, MakeGroups(groups));
+  a.Set(AttrId::kUseGlobalDeviceIds, true);
+  a.Set(AttrId::kToApply, Reducer(reducer_kind, operand->shape().dtype()));
+  Shape s = operand->shape();
+  Count("all-reduce", s);
+  return Add(Opcode::kAllReduce, {operand}, std::move(a), &s);
+}
+
+Instruction* SpmdBuilder::AllGather(Instruction* operand, int64_t dim,
+                                    const std::vector<std::vector<int64_t>>& groups) {
+  Attributes a;
+  a.Set(AttrId::kChannelId, state_->next_channel_id++);
+  a.Set(AttrId::kReplicaGroups, MakeGroups(groups));
+  a.Set(AttrId::kUseGlobalDeviceIds, true);
+  a.Set(AttrId::kDimensions, std::vector<int64_t>{dim});
+  Shape s = operand->shape();
+  int64_t group_size = groups.empty() ? num_devices() : static_cast<int64_t>(groups[0].size());
+  s.set_dim(dim, s.dim(dim) * group_size);
+  s.set_layout(std::nullopt);
+  Count("all-gather", s);
+  return Add(Opcode::kAllGather, {operand}, std::move(a), &s);
+}
+
+Instruction* SpmdBuilder::AllToAll(Instruction* operand, int64_t split_dim,
+                                   const std::vector<std::vector<int64_t>>& groups) {
+  Attributes a;
+  a.Set(AttrId::kChannelId, state_->next_channel_id++);
+  a.Set(AttrId::kReplicaGroups, MakeGroups(groups));
+  a.Set(AttrId::kDimensions, std::vector<int64_t>{split_dim});
+  Shape s = operand->shape();
+  Count("all-to-all", s);
+  return Add(Opcode::kAllToAll, {operand}, std::move(a), &s);
+}
+
+Instruction* SpmdBuilder::CollectivePermute(Instruction* operand,
+                                            const std::vector<std::pair<int64_t, int64_t>>& pairs) {
+  Attributes a;
+  a.Set(AttrId::kChannelId, state_->next_channel_id++);
+  a.Set(AttrId::kSourceTargetPairs, PairList(pairs.begin(), pairs.end()));
+  Shape s = operand->shape();
+  Count("collective-permute", s);
+  return Add(Opcode::kCollectivePermute, {operand}, std::move(a), &s);
+}
+
+Computation* SpmdBuilder::Reducer(const std::string& kind, DType dtype) {
+  std::string key = fmt::format("{}.{}", kind, DTypeName(dtype));
+  auto it = state_->reducers.find(key);
+  if (it != state_->reducers.end()) return it->second;
+  Opcode op = kind == "add" ? Opcode::kAdd : kind == "max" ? Opcode::kMaximum : kind == "min" ? Opcode::kMinimum
+            : kind == "mul" ? Opcode::kMultiply : kind == "and" ? Opcode::kAnd : Opcode::kOr;
+  if (dtype == DType::kPred && op == Opcode::kAdd) op = Opcode::kOr;
+  Module* m = module();
+  auto comp = std::make_unique<Computation>(m->UniqueName(fmt::format("spmd_{}_{}", kind, DTypeName(dtype))));
+  Shape scalar = Shape::Scalar(dtype);
+  auto p0 = std::make_unique<Instruction>(Opcode::kParameter, scalar, m->UniqueName("lhs"));
+  p0->set_parameter_number(0);
+  auto p1 = std::make_unique<Instruction>(Opcode::kParameter, scalar, m->UniqueName("rhs"));
+  p1->set_parameter_number(1);
+  Instruction* a = comp->AddInstruction(std::move(p0));
+  Instruction* b = comp->AddInstruction(std::move(p1));
+  Instruction* r = comp->AddInstruction(op, scalar, m->UniqueName(std::string(OpcodeName(op))), {a, b});
+  comp->set_root(r);
+  Computation* raw = comp.get();
+  // Reducers go first so that the printed module lists callees before callers.
+  m->AddComputation(std::move(comp));
+  state_->reducers[key] = raw;
+  return raw;
+}
+
+std::optional<std::string> SpmdBuilder::ReducerKind(const Computation& c) {
+  const Instruction* root = c.root();
+  if (!root || c.num_parameters() != 2 || root->operand_count() != 2) return std::nullopt;
+  if (!((root->operand(0) == c.parameter(0) && root->operand(1) == c.parameter(1)) ||
+        (root->operand(0) == c.parameter(1) && root->operand(1) == c.parameter(0))))
+    return std::nullopt;
+  switch (root->opcode()) {
+    case Opcode::kAdd: return "add";
+    case Opcode::kMaximum: return "max";
+    case Opcode::kMinimum: return "min";
+    case Opcode::kMultiply: return "mul";
+    case Opcode::kAnd: return "and";
+    case Opcode::kOr: return "or";
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace spmdc

@@ -1,0 +1,768 @@
+// The partitioning visitor: walks each computation in post order and emits, for every
+// instruction, its per-device form (GSPMD.md §3.6). Handlers follow the op families; anything
+// without a dedicated handler goes through the default action (replicate the operands, run the
+// op whole, slice the result), which is always correct.
+#include "partitioner/partitioner.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "absl/container/flat_hash_set.h"
+#include "fmt/format.h"
+#include "partitioner/builder.h"
+#include "partitioner/reshard.h"
+#include "propagation/dim_mapping.h"
+#include "propagation/dot_dims.h"
+#include "sharding/algebra.h"
+#include "support/check.h"
+
+namespace spmdc {
+namespace {
+
+int64_t Product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t x : v) p *= x;
+  return p;
+}
+
+// Rough per-device bytes a reshard moves (for choosing between strategies).
+int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to) {
+  if (from == to || !shape.IsArray()) return 0;
+  if (to.IsTileMaximal()) {
+    return from.IsReplicated() ? 0 : shape.byte_size();
+  }
+  if (from.IsReplicated()) return 0;  // a local dynamic-slice
+  int64_t rank = shape.rank();
+  bool refines = true, same = true;
+  int64_t common = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t a = from.NumTilesOnDim(d), b = to.NumTilesOnDim(d);
+    refines &= b % a == 0;
+    same &= a == b;
+    common *= std::min(a, b);
+  }
+  if (refines && !same) return 0;  // dynamic-slice, possibly after a permute
+  if (same) return to.ShardShape(shape).byte_size();
+  return shape.byte_size() / std::max<int64_t>(common, 1);
+}
+
+class Partitioner;
+
+// Partitions one computation into `out`.
+class ComputationPartitioner {
+ public:
+  ComputationPartitioner(Partitioner* p, SpmdModuleState* st, const Computation& src, Computation* out)
+      : p_(p), src_(src), b_(st, out), r_(&b_) {}
+
+  StatusOr<PValue> Run(const std::vector<Sharding>& param_shardings, const Sharding& root_sharding);
+
+ private:
+  Status Handle(const Instruction* instr);
+  PValue Get(const Instruction* operand) const { return values_.at(operand); }
+  Sharding TargetOf(const Instruction* instr) const;
+  PValue Operand(const Instruction* instr, int64_t i, const Sharding& s) {
+    return r_.Reshard(Get(instr->operand(i)), s, instr->name());
+  }
+  void Set(const Instruction* instr, PValue v);
+  Instruction* CloneWith(const Instruction* instr, const std::vector<Instruction*>& operands, const Shape& shape);
+
+  Status Default(const Instruction* instr);
+  Status Elementwise(const Instruction* instr);
+  Status Parameter(const Instruction* instr);
+  Status Constant(const Instruction* instr);
+  Status Iota(const Instruction* instr);
+  Status Broadcast(const Instruction* instr);
+  Status Transpose(const Instruction* instr);
+  Status Reshape(const Instruction* instr);
+  Status Reduce(const Instruction* instr);
+  Status Dot(const Instruction* instr);
+  Status Convolution(const Instruction* instr);
+  Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
+  Status DynamicSlicing(const Instruction* instr);
+  Status Tuple(const Instruction* instr);
+  Status GetTupleElement(const Instruction* instr);
+  Status While(const Instruction* instr);
+  Status Conditional(const Instruction* instr);
+  Status Call(const Instruction* instr);
+
+  Partitioner* p_;
+  const Computation& src_;
+  SpmdBuilder b_;
+  Resharder r_;
+  absl::flat_hash_map<const Instruction*, PValue> values_;
+  absl::flat_hash_set<const Instruction*> named_;
+};
+
+class Partitioner {
+ public:
+  Partitioner(const Module& src, const PartitionOptions& options) : src_(src), options_(options) {}
+
+  StatusOr<PartitionResult> Run();
+  // A partitioned copy of `c` whose parameters have `params` and whose root ends as `root`.
+  StatusOr<Computation*> PartitionCalled(const Computation& c, const std::vector<Sharding>& params,
+                                         const Sharding& root);
+  SpmdModuleState& state() { return state_; }
+
+ private:
+  const Module& src_;
+  PartitionOptions options_;
+  SpmdModuleState state_;
+  std::unique_ptr<Module> out_;
+};
+
+Sharding ComputationTarget(const Instruction* instr) {
+  if (!instr->has_sharding()) return Sharding::Single(instr->shape(), Sharding::Replicate());
+  return instr->sharding()->NormalizeTupleSharding(instr->shape());
+}
+
+Sharding ComputationPartitioner::TargetOf(const Instruction* instr) const { return ComputationTarget(instr); }
+
+void ComputationPartitioner::Set(const Instruction* instr, PValue v) {
+  // The instruction that stands for `instr` keeps its name when it is a fresh one.
+  if (v.hlo->opcode() != Opcode::kParameter && !named_.contains(v.hlo) && v.hlo->name() != instr->name() &&
+      !b_.module()->IsNameTaken(instr->name() + "\x01")) {
+    bool is_operand_value = false;
+    for (const auto& [k, pv] : values_) is_operand_value |= pv.hlo == v.hlo;
+    if (!is_operand_value) {
+      v.hlo->set_name(instr->name());
+      b_.module()->ReserveName(instr->name() + "\x01");
+    }
+  }
+  named_.insert(v.hlo);
+  values_[instr] = std::move(v);
+}
+
+Instruction* ComputationPartitioner::CloneWith(const Instruction* instr, const std::vector<Instruction*>& operands,
+                                               const Shape& shape) {
+  Attributes attrs = instr->attrs();
+  attrs.Remove(AttrId::kControlPredecessors);
+  Instruction* c = b_.Add(instr->opcode(), operands, std::move(attrs), &shape, instr->name());
+  if (instr->literal()) c->set_literal(*instr->literal());
+  c->set_parameter_number(instr->parameter_number());
+  return c;
+}
+
+StatusOr<PValue> ComputationPartitioner::Run(const std::vector<Sharding>& param_shardings,
+                                             const Sharding& root_sharding) {
+  for (const Instruction* instr : src_.MakeInstructionPostOrder()) {
+    if (instr->opcode() == Opcode::kParameter) {
+      int64_t k = instr->parameter_number();
+      Sharding s = k < static_cast<int64_t>(param_shardings.size()) ? param_shardings[k] : TargetOf(instr);
+      Shape shard = s.ShardShape(instr->shape());
+      Instruction* p = b_.Parameter(k, shard, instr->name());
+      named_.insert(p);
+      values_[instr] = PValue{p, s, instr->shape()};
+      continue;
+    }
+    RETURN_IF_ERROR(Handle(instr));
+  }
+  PValue root = r_.Reshard(Get(src_.root()), root_sharding, src_.root()->name());
+  b_.computation()->set_root(root.hlo);
+  RETURN_IF_ERROR(b_.computation()->RebuildParameterList());
+  return root;
+}
+
+Status ComputationPartitioner::Handle(const Instruction* instr) {
+  const Sharding target = TargetOf(instr);
+  if (target.IsManual() || (target.IsTuple() && target.IsManual())) {
+    // Already per-device: clone as is, operands taken in whatever form they have.
+    std::vector<Instruction*> ops;
+    for (const Instruction* op : instr->operands()) ops.push_back(Get(op).hlo);
+    Set(instr, PValue{CloneWith(instr, ops, instr->shape()), target, instr->shape()});
+    return absl::OkStatus();
+  }
+  if (instr->IsCustomCall("SPMDFullToShardShape") || instr->IsCustomCall("SPMDShardToFullShape")) {
+    return Unimplemented("%{}: manual regions (custom-call {}) are not partitioned yet", instr->name(),
+                         instr->custom_call_target());
+  }
+  switch (instr->opcode()) {
+    case Opcode::kConstant: return Constant(instr);
+    case Opcode::kIota: return Iota(instr);
+    case Opcode::kBroadcast: return Broadcast(instr);
+    case Opcode::kTranspose: return Transpose(instr);
+    case Opcode::kReshape: return Reshape(instr);
+    case Opcode::kReduce: return Reduce(instr);
+    case Opcode::kDot: return Dot(instr);
+    case Opcode::kConvolution: return Convolution(instr);
+    case Opcode::kSlice: case Opcode::kPad: case Opcode::kConcatenate: case Opcode::kReverse:
+    case Opcode::kSort:
+      return Slicing(instr);
+    case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice: return DynamicSlicing(instr);
+    case Opcode::kTuple: return Tuple(instr);
+    case Opcode::kGetTupleElement: return GetTupleElement(instr);
+    case Opcode::kWhile: return While(instr);
+    case Opcode::kConditional: return Conditional(instr);
+    case Opcode::kCall: return Call(instr);
+    case Opcode::kOptimizationBarrier: {
+      // Identity on its (tuple) operand.
+      PValue v = Operand(instr, 0, target);
+      Set(instr, PValue{CloneWith(instr, {v.hlo}, v.hlo->shape()), target, instr->shape()});
+      return absl::OkStatus();
+    }
+    case Opcode::kCustomCall:
+      if (instr->IsCustomCall("Sharding") || instr->IsCustomCall("LayoutConstraint") ||
+          instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo")) {
+        PValue v = Operand(instr, 0, target);
+        Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
+        return absl::OkStatus();
+      }
+      return Default(instr);
+    case Opcode::kPartitionId: case Opcode::kReplicaId:
+      return Unimplemented("%{}: {} is only meaningful inside a manually partitioned region", instr->name(),
+                           OpcodeName(instr->opcode()));
+    case Opcode::kRng: case Opcode::kRngGetAndUpdateState: case Opcode::kInfeed: case Opcode::kOutfeed:
+    case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone: case Opcode::kRecvDone:
+      return Unimplemented("%{}: {} cannot be partitioned yet", instr->name(), OpcodeName(instr->opcode()));
+    default:
+      if (IsElementwiseOpcode(instr->opcode()) && instr->shape().IsArray()) return Elementwise(instr);
+      return Default(instr);
+  }
+}
+
+Status ComputationPartitioner::Default(const Instruction* instr) {
+  // Replicate every operand, run the op on whole values, then slice the result to its sharding.
+  std::vector<Instruction*> ops;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    const Instruction* op = instr->operand(i);
+    ops.push_back(r_.Reshard(Get(op), Sharding::Single(op->shape(), Sharding::Replicate()), instr->name()).hlo);
+  }
+  std::vector<Computation*> called = instr->called_computations();
+  Instruction* whole = CloneWith(instr, ops, instr->shape());
+  // Called computations (reducers, comparators, branches) run whole on every device.
+  for (Computation* c : called) {
+    std::vector<Sharding> params;
+    for (Instruction* p : c->parameters()) params.push_back(Sharding::Single(p->shape(), Sharding::Replicate()));
+    ASSIGN_OR_RETURN(Computation* pc,
+                     p_->PartitionCalled(*c, params, Sharding::Single(c->root()->shape(), Sharding::Replicate())));
+    whole->ReplaceCalledComputation(c, pc);
+  }
+  PValue v{whole, Sharding::Single(instr->shape(), Sharding::Replicate()), instr->shape()};
+  Set(instr, r_.Reshard(v, TargetOf(instr), instr->name()));
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Elementwise(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  std::vector<Instruction*> ops;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    const Instruction* op = instr->operand(i);
+    if (op->shape().rank() == 0 && instr->shape().rank() > 0) {
+      // Scalar operands (clamp bounds, select predicate) are replicated.
+      ops.push_back(r_.Reshard(Get(op), Sharding::Replicate(), instr->name()).hlo);
+    } else {
+      ops.push_back(Operand(instr, i, target).hlo);
+    }
+  }
+  Shape shard = target.ShardShape(instr->shape());
+  Instruction* c = CloneWith(instr, ops, shard);
+  for (Computation* called : instr->called_computations()) {  // map
+    std::vector<Sharding> params(called->num_parameters(), Sharding::Replicate());
+    ASSIGN_OR_RETURN(Computation* pc, p_->PartitionCalled(*called, params, Sharding::Replicate()));
+    c->ReplaceCalledComputation(called, pc);
+  }
+  Set(instr, PValue{c, target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Constant(const Instruction* instr) {
+  Shape shape = instr->shape();
+  Instruction* c = CloneWith(instr, {}, shape);
+  PValue v{c, Sharding::Single(shape, Sharding::Replicate()), shape};
+  Set(instr, r_.Reshard(v, TargetOf(instr), instr->name()));
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Iota(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  if (!target.IsTiled()) return Default(instr);
+  int64_t dim = instr->int_attr(AttrId::kIotaDimension);
+  Shape shard = target.ShardShape(instr->shape());
+  Instruction* local = CloneWith(instr, {}, shard);
+  if (target.NumTilesOnDim(dim) > 1) {
+    DType t = instr->shape().dtype();
+    Instruction* offset = r_.TileOffsets(instr->shape(), target)[dim];
+    local = b_.Binary(Opcode::kAdd, local, b_.BroadcastScalar(b_.Convert(offset, t), shard));
+  }
+  Set(instr, PValue{local, target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Broadcast(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  if (!target.IsTiled()) return Default(instr);
+  const auto& dims = instr->dimensions();
+  std::vector<int64_t> operand_dims(dims.size());
+  std::iota(operand_dims.begin(), operand_dims.end(), 0);
+  Sharding operand_sharding = MapShardingDims(target, dims, operand_dims, instr->operand(0)->shape().rank());
+  PValue v = Operand(instr, 0, operand_sharding);
+  Set(instr, PValue{b_.Broadcast(v.hlo, target.ShardShape(instr->shape()), dims), target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Transpose(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  if (!target.IsTiled()) return Default(instr);
+  const auto& perm = instr->dimensions();
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
+  PValue v = Operand(instr, 0, TransposeSharding(target, inverse));
+  Set(instr, PValue{b_.Transpose(v.hlo, perm), target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Reshape(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  const Shape& in = instr->operand(0)->shape();
+  if (target.IsTiled() && target.EvenlyPartitions(instr->shape())) {
+    std::optional<Sharding> operand_sharding = ReshapeSharding(instr->shape(), in, target);
+    if (operand_sharding && operand_sharding->EvenlyPartitions(in)) {
+      std::optional<Sharding> back = ReshapeSharding(in, instr->shape(), *operand_sharding);
+      if (back && *back == target) {
+        PValue v = Operand(instr, 0, *operand_sharding);
+        Set(instr, PValue{b_.Reshape(v.hlo, target.ShardShape(instr->shape()).dims()), target, instr->shape()});
+        return absl::OkStatus();
+      }
+    }
+  }
+  // The operand's own sharding may reshape cleanly; reshard the result afterwards.
+  const PValue& src = Get(instr->operand(0));
+  if (src.sharding.IsTiled() && src.sharding.EvenlyPartitions(in)) {
+    std::optional<Sharding> out = ReshapeSharding(in, instr->shape(), src.sharding);
+    if (out && out->EvenlyPartitions(instr->shape())) {
+      std::optional<Sharding> back = ReshapeSharding(instr->shape(), in, *out);
+      if (back && *back == src.sharding) {
+        PValue v{b_.Reshape(src.hlo, out->ShardShape(instr->shape()).dims()), *out, instr->shape()};
+        Set(instr, r_.Reshard(v, target, instr->name()));
+        return absl::OkStatus();
+      }
+    }
+  }
+  return Default(instr);
+}
+
+Status ComputationPartitioner::Reduce(const Instruction* instr) {
+  int64_t n = instr->operand_count() / 2;
+  Sharding target = TargetOf(instr);
+  const auto& dims = instr->dimensions();
+  std::optional<std::string> kind = SpmdBuilder::ReducerKind(*instr->to_apply());
+  // Inputs keep the first input's sharding (all alike); reduced dims may be tiled when the
+  // reducer is recognised (partial results are then all-reduced).
+  const PValue& first = Get(instr->operand(0));
+  Sharding in = first.sharding;
+  if (in.IsTuple() || !in.IsTiled()) {
+    // Derive the input sharding from the target: reduced dims untiled.
+    Sharding leaf = target.IsTuple() ? target.tuple_elements()[0] : target;
+    if (!leaf.IsTiled()) return Default(instr);
+    std::vector<int64_t> src, dst;
+    int64_t next = 0;
+    for (int64_t d = 0; d < instr->operand(0)->shape().rank(); ++d) {
+      if (std::find(dims.begin(), dims.end(), d) != dims.end()) continue;
+      src.push_back(next++);
+      dst.push_back(d);
+    }
+    in = MapShardingDims(leaf, src, dst, instr->operand(0)->shape().rank());
+  }
+  bool reduced_tiled = false;
+  for (int64_t d : dims) reduced_tiled |= in.NumTilesOnDim(d) > 1;
+  if (reduced_tiled && (!kind || n != 1)) {
+    in = PartiallyReplicateTiledShardingOnDims(in, dims);
+    reduced_tiled = false;
+  }
+  std::vector<Instruction*> ops;
+  for (int64_t k = 0; k < n; ++k) {
+    PValue v = Operand(instr, k, in);
+    // Padding of reduced dims must not contribute: fill it with the init value.
+    Instruction* init = r_.Reshard(Get(instr->operand(n + k)), Sharding::Replicate(), instr->name()).hlo;
+    ops.push_back(r_.MaskPadding(v, init, &dims));
+  }
+  for (int64_t k = 0; k < n; ++k)
+    ops.push_back(r_.Reshard(Get(instr->operand(n + k)), Sharding::Replicate(), instr->name()).hlo);
+  Sharding out_leaf = in.IsTiled() ? RemoveShapeDimensions(PartiallyReplicateTiledShardingOnDims(in, dims), dims)
+                                   : in;
+  Shape local_shape = instr->shape();
+  if (local_shape.IsTuple()) {
+    for (auto& s : local_shape.mutable_tuple_shapes()) s = out_leaf.ShardShape(s);
+  } else {
+    local_shape = out_leaf.ShardShape(local_shape);
+  }
+  Instruction* local = CloneWith(instr, ops, local_shape);
+  std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+  ASSIGN_OR_RETURN(Computation* reducer, p_->PartitionCalled(*instr->to_apply(), params,
+                                                             Sharding::Single(instr->to_apply()->root()->shape(), Sharding::Replicate())));
+  local->ReplaceCalledComputation(instr->to_apply(), reducer);
+  if (reduced_tiled) {
+    std::vector<int64_t> tile_dims(dims.begin(), dims.end());
+    local = b_.AllReduce(local, Resharder::GroupsAlong(in, tile_dims), *kind);
+  }
+  PValue v{local, Sharding::Single(instr->shape(), out_leaf), instr->shape()};
+  Set(instr, r_.Reshard(v, target, instr->name()));
+  return absl::OkStatus();
+}
+
+// ---- dot ---------------------------------------------------------------------------------------
+
+struct DotPlan {
+  Sharding lhs, rhs;     // operand shardings for the local dot
+  Sharding result;       // sharding of the local result (after the all-reduce)
+  std::vector<std::vector<int64_t>> reduce_groups;  // all-reduce groups (empty: none)
+  int64_t cost = 0;
+};
+
+// The plan for a local dot of operands sharded `ls`, `rs`: valid when every device holds matching
+// batch and contracting tiles on both sides. The result is tiled by the batch and non-contracting
+// tiles; devices that hold different contracting tiles of the same result tile sum their partials.
+std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, const Sharding& ls,
+                                    const Sharding& rs, int64_t num_devices) {
+  auto tiles = [](const Sharding& s, int64_t dim) { return s.IsTiled() ? s.NumTilesOnDim(dim) : 1; };
+  auto index = [](const Sharding& s, int64_t dev, int64_t dim) -> int64_t {
+    return s.IsTiled() ? s.TileIndexForDevice(dev)[dim] : 0;
+  };
+  for (const DotDim& x : d.batch)
+    if (tiles(ls, x.lhs) != tiles(rs, x.rhs)) return std::nullopt;
+  for (const DotDim& x : d.contracting)
+    if (tiles(ls, x.lhs) != tiles(rs, x.rhs)) return std::nullopt;
+  int64_t out_rank = dot.shape().rank();
+  std::vector<int64_t> out_tiles(out_rank, 1);
+  for (const DotDim& x : d.batch) out_tiles[x.output] = tiles(ls, x.lhs);
+  for (const DotDim& x : d.lhs_non_contracting) out_tiles[x.output] = tiles(ls, x.lhs);
+  for (const DotDim& x : d.rhs_non_contracting) out_tiles[x.output] = tiles(rs, x.rhs);
+  int64_t tile_count = Product(out_tiles);
+  if (num_devices % tile_count != 0) return std::nullopt;
+  // Per device: output tile coordinates and contracting coordinates.
+  std::map<std::vector<int64_t>, std::map<std::vector<int64_t>, std::vector<int64_t>>> by_tile;
+  for (int64_t dev = 0; dev < num_devices; ++dev) {
+    std::vector<int64_t> out(out_rank, 0), con;
+    for (const DotDim& x : d.batch) {
+      if (index(ls, dev, x.lhs) != index(rs, dev, x.rhs)) return std::nullopt;
+      out[x.output] = index(ls, dev, x.lhs);
+    }
+    for (const DotDim& x : d.contracting) {
+      if (index(ls, dev, x.lhs) != index(rs, dev, x.rhs)) return std::nullopt;
+      con.push_back(index(ls, dev, x.lhs));
+    }
+    for (const DotDim& x : d.lhs_non_contracting) out[x.output] = index(ls, dev, x.lhs);
+    for (const DotDim& x : d.rhs_non_contracting) out[x.output] = index(rs, dev, x.rhs);
+    by_tile[out][con].push_back(dev);
+  }
+  DotPlan plan{ls, rs, Sharding::Replicate(), {}, 0};
+  int64_t per_tile = num_devices / tile_count;
+  std::vector<int64_t> devices;
+  for (auto& [out, by_con] : by_tile) {
+    std::vector<int64_t> members;
+    size_t replicas = by_con.begin()->second.size();
+    for (auto& [con, devs] : by_con) {
+      if (devs.size() != replicas) return std::nullopt;
+      members.insert(members.end(), devs.begin(), devs.end());
+    }
+    if (static_cast<int64_t>(members.size()) != per_tile) return std::nullopt;
+    std::sort(members.begin(), members.end());
+    devices.insert(devices.end(), members.begin(), members.end());
+    if (by_con.size() > 1) {
+      // Group j takes the j-th device of every contracting coordinate.
+      for (size_t j = 0; j < replicas; ++j) {
+        std::vector<int64_t> g;
+        for (auto& [con, devs] : by_con) g.push_back(devs[j]);
+        std::sort(g.begin(), g.end());
+        plan.reduce_groups.push_back(g);
+      }
+    }
+  }
+  if (static_cast<int64_t>(by_tile.size()) != tile_count) return std::nullopt;
+  std::vector<int64_t> ta_dims = out_tiles;
+  ta_dims.push_back(per_tile);
+  plan.result = Sharding::PartialTile(TileAssignment::FromDevices(ta_dims, devices));
+  return plan;
+}
+
+Status ComputationPartitioner::Dot(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  DotDims d = DotDimsOfDot(*instr);
+  const PValue& L = Get(instr->operand(0));
+  const PValue& R = Get(instr->operand(1));
+  const Shape& ls = instr->operand(0)->shape();
+  const Shape& rs = instr->operand(1)->shape();
+  int64_t n = b_.num_devices();
+  if (L.sharding.IsTuple() || R.sharding.IsTuple() || target.IsTuple()) return Default(instr);
+  auto own = [](const std::vector<DotDim>& dims, bool lhs) {
+    std::vector<int64_t> out_dims, op_dims;
+    for (const DotDim& x : dims) {
+      out_dims.push_back(x.output);
+      op_dims.push_back(lhs ? x.lhs : x.rhs);
+    }
+    return std::make_pair(out_dims, op_dims);
+  };
+  std::vector<DotPlan> plans;
+  auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
+    std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
+    if (!plan) return;
+    plan->cost = ReshardCost(ls, L.sharding, lsh) + ReshardCost(rs, R.sharding, rsh) +
+                 (plan->reduce_groups.empty() ? 0 : 2 * plan->result.ShardShape(instr->shape()).byte_size()) +
+                 ReshardCost(instr->shape(), plan->result, target);
+    plans.push_back(*plan);
+  };
+  // (1) Output-driven: operands tiled like the result on batch and non-contracting dims.
+  if (!target.IsManual()) {
+    auto [lb_out, lb_op] = own(d.batch, true);
+    auto [ln_out, ln_op] = own(d.lhs_non_contracting, true);
+    auto [rb_out, rb_op] = own(d.batch, false);
+    auto [rn_out, rn_op] = own(d.rhs_non_contracting, false);
+    std::vector<int64_t> lsrc = lb_out, ldst = lb_op, rsrc = rb_out, rdst = rb_op;
+    lsrc.insert(lsrc.end(), ln_out.begin(), ln_out.end());
+    ldst.insert(ldst.end(), ln_op.begin(), ln_op.end());
+    rsrc.insert(rsrc.end(), rn_out.begin(), rn_out.end());
+    rdst.insert(rdst.end(), rn_op.begin(), rn_op.end());
+    consider(MapShardingDims(target, lsrc, ldst, ls.rank()), MapShardingDims(target, rsrc, rdst, rs.rank()));
+  }
+  // (2) Operands as they are.
+  consider(L.sharding, R.sharding);
+  // (3) One side as it is, the other following it on batch and contracting dims.
+  std::vector<int64_t> l_bc, r_bc;
+  for (const DotDim& x : d.batch) l_bc.push_back(x.lhs), r_bc.push_back(x.rhs);
+  for (const DotDim& x : d.contracting) l_bc.push_back(x.lhs), r_bc.push_back(x.rhs);
+  if (L.sharding.IsTiled()) consider(L.sharding, MapShardingDims(L.sharding, l_bc, r_bc, rs.rank()));
+  if (R.sharding.IsTiled()) consider(MapShardingDims(R.sharding, r_bc, l_bc, ls.rank()), R.sharding);
+  if (plans.empty()) return Default(instr);
+  const DotPlan& best = *std::min_element(plans.begin(), plans.end(),
+                                          [](const DotPlan& a, const DotPlan& b) { return a.cost < b.cost; });
+  PValue lv = Operand(instr, 0, best.lhs);
+  PValue rv = Operand(instr, 1, best.rhs);
+  Instruction* lhs = lv.hlo;
+  Instruction* rhs = rv.hlo;
+  if (!best.reduce_groups.empty()) {
+    // Padding on the contracting dims must be zero on both sides (garbage may be NaN).
+    std::vector<int64_t> lc, rc;
+    for (const DotDim& x : d.contracting) lc.push_back(x.lhs), rc.push_back(x.rhs);
+    lhs = r_.MaskPadding(lv, b_.Zero(ls.dtype()), &lc);
+    rhs = r_.MaskPadding(rv, b_.Zero(rs.dtype()), &rc);
+  }
+  Shape local = best.result.ShardShape(instr->shape());
+  Instruction* out = CloneWith(instr, {lhs, rhs}, local);
+  if (!best.reduce_groups.empty()) out = b_.AllReduce(out, best.reduce_groups, "add");
+  Set(instr, r_.Reshard(PValue{out, best.result, instr->shape()}, target, instr->name()));
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Convolution(const Instruction* instr) {
+  // Batch (and output-feature) sharded convolutions run locally; the rest is replicated.
+  Sharding target = TargetOf(instr);
+  const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
+  if (!target.IsTiled() || !cd || instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1 ||
+      instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
+    return Default(instr);
+  for (int64_t s : cd->output_spatial)
+    if (target.NumTilesOnDim(s) > 1) return Default(instr);
+  Sharding lsh = MapShardingDims(target, {cd->output_batch}, {cd->input_batch}, instr->operand(0)->shape().rank());
+  Sharding rsh = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature},
+                                 instr->operand(1)->shape().rank());
+  PValue lv = Operand(instr, 0, lsh), rv = Operand(instr, 1, rsh);
+  Instruction* out = CloneWith(instr, {lv.hlo, rv.hlo}, target.ShardShape(instr->shape()));
+  Set(instr, PValue{out, target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Slicing(const Instruction* instr) {
+  // Local when every dim the op rearranges is untiled in the result.
+  Sharding target = TargetOf(instr);
+  if (target.IsTuple() && instr->opcode() == Opcode::kSort) {
+    const Sharding& leaf = target.tuple_elements()[0];
+    bool same = std::all_of(target.tuple_elements().begin(), target.tuple_elements().end(),
+                            [&](const Sharding& s) { return s == leaf; });
+    if (!same) return Default(instr);
+    int64_t dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
+    if (!leaf.IsTiled() || leaf.NumTilesOnDim(dim) > 1) return Default(instr);
+    std::vector<Instruction*> ops;
+    std::vector<Shape> shapes;
+    for (int64_t i = 0; i < instr->operand_count(); ++i) {
+      ops.push_back(Operand(instr, i, leaf).hlo);
+      shapes.push_back(ops.back()->shape());
+    }
+    Instruction* c = CloneWith(instr, ops, Shape::Tuple(shapes));
+    std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+    ASSIGN_OR_RETURN(Computation* cmp, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
+    c->ReplaceCalledComputation(instr->to_apply(), cmp);
+    Set(instr, PValue{c, target, instr->shape()});
+    return absl::OkStatus();
+  }
+  if (!target.IsTiled()) return Default(instr);
+  const Shape& out = instr->shape();
+  std::vector<int64_t> moved;
+  switch (instr->opcode()) {
+    case Opcode::kSlice: case Opcode::kPad:
+      for (int64_t d = 0; d < out.rank(); ++d)
+        if (out.dim(d) != instr->operand(0)->shape().dim(d)) moved.push_back(d);
+      if (const SliceSpec* s = instr->attr<SliceSpec>(AttrId::kSlice))
+        for (int64_t d = 0; d < out.rank(); ++d)
+          if (s->strides[d] != 1 || s->starts[d] != 0) moved.push_back(d);
+      if (const PaddingConfig* p = instr->attr<PaddingConfig>(AttrId::kPadding))
+        for (int64_t d = 0; d < out.rank(); ++d)
+          if (p->dims[d].low != 0 || p->dims[d].interior != 0 || p->dims[d].high != 0) moved.push_back(d);
+      break;
+    case Opcode::kConcatenate: case Opcode::kReverse: case Opcode::kSort:
+      moved = instr->dimensions();
+      break;
+    default:
+      break;
+  }
+  for (int64_t d : moved)
+    if (target.NumTilesOnDim(d) > 1) return Default(instr);
+  std::vector<Instruction*> ops;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    const Instruction* op = instr->operand(i);
+    if (op->shape().rank() == 0) ops.push_back(r_.Reshard(Get(op), Sharding::Replicate(), instr->name()).hlo);
+    else ops.push_back(Operand(instr, i, target).hlo);
+  }
+  Instruction* c = CloneWith(instr, ops, target.ShardShape(out));
+  if (instr->opcode() == Opcode::kSort) {
+    std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+    ASSIGN_OR_RETURN(Computation* cmp, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
+    c->ReplaceCalledComputation(instr->to_apply(), cmp);
+  }
+  Set(instr, PValue{c, target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::DynamicSlicing(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  if (!target.IsTiled()) return Default(instr);
+  bool is_ds = instr->opcode() == Opcode::kDynamicSlice;
+  const Shape& data = instr->operand(0)->shape();
+  const Shape& slice = is_ds ? instr->shape() : instr->operand(1)->shape();
+  int64_t first_index = is_ds ? 1 : 2;
+  if (instr->operand_count() != first_index + data.rank()) return Default(instr);  // vector index form
+  for (int64_t d = 0; d < data.rank(); ++d)
+    if (slice.dim(d) != data.dim(d) && target.NumTilesOnDim(d) > 1) return Default(instr);
+  std::vector<Instruction*> ops = {Operand(instr, 0, target).hlo};
+  if (!is_ds) ops.push_back(Operand(instr, 1, target).hlo);
+  for (int64_t d = 0; d < data.rank(); ++d) {
+    const Instruction* idx = instr->operand(first_index + d);
+    // Dims sliced whole take index 0 (the local shard is smaller than the global dim).
+    if (slice.dim(d) == data.dim(d)) ops.push_back(b_.Zero(idx->shape().dtype()));
+    else ops.push_back(r_.Reshard(Get(idx), Sharding::Replicate(), instr->name()).hlo);
+  }
+  Shape local = target.ShardShape(instr->shape());
+  Instruction* c = CloneWith(instr, ops, local);
+  if (is_ds) c->attrs().Set(AttrId::kDynamicSliceSizes, target.ShardShape(slice).dims());
+  Set(instr, PValue{c, target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Tuple(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  std::vector<Instruction*> ops;
+  for (int64_t i = 0; i < instr->operand_count(); ++i)
+    ops.push_back(Operand(instr, i, target.GetSubSharding(instr->shape(), {&i, 1})).hlo);
+  Set(instr, PValue{b_.Tuple(ops), target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::GetTupleElement(const Instruction* instr) {
+  const PValue& t = Get(instr->operand(0));
+  int64_t i = instr->tuple_index();
+  PValue e{b_.GetTupleElement(t.hlo, i), t.sharding.GetSubSharding(t.base_shape, {&i, 1}), instr->shape()};
+  Set(instr, r_.Reshard(e, TargetOf(instr), instr->name()));
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::While(const Instruction* instr) {
+  Sharding state = TargetOf(instr);
+  Computation* cond = instr->computation_attr(AttrId::kCondition);
+  Computation* body = instr->computation_attr(AttrId::kBody);
+  PValue init = Operand(instr, 0, state);
+  ASSIGN_OR_RETURN(Computation* pbody, p_->PartitionCalled(*body, {state}, state));
+  // Every device must take the same branch: the predicate is replicated.
+  ASSIGN_OR_RETURN(Computation* pcond, p_->PartitionCalled(*cond, {state}, Sharding::Replicate()));
+  Instruction* w = CloneWith(instr, {init.hlo}, init.hlo->shape());
+  w->ReplaceCalledComputation(cond, pcond);
+  w->ReplaceCalledComputation(body, pbody);
+  Set(instr, PValue{w, state, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Conditional(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  std::vector<Instruction*> ops = {
+      r_.Reshard(Get(instr->operand(0)), Sharding::Replicate(), instr->name()).hlo};
+  std::vector<Computation*> branches = instr->called_computations();
+  std::vector<Computation*> partitioned;
+  for (size_t b = 0; b < branches.size(); ++b) {
+    const PValue& arg = Get(instr->operand(b + 1));
+    ops.push_back(arg.hlo);
+    ASSIGN_OR_RETURN(Computation* pb, p_->PartitionCalled(*branches[b], {arg.sharding}, target));
+    partitioned.push_back(pb);
+  }
+  Instruction* c = CloneWith(instr, ops, target.ShardShape(instr->shape()));
+  for (size_t b = 0; b < branches.size(); ++b) c->ReplaceCalledComputation(branches[b], partitioned[b]);
+  Set(instr, PValue{c, target, instr->shape()});
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::Call(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  Computation* callee = instr->to_apply();
+  std::vector<Instruction*> ops;
+  std::vector<Sharding> params;
+  for (const Instruction* op : instr->operands()) {
+    ops.push_back(Get(op).hlo);
+    params.push_back(Get(op).sharding);
+  }
+  ASSIGN_OR_RETURN(Computation* pc, p_->PartitionCalled(*callee, params, target));
+  Instruction* c = CloneWith(instr, ops, target.ShardShape(instr->shape()));
+  c->ReplaceCalledComputation(callee, pc);
+  Set(instr, PValue{c, target, instr->shape()});
+  return absl::OkStatus();
+}
+
+StatusOr<Computation*> Partitioner::PartitionCalled(const Computation& c, const std::vector<Sharding>& params,
+                                                    const Sharding& root) {
+  auto comp = std::make_unique<Computation>(out_->UniqueName(c.name()));
+  comp->set_execution_thread(c.execution_thread());
+  Computation* raw = out_->AddComputation(std::move(comp));
+  ComputationPartitioner cp(this, &state_, c, raw);
+  RETURN_IF_ERROR(cp.Run(params, root).status());
+  return raw;
+}
+
+StatusOr<PartitionResult> Partitioner::Run() {
+  if (options_.num_partitions < 1) return InvalidArgument("--num-partitions must be >= 1");
+  out_ = std::make_unique<Module>(src_.name());
+  out_->config() = src_.config();
+  out_->config().Remove(AttrId::kEntryComputationLayout);
+  out_->config().Remove(AttrId::kInputOutputAlias);
+  out_->config().Remove(AttrId::kBufferDonor);
+  out_->set_num_partitions(options_.num_partitions);
+  state_.module = out_.get();
+  state_.num_devices = options_.num_partitions;
+  // Original names stay available for the instructions that stand for them.
+  for (Computation* c : src_.computations()) {
+    out_->ReserveName(c->name());
+    for (Instruction* i : c->instructions()) out_->ReserveName(i->name());
+  }
+  const Computation* entry = src_.entry();
+  PartitionResult result;
+  for (Instruction* p : entry->parameters()) result.parameter_shardings.push_back(ComputationTarget(p));
+  result.result_sharding = ComputationTarget(entry->root());
+  auto comp = std::make_unique<Computation>(entry->name());
+  Computation* raw = out_->AddComputation(std::move(comp), /*is_entry=*/true);
+  ComputationPartitioner cp(this, &state_, *entry, raw);
+  RETURN_IF_ERROR(cp.Run(result.parameter_shardings, result.result_sharding).status());
+  for (Instruction* p : raw->parameters()) {
+    result.stats.parameter_bytes += p->shape().byte_size();
+    p->set_sharding(std::make_shared<const Sharding>(result.parameter_shardings[p->parameter_number()]));
+  }
+  result.stats.output_bytes = raw->root()->shape().byte_size();
+  raw->root()->set_sharding(std::make_shared<const Sharding>(result.result_sharding));
+  for (const auto& [kind, st] : state_.stats) result.stats.collectives[kind] = {st.count, st.bytes};
+  result.stats.warnings = state_.warnings;
+  result.module = std::move(out_);
+  return result;
+}
+
+}  // namespace
+
+StatusOr<PartitionResult> PartitionModule(const Module& module, const PartitionOptions& options) {
+  if (!module.entry()) return InvalidArgument("module has no entry computation");
+  Partitioner p(module, options);
+  return p.Run();
+}
+
+}  // namespace spmdc

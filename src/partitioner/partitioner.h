@@ -1,0 +1,43 @@
+// The SPMD partitioner (GSPMD.md §3): rewrites a module whose instructions carry shardings into
+// one per-device program with collectives. Partitioning is "as annotated": an instruction without
+// a sharding is replicated (run propagation first to infer them).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "sharding/sharding.h"
+#include "support/status.h"
+
+namespace spmdc {
+
+struct PartitionOptions {
+  int64_t num_partitions = 1;
+};
+
+struct PartitionStats {
+  struct Collective {
+    int64_t count = 0;
+    int64_t bytes = 0;  // per device, summed over instances (static count, not loop trips)
+  };
+  std::map<std::string, Collective> collectives;
+  int64_t parameter_bytes = 0;  // per-device bytes of the entry parameters
+  int64_t output_bytes = 0;     // per-device bytes of the entry result
+  std::vector<std::string> warnings;  // full rematerializations, with instruction and bytes
+};
+
+struct PartitionResult {
+  std::unique_ptr<Module> module;          // the per-device program
+  std::vector<Sharding> parameter_shardings;  // how host inputs are split
+  Sharding result_sharding;                // how device outputs are assembled
+  PartitionStats stats;
+};
+
+// Errors: InvalidArgument for shardings that do not fit the device count; Unimplemented for ops
+// that cannot be partitioned (side effects without a unique device, ...).
+StatusOr<PartitionResult> PartitionModule(const Module& module, const PartitionOptions& options);
+
+}  // namespace spmdc

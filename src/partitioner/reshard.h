@@ -1,0 +1,57 @@
+// Partitioned values and the resharding toolbox (GSPMD.md §3.3): moving a per-device value from
+// one sharding to another with the cheapest collectives we know: nothing (same sharding), a local
+// dynamic-slice (the target refines the source), collective-permute (same tiles, other devices),
+// all-gather within groups (the target coarsens the source), and only as a last resort full
+// rematerialization (replicate, then slice), which is reported as a warning naming the
+// instruction, both shardings and the bytes moved.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "partitioner/builder.h"
+#include "sharding/sharding.h"
+
+namespace spmdc {
+
+// A value of the partitioned program: the per-device instruction (shard shape), its sharding and
+// the shape of the whole (global) value. Shards of uneven dims are ceil-sized and padded on the
+// high side; the padding holds unspecified data until masked (MaskPadding).
+struct PValue {
+  Instruction* hlo = nullptr;
+  Sharding sharding;
+  Shape base_shape;
+};
+
+class Resharder {
+ public:
+  explicit Resharder(SpmdBuilder* b) : b_(b) {}
+
+  // `v` with sharding `target`. `context` names the instruction for warnings.
+  PValue Reshard(const PValue& v, const Sharding& target, const std::string& context = "");
+  // Replicated everywhere (all-gathers of the tiled dims).
+  PValue Replicate(const PValue& v, const std::string& context = "");
+  // Replaces the high-side padding of uneven tiled dims (all of them, or `dims` only) by `value`.
+  Instruction* MaskPadding(const PValue& v, Instruction* scalar_value,
+                           const std::vector<int64_t>* dims = nullptr);
+  // Per-dim offsets (s32 scalars) of this device's tile of `shape` under `sharding`.
+  std::vector<Instruction*> TileOffsets(const Shape& shape, const Sharding& sharding);
+  // Devices grouped by equal tile coordinates except along `dims` (tile dims), each group ordered
+  // row-major by the coordinates along `dims`.
+  static std::vector<std::vector<int64_t>> GroupsAlong(const Sharding& s, const std::vector<int64_t>& dims);
+
+ private:
+  PValue Gather(const PValue& v, const std::vector<int64_t>& dims);
+  PValue FromReplicated(const PValue& v, const Sharding& target);
+  PValue FromMaximal(const PValue& v, int64_t device);
+  std::optional<PValue> TryPermute(const PValue& v, const Sharding& target);
+  std::optional<PValue> TryRefine(const PValue& v, const Sharding& target);
+  PValue ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context);
+
+  SpmdBuilder* b_;
+  // Reshard cache: (source hlo, target sharding text) -> result.
+  absl::flat_hash_map<std::pair<const Instruction*, std::string>, PValue> cache_;
+};
+
+}  // namespace spmdc
