@@ -54,6 +54,9 @@ namespace kernels {
 StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& lhs,
                                         const Literal& rhs, const KernelContext& ctx,
                                         bool allow_dnnl);
+// How many convolutions / dots ran on oneDNN so far in this process (for tests).
+int64_t DnnlConvolutionCount();
+int64_t DnnlMatmulCount();
 }  // namespace kernels
 
 }  // namespace spmdc

@@ -151,8 +151,10 @@ TEST(DotKernel, OneDnnMatchesExactOnLargerRandom) {
   for (auto [m, k, n] : std::vector<std::array<int64_t, 3>>{{64, 129, 33}, {1, 300, 1}, {97, 1, 5}}) {
     Literal l = Random(DType::kF32, {3, m, k}, 7), r = Random(DType::kF32, {3, k, n}, 8);
     auto d = DotInstr(Shape(DType::kF32, {3, m, n}), {0}, {2}, {0}, {1});
+    const int64_t before = kernels::DnnlMatmulCount();
     auto got = DotKernel(*d, l, r, Ctx());
     ASSERT_TRUE(got.ok());
+    EXPECT_EQ(kernels::DnnlMatmulCount() - before, 1);
     // The same dot in f64 runs the exact loop.
     Literal l64 = kernels::ConvertLiteral(l, DType::kF64), r64 = kernels::ConvertLiteral(r, DType::kF64);
     auto d64 = DotInstr(Shape(DType::kF64, {3, m, n}), {0}, {2}, {0}, {1});
@@ -314,8 +316,10 @@ TEST(ConvolutionKernel, RandomAgainstNaiveBothPaths) {
       auto conv = ConvInstr(Shape(ot, c.odims), c.dn, c.win, c.fgc, c.bgc);
       std::vector<double> want = NaiveConv(*conv, l, r);
       for (bool dnnl : {true, false}) {
+        const int64_t before = kernels::DnnlConvolutionCount();
         auto got = kernels::ConvolutionKernelImpl(*conv, l, r, Ctx(), dnnl);
         ASSERT_TRUE(got.ok()) << got.status();
+        if (t != DType::kF64) EXPECT_EQ(kernels::DnnlConvolutionCount() - before, dnnl ? 1 : 0);
         ExpectNear(Vals(*got), want, t == DType::kBF16 ? 1e-2 : t == DType::kF64 ? 1e-12 : 1e-5);
       }
     }

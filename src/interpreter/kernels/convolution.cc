@@ -7,6 +7,7 @@
 // transposition is made by hand. Everything else runs the exact loop below, which accumulates in
 // the order of XLA's evaluator (window positions row-major, input features innermost).
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -161,15 +162,18 @@ Status IntegerConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs
   return absl::OkStatus();
 }
 
-// oneDNN forward convolution on f32 literals (same dims/layout as the HLO operands).
-bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs, const Literal& rhs,
-              float* out_data, const Shape& out_shape, const KernelContext& ctx) {
+// oneDNN forward convolution on f32 buffers laid out row-major in `*_dims` (the HLO operands'
+// dims); g.N / g.O may describe a slice (batch groups), the strides stay those of the full arrays.
+bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const float* x,
+              const std::vector<int64_t>& lhs_dims, const float* w,
+              const std::vector<int64_t>& rhs_dims, float* out_data,
+              const std::vector<int64_t>& out_dims, const KernelContext& ctx) {
   using namespace dnnl;
   using dims_t = memory::dims;
   const int64_t nsp = std::max<int64_t>(g.nsp, 1);
-  std::vector<int64_t> ls = RowMajorStrides(lhs.shape().dims());
-  std::vector<int64_t> rs = RowMajorStrides(rhs.shape().dims());
-  std::vector<int64_t> os = RowMajorStrides(out_shape.dims());
+  std::vector<int64_t> ls = RowMajorStrides(lhs_dims);
+  std::vector<int64_t> rs = RowMajorStrides(rhs_dims);
+  std::vector<int64_t> os = RowMajorStrides(out_dims);
   dims_t src_dims{g.N, g.C}, src_str{ls[dn.input_batch], ls[dn.input_feature]};
   dims_t dst_dims{g.N, g.O}, dst_str{os[dn.output_batch], os[dn.output_feature]};
   dims_t wei_dims, wei_str;
@@ -218,7 +222,7 @@ bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs, con
     if (!e) {
       if (cache.size() > 64) {
         cache.clear();
-        return DnnlConv(g, dn, lhs, rhs, out_data, out_shape, ctx);
+        return DnnlConv(g, dn, x, lhs_dims, w, rhs_dims, out_data, out_dims, ctx);
       }
       memory::desc wei_any(wei_dims, f32, memory::format_tag::any);
       auto make_pd = [&](const memory::desc& s, const memory::desc& d) {
@@ -241,7 +245,7 @@ bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs, con
       entry->dst = pd.dst_desc();
       if (entry->wei != wei_md) {
         // Small reorders run on one thread (oneDNN fixes the thread count at creation).
-        if (rhs.num_elements() < (int64_t{1} << 20)) SetOmpThreads(1);
+        if (Product(rhs_dims) < (int64_t{1} << 20)) SetOmpThreads(1);
         entry->wei_reorder = reorder(reorder::primitive_desc(eng, wei_md, eng, entry->wei));
         SetIntraOpThreads(ctx);
         entry->has_wei_reorder = true;
@@ -250,8 +254,8 @@ bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs, con
     }
     const Entry& ent = *e;
     stream s(eng);
-    memory user_src(src_md, eng, const_cast<float*>(lhs.data<float>()));
-    memory user_wei(wei_md, eng, const_cast<float*>(rhs.data<float>()));
+    memory user_src(src_md, eng, const_cast<float*>(x));
+    memory user_wei(wei_md, eng, const_cast<float*>(w));
     memory user_dst(dst_md, eng, out_data);
     memory src_m = user_src, wei_m = user_wei, dst_m = user_dst;
     if (ent.src != src_md) {
@@ -260,7 +264,7 @@ bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs, con
     }
     if (ent.has_wei_reorder) {
       wei_m = memory(ent.wei, eng);
-      if (rhs.num_elements() < (int64_t{1} << 20)) SetOmpThreads(1);
+      if (Product(rhs_dims) < (int64_t{1} << 20)) SetOmpThreads(1);
       ent.wei_reorder.execute(s, user_wei, wei_m);
       s.wait();
       SetIntraOpThreads(ctx);
@@ -275,7 +279,114 @@ bool DnnlConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs, con
   }
 }
 
+// Rewrites base dilation and negative padding into an explicitly dilated, cropped input, and
+// window reversal into a reversed kernel, so that oneDNN's forward convolution applies. Returns
+// false when the result would be degenerate (the exact loop handles those).
+bool Canonicalize(ConvGeometry& g, const ConvDims& dn, Literal& l32, Literal& r32) {
+  bool dilate = false, reverse = false;
+  for (const WindowDim& wd : g.win) {
+    dilate |= wd.base_dilation > 1 || wd.padding_low < 0 || wd.padding_high < 0;
+    reverse |= wd.window_reversal;
+  }
+  if (dilate) {
+    std::vector<int64_t> dims = l32.shape().dims();
+    std::vector<int64_t> crop(g.nsp), bd(g.nsp);
+    for (int64_t i = 0; i < g.nsp; ++i) {
+      WindowDim& wd = g.win[i];
+      const int64_t dil = (g.S[i] - 1) * wd.base_dilation + 1;
+      crop[i] = std::max<int64_t>(0, -wd.padding_low);
+      const int64_t size = dil - crop[i] - std::max<int64_t>(0, -wd.padding_high);
+      if (size <= 0) return false;
+      bd[i] = wd.base_dilation;
+      dims[dn.input_spatial[i]] = size;
+      g.S[i] = size;
+      wd.padding_low = std::max<int64_t>(0, wd.padding_low);
+      wd.padding_high = std::max<int64_t>(0, wd.padding_high);
+      wd.base_dilation = 1;
+    }
+    Literal big(Shape(DType::kF32, dims));
+    const std::vector<int64_t> ndims = dims;
+    const std::vector<int64_t> nstr = RowMajorStrides(ndims);
+    const std::vector<int64_t>& odims = l32.shape().dims();
+    const float* src = l32.data<float>();
+    float* dst = big.mutable_data<float>();
+    std::vector<int64_t> idx(odims.size(), 0);
+    std::vector<int64_t> spatial_of(odims.size(), -1);
+    for (int64_t i = 0; i < g.nsp; ++i) spatial_of[dn.input_spatial[i]] = i;
+    for (int64_t e = 0; e < l32.num_elements(); ++e) {
+      int64_t off = 0;
+      bool ok = true;
+      for (size_t d = 0; d < odims.size(); ++d) {
+        int64_t p = idx[d];
+        if (spatial_of[d] >= 0) {
+          p = p * bd[spatial_of[d]] - crop[spatial_of[d]];
+          if (p < 0 || p >= ndims[d]) { ok = false; break; }
+        }
+        off += p * nstr[d];
+      }
+      if (ok) dst[off] = src[e];
+      NextIndex(idx, odims);
+    }
+    l32 = std::move(big);
+  }
+  if (reverse) {
+    const std::vector<int64_t>& dims = r32.shape().dims();
+    Literal rev(Shape(DType::kF32, dims));
+    const std::vector<int64_t> str = RowMajorStrides(dims);
+    std::vector<bool> flip(dims.size(), false);
+    for (int64_t i = 0; i < g.nsp; ++i)
+      if (g.win[i].window_reversal) flip[dn.kernel_spatial[i]] = true;
+    const float* src = r32.data<float>();
+    float* dst = rev.mutable_data<float>();
+    std::vector<int64_t> idx(dims.size(), 0);
+    for (int64_t e = 0; e < r32.num_elements(); ++e) {
+      int64_t off = 0;
+      for (size_t d = 0; d < dims.size(); ++d)
+        off += (flip[d] ? dims[d] - 1 - idx[d] : idx[d]) * str[d];
+      dst[off] = src[e];
+      NextIndex(idx, dims);
+    }
+    for (WindowDim& wd : g.win) wd.window_reversal = false;
+    r32 = std::move(rev);
+  }
+  return true;
+}
+
+std::atomic<int64_t> g_dnnl_convs{0};
+
+// The oneDNN path: canonicalise, then one forward convolution per batch group.
+bool DnnlConvolution(ConvGeometry g, const ConvDims& dn, const Literal& lhs, const Literal& rhs,
+                     float* out, const std::vector<int64_t>& out_dims, const KernelContext& ctx) {
+  Literal l32 = ConvertLiteral(lhs, DType::kF32), r32 = ConvertLiteral(rhs, DType::kF32);
+  if (!Canonicalize(g, dn, l32, r32)) return false;
+  SetIntraOpThreads(ctx);
+  if (g.bgc == 1) {
+    bool ok = DnnlConv(g, dn, l32.data<float>(), l32.shape().dims(), r32.data<float>(),
+                       r32.shape().dims(), out, out_dims, ctx);
+    g_dnnl_convs += ok;
+    return ok;
+  }
+  if (g.fgc != 1) return false;
+  const std::vector<int64_t> ls = RowMajorStrides(l32.shape().dims());
+  const std::vector<int64_t> rs = RowMajorStrides(r32.shape().dims());
+  const std::vector<int64_t> os = RowMajorStrides(out_dims);
+  ConvGeometry sub = g;
+  sub.N = g.N / g.bgc;
+  sub.O = g.O / g.bgc;
+  sub.bgc = 1;
+  for (int64_t b = 0; b < g.bgc; ++b) {
+    if (!DnnlConv(sub, dn, l32.data<float>() + b * sub.N * ls[dn.input_batch], l32.shape().dims(),
+                  r32.data<float>() + b * sub.O * rs[dn.kernel_output_feature], r32.shape().dims(),
+                  out + b * sub.O * os[dn.output_feature], out_dims, ctx))
+      return false;
+  }
+  ++g_dnnl_convs;
+  return true;
+}
+
 }  // namespace
+
+int64_t DnnlConvolutionCount() { return g_dnnl_convs.load(); }
 
 // Exposed for tests and benchmarks: forces the exact loop (no oneDNN).
 StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& lhs,
@@ -312,7 +423,7 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
   } else {
     for (int64_t i = 0; i < g.nsp; ++i) g.win[i].size = rsh.dim(dn.kernel_spatial[i]);
   }
-  bool dnnl_ok = allow_dnnl && g.bgc == 1 && g.nsp <= 3;
+  bool dnnl_ok = allow_dnnl && g.nsp <= 3;
   for (int64_t i = 0; i < g.nsp; ++i) {
     g.S.push_back(lsh.dim(dn.input_spatial[i]));
     g.W.push_back(rsh.dim(dn.kernel_spatial[i]));
@@ -320,8 +431,6 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
     const WindowDim& wd = g.win[i];
     if (wd.stride < 1 || wd.window_dilation < 1 || wd.base_dilation < 1)
       return InvalidArgument("convolution: window strides and dilations must be positive");
-    if (wd.base_dilation != 1 || wd.window_reversal || wd.padding_low < 0 || wd.padding_high < 0)
-      dnnl_ok = false;
     if (wd.size != g.W[i]) return InvalidArgument("convolution: window size differs from kernel");
     // The result size must be the window count (XLA's shape inference).
     int64_t eff_k = g.W[i] == 0 ? 0 : (g.W[i] - 1) * wd.window_dilation + 1;
@@ -340,15 +449,14 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
   const bool float_out = t == DType::kF32 || t == DType::kF16 || t == DType::kBF16 || IsF8(t);
   if (float_out) {
     if (dnnl_ok && lhs.num_elements() > 0 && rhs.num_elements() > 0 && g.I > 0) {
-      Literal l32 = ConvertLiteral(lhs, DType::kF32), r32 = ConvertLiteral(rhs, DType::kF32);
-      SetIntraOpThreads(ctx);
       if (t == DType::kF32) {
-        if (DnnlConv(g, dn, l32, r32, out.mutable_data<float>(), out_shape, ctx)) return out;
+        if (DnnlConvolution(g, dn, lhs, rhs, out.mutable_data<float>(), out_shape.dims(), ctx))
+          return out;
       } else {
         Shape s32 = out_shape;
         s32.set_dtype(DType::kF32);
         Literal o32(s32);
-        if (DnnlConv(g, dn, l32, r32, o32.mutable_data<float>(), out_shape, ctx))
+        if (DnnlConvolution(g, dn, lhs, rhs, o32.mutable_data<float>(), out_shape.dims(), ctx))
           return ConvertLiteral(o32, t);
       }
     }

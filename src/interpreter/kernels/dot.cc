@@ -4,6 +4,7 @@
 // computed in f32 and rounded once) run on oneDNN's matmul, reading operands in place when their
 // layout is already [B][M][K] or [B][K][M]; f64, complex and integers run a blocked loop.
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -74,6 +75,8 @@ void MatmulLoopInt(const DotPlan& p, const uint64_t* a, const uint64_t* bm, uint
   MatmulLoop<uint64_t>(p, a, bm, out);
 }
 
+std::atomic<int64_t> g_dnnl_matmuls{0};
+
 // oneDNN matmul on f32 views with the given element strides.
 bool DnnlMatmul(const DotPlan& p, const float* a, std::array<int64_t, 3> a_strides,
                 const float* bm, std::array<int64_t, 3> b_strides, float* out) {
@@ -103,6 +106,7 @@ bool DnnlMatmul(const DotPlan& p, const float* a, std::array<int64_t, 3> a_strid
     stream s(eng);
     prim.execute(s, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}});
     s.wait();
+    ++g_dnnl_matmuls;
     return true;
   } catch (const dnnl::error&) {
     return false;
@@ -179,6 +183,9 @@ void TypedDot(const DotPlan& p, const Literal& lhs, const Literal& rhs, C* out) 
 }
 
 }  // namespace
+
+int64_t DnnlMatmulCount() { return g_dnnl_matmuls.load(); }
+
 }  // namespace kernels
 
 StatusOr<Literal> DotKernel(const Instruction& dot, const Literal& lhs, const Literal& rhs,
