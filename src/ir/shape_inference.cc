@@ -360,7 +360,6 @@ StatusOr<Shape> InferTernary(const Instruction& instr) {
       return InvalidArgument("clamp bound shape {} must be a scalar or match operand shape {}",
                              ShapeText(*bound), ShapeText(b));
   }
-  if (b.dtype() == DType::kPred) return InvalidArgument("clamp does not accept element type pred");
   return b;
 }
 
@@ -441,8 +440,9 @@ StatusOr<Shape> InferBitcast(const Instruction& instr) {
     bool unknown = false;
     int64_t a = StaticElementCount(op->shape(), &unknown);
     int64_t b = StaticElementCount(declared, &unknown);
-    if (!unknown && a != b &&
-        a * DTypeBitWidth(op->shape().dtype()) != b * DTypeBitWidth(declared.dtype()))
+    __int128 abits = static_cast<__int128>(a) * DTypeBitWidth(op->shape().dtype());
+    __int128 bbits = static_cast<__int128>(b) * DTypeBitWidth(declared.dtype());
+    if (!unknown && a != b && abits != bbits)
       return InvalidArgument("bitcast from {} to {} changes the size in bytes",
                              ShapeText(op->shape()), ShapeText(declared));
     return StripLayout(declared);
@@ -695,7 +695,6 @@ StatusOr<Shape> InferIota(const Instruction& instr) {
   ASSIGN_OR_RETURN(int64_t d, RequiredInt(instr, AttrId::kIotaDimension));
   if (d < 0 || d >= out.rank())
     return InvalidArgument("iota_dimension {} out of range for rank {}", d, out.rank());
-  if (out.dtype() == DType::kPred) return InvalidArgument("iota cannot produce pred");
   return out;
 }
 

@@ -150,10 +150,11 @@ StatusOr<Shape> InferDot(const Instruction& instr) {
       return InvalidArgument("dot batch dimensions lhs {} (size {}) and rhs {} (size {}) differ",
                              lb[i], lhs.dim(lb[i]), rb[i], rhs.dim(rb[i]));
   auto [n, m] = SparsityRatio(instr);
-  if (n <= 0 || m <= 0) return InvalidArgument("malformed attribute sparsity");
+  if (n <= 0 || m <= 0 || n > m || m > 64) return InvalidArgument("malformed attribute sparsity");
   for (size_t i = 0; i < lc.size(); ++i) {
     int64_t l = lhs.dim(lc[i]), r = rhs.dim(rc[i]);
-    bool ok = l == r || (n != m && l >= 0 && r >= 0 && l * m == r * n);
+    bool ok = l == r || (n != m && l >= 0 && r >= 0 &&
+                         static_cast<__int128>(l) * m == static_cast<__int128>(r) * n);
     if (!ok)
       return InvalidArgument("dot contracting dimensions lhs {} (size {}) and rhs {} (size {}) "
                              "differ", lc[i], l, rc[i], r);
