@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "hlo/parser.h"
 #include "ir_test_builder.h"
 
 namespace spmdc {
@@ -190,6 +191,64 @@ TEST(Verifier, NegativeDimensionRejected) {
   TestModule t;
   t.Param(F32({-3}));
   EXPECT_THAT(Verify(t.module()), HasSubstr("negative dimension"));
+}
+
+// ---- From HLO text ---------------------------------------------------------------------------
+
+std::string VerifyText(std::string_view text) {
+  StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text, "t.hlo");
+  if (!m.ok()) return "parse error: " + std::string(m.status().message());
+  DiagnosticSource src{"t.hlo", text};
+  Status s = VerifyModule(**m, &src);
+  return s.ok() ? "ok" : std::string(s.message());
+}
+
+TEST(VerifierText, AcceptsJaxStyleModule) {
+  EXPECT_EQ(VerifyText(R"(
+HloModule jit_f, num_partitions=4
+
+%region_0.5 (Arg_0.6: f32[], Arg_1.7: f32[]) -> f32[] {
+  %Arg_0.6 = f32[] parameter(0)
+  %Arg_1.7 = f32[] parameter(1)
+  ROOT %add.8 = f32[] add(f32[] %Arg_0.6, f32[] %Arg_1.7)
+}
+
+ENTRY %main.10 (Arg_0.1: bf16[8,16], Arg_1.2: bf16[16,32]) -> f32[8] {
+  %Arg_0.1 = bf16[8,16]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
+  %Arg_1.2 = bf16[16,32]{1,0} parameter(1), sharding={devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}
+  %dot.3 = f32[8,32]{1,0} dot(%Arg_0.1, %Arg_1.2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %custom-call.4 = f32[8,32]{1,0} custom-call(%dot.3), custom_call_target="Sharding", sharding={devices=[4,1]<=[4]}
+  %constant.9 = f32[] constant(0)
+  ROOT %reduce.11 = f32[8]{0} reduce(%custom-call.4, %constant.9), dimensions={1}, to_apply=%region_0.5
+}
+)"),
+            "ok");
+}
+
+TEST(VerifierText, LocatesTheOffendingInstruction) {
+  std::string text = R"(HloModule m
+
+ENTRY %main (a: f32[2,6]) -> f32[2,6] {
+  %a = f32[2,6] parameter(0)
+  %t = f32[6,3] transpose(%a), dimensions={1,0}
+  ROOT %n = f32[2,6] negate(%a)
+}
+)";
+  EXPECT_EQ(VerifyText(text),
+            "t.hlo:5:3: error: %t: inferred shape f32[6,2] but declared f32[6,3]\n"
+            "  %t = f32[6,3] transpose(%a), dimensions={1,0}\n"
+            "  ^");
+}
+
+TEST(VerifierText, ShapeOmittedIsInferredByTheParser) {
+  EXPECT_EQ(VerifyText(R"(HloModule m
+ENTRY %main (a: f32[2], b: s32[]) -> (f32[2], s32[]) {
+  %a = f32[2] parameter(0)
+  %b = s32[] parameter(1)
+  ROOT %t = tuple(%a, %b)
+}
+)"),
+            "ok");
 }
 
 }  // namespace
