@@ -1,0 +1,115 @@
+#include "runtime/executor.h"
+
+#include <algorithm>
+#include <mutex>
+#include <thread>
+
+#include "runtime/host_sharding.h"
+#include "runtime/spmd_device_context.h"
+#include "runtime/thread_communicator.h"
+
+namespace spmdc {
+namespace {
+
+bool SameLeafShapes(const Shape& a, const Shape& b) {
+  if (a.IsTuple() != b.IsTuple()) return false;
+  if (a.IsTuple()) {
+    if (a.tuple_size() != b.tuple_size()) return false;
+    for (int64_t i = 0; i < a.tuple_size(); ++i)
+      if (!SameLeafShapes(a.tuple_shape(i), b.tuple_shape(i))) return false;
+    return true;
+  }
+  if (a.IsToken() || b.IsToken()) return a.IsToken() == b.IsToken();
+  return a.dtype() == b.dtype() && a.dims() == b.dims();
+}
+
+}  // namespace
+
+StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
+                              const std::vector<Literal>& global_args,
+                              const std::vector<Sharding>& param_shardings,
+                              const Sharding& result_sharding, const SpmdOptions& options) {
+  const Computation* entry = module.entry();
+  if (entry == nullptr) return InvalidArgument("module '{}' has no entry computation", module.name());
+  if (num_partitions < 1 || num_partitions > (int64_t{1} << 16))
+    return InvalidArgument("num_partitions {} is out of range", num_partitions);
+  const int64_t replicas =
+      options.replica_count > 0 ? options.replica_count : std::max<int64_t>(1, module.replica_count());
+  const int64_t devices = replicas * num_partitions;
+  if (devices > (int64_t{1} << 16)) return InvalidArgument("{} devices are too many", devices);
+  const int64_t params = entry->num_parameters();
+  if (static_cast<int64_t>(global_args.size()) != params)
+    return InvalidArgument("the entry computation takes {} parameters, {} arguments given", params,
+                           global_args.size());
+  if (!param_shardings.empty() && static_cast<int64_t>(param_shardings.size()) != params)
+    return InvalidArgument("{} parameter shardings for {} parameters", param_shardings.size(),
+                           params);
+
+  // Split the arguments (per partition; every replica gets the same shards).
+  std::vector<std::vector<Literal>> shards(num_partitions);
+  for (int64_t p = 0; p < num_partitions; ++p) {
+    for (int64_t i = 0; i < params; ++i) {
+      const Sharding s = param_shardings.empty() ? Sharding::Replicate() : param_shardings[i];
+      ASSIGN_OR_RETURN(Literal shard, ShardForDevice(global_args[i], s, p));
+      const Shape& want = entry->parameter(i)->shape();
+      if (!SameLeafShapes(shard.shape(), want))
+        return InvalidArgument("argument {} of shape {} split by {} gives {} on partition {}, but "
+                               "the per-device parameter is {}",
+                               i, global_args[i].shape().ToString(false), s.ToString(false),
+                               shard.shape().ToString(false), p, want.ToString(false));
+      shards[p].push_back(std::move(shard));
+    }
+  }
+
+  int cores = options.cores > 0 ? options.cores
+                                : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  InterpreterOptions iopts = options.interpreter;
+  iopts.intra_op_threads = static_cast<int>(std::max<int64_t>(1, cores / devices));
+
+  ThreadWorld world(devices);
+  std::vector<StatusOr<Literal>> results(devices, Literal());
+  std::mutex error_mu;
+  Status first_error;
+  auto run_device = [&](int64_t d) {
+    ThreadCommunicator comm(&world, d);
+    SpmdDeviceContext ctx(&comm, num_partitions, replicas);
+    StatusOr<Literal> r = Execute(module, shards[d % num_partitions], &ctx, iopts);
+    if (!r.ok()) {
+      std::lock_guard<std::mutex> lock(error_mu);
+      if (first_error.ok()) {
+        first_error = Status(r.status().code(),
+                             fmt::format("device {} (replica {}, partition {}): {}", d,
+                                         d / num_partitions, d % num_partitions,
+                                         r.status().message()));
+        world.Abort(first_error);
+      }
+    }
+    world.MarkDone(d);
+    results[d] = std::move(r);
+  };
+  if (devices == 1) {
+    run_device(0);
+  } else {
+    std::vector<std::thread> threads;
+    threads.reserve(devices);
+    for (int64_t d = 0; d < devices; ++d) threads.emplace_back(run_device, d);
+    for (auto& t : threads) t.join();
+  }
+  if (!first_error.ok()) return first_error;
+
+  std::vector<Literal> outs;
+  for (int64_t p = 0; p < num_partitions; ++p) outs.push_back(*results[p]);
+  if (options.device_results) {
+    options.device_results->clear();
+    for (auto& r : results) options.device_results->push_back(*std::move(r));
+  }
+  Shape global_shape;
+  if (options.global_result_shape) {
+    global_shape = *options.global_result_shape;
+  } else {
+    ASSIGN_OR_RETURN(global_shape, EvenGlobalShape(outs[0].shape(), result_sharding));
+  }
+  return AssembleFromShards(outs, result_sharding, global_shape);
+}
+
+}  // namespace spmdc
