@@ -495,8 +495,14 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
   auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
     std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
     if (!plan) return;
-    plan->cost = ReshardCost(ls, L.sharding, lsh) + ReshardCost(rs, R.sharding, rsh) +
-                 (plan->reduce_groups.empty() ? 0 : 2 * plan->result.ShardShape(instr->shape()).byte_size()) +
+    // Local compute counts too (as bytes at ~64 flops per byte moved), so that a plan that
+    // replicates the work on every device loses to one that splits it.
+    int64_t contracted = 1;
+    Shape lshard = lsh.IsTiled() ? lsh.ShardShape(ls) : ls;
+    for (const DotDim& x : d.contracting) contracted *= lshard.dim(x.lhs);
+    int64_t flops = 2 * plan->result.ShardShape(instr->shape()).num_elements() * contracted;
+    plan->cost = flops / 64 + ReshardCost(ls, L.sharding, lsh) + ReshardCost(rs, R.sharding, rsh) +
+                 (plan->reduce_groups.empty() ? 0 : plan->result.ShardShape(instr->shape()).byte_size()) +
                  ReshardCost(instr->shape(), plan->result, target);
     plans.push_back(*plan);
   };
