@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <mutex>
+#include <string_view>
+#include <system_error>
 #include <thread>
 
 #include "runtime/host_sharding.h"
@@ -21,6 +23,21 @@ bool SameLeafShapes(const Shape& a, const Shape& b) {
   }
   if (a.IsToken() || b.IsToken()) return a.IsToken() == b.IsToken();
   return a.dtype() == b.dtype() && a.dims() == b.dims();
+}
+
+// Every leaf of `s` must name partitions 0..num_partitions-1 only (a tiled leaf: exactly them).
+Status CheckFits(const Sharding& s, int64_t num_partitions, std::string_view what) {
+  if (s.IsTuple()) {
+    for (const Sharding& e : s.tuple_elements()) RETURN_IF_ERROR(CheckFits(e, num_partitions, what));
+    return absl::OkStatus();
+  }
+  if (s.IsMaximal() && (*s.UniqueDevice() < 0 || *s.UniqueDevice() >= num_partitions))
+    return InvalidArgument("{} sharding {} names a device outside 0..{}", what, s.ToString(false),
+                           num_partitions - 1);
+  if (s.IsTiled() && s.tile_assignment().num_elements() != num_partitions)
+    return InvalidArgument("{} sharding {} spans {} devices, not the {} partitions", what,
+                           s.ToString(false), s.tile_assignment().num_elements(), num_partitions);
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -44,6 +61,9 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
   if (!param_shardings.empty() && static_cast<int64_t>(param_shardings.size()) != params)
     return InvalidArgument("{} parameter shardings for {} parameters", param_shardings.size(),
                            params);
+
+  RETURN_IF_ERROR(CheckFits(result_sharding, num_partitions, "the result"));
+  for (const Sharding& s : param_shardings) RETURN_IF_ERROR(CheckFits(s, num_partitions, "a parameter"));
 
   // Split the arguments (per partition; every replica gets the same shards).
   std::vector<std::vector<Literal>> shards(num_partitions);
@@ -92,7 +112,21 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
   } else {
     std::vector<std::thread> threads;
     threads.reserve(devices);
-    for (int64_t d = 0; d < devices; ++d) threads.emplace_back(run_device, d);
+    for (int64_t d = 0; d < devices; ++d) {
+      try {
+        threads.emplace_back(run_device, d);
+      } catch (const std::system_error& e) {
+        // Out of threads: the started devices abort at their next collective.
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (first_error.ok()) {
+          first_error = absl::ResourceExhaustedError(
+              fmt::format("could not start the thread of device {} of {}: {}", d, devices, e.what()));
+          world.Abort(first_error);
+        }
+        for (int64_t r = d; r < devices; ++r) world.MarkDone(r);
+        break;
+      }
+    }
     for (auto& t : threads) t.join();
   }
   if (!first_error.ok()) return first_error;

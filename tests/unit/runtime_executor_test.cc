@@ -393,6 +393,29 @@ ENTRY e {
   EXPECT_EQ(g.status().code(), absl::StatusCode::kInvalidArgument) << g.status();
 }
 
+TEST(Executor, DeviceSkippingACollectiveFailsInsteadOfHanging) {
+  // Only partition 0 enters the all-reduce; partition 1 finishes, so partition 0 must fail.
+  auto r = RunSpmd(std::string("HloModule m, num_partitions=2\n") + kAdd + R"(
+tb {
+  a = f32[2] parameter(0)
+  ROOT ar = f32[2] all-reduce(a), channel_id=1, replica_groups={{0,1}}, to_apply=add
+}
+fb {
+  ROOT a = f32[2] parameter(0)
+}
+ENTRY e {
+  x = f32[2] parameter(0)
+  p = u32[] partition-id()
+  z = u32[] constant(0)
+  c = pred[] compare(p, z), direction=EQ
+  ROOT r = f32[2] conditional(c, x, x), true_computation=tb, false_computation=fb
+})",
+                   2, {IotaF32({2})}, {}, S("{replicated}"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(std::string(r.status().message()).find("device 1 finished"), std::string::npos)
+      << r.status();
+}
+
 TEST(Executor, ArgumentsMustFitParameters) {
   auto r = RunSpmd(R"(HloModule m, num_partitions=2
 ENTRY e {
@@ -400,6 +423,19 @@ ENTRY e {
 })",
                    2, {IotaF32({4})}, {S("{devices=[2]0,1}")}, S("{devices=[2]0,1}"));
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  // Shardings must span exactly the partitions.
+  auto w = RunSpmd(R"(HloModule m, num_partitions=2
+ENTRY e {
+  ROOT p = f32[2] parameter(0)
+})",
+                   2, {IotaF32({4})}, {S("{devices=[2]0,1}")}, S("{devices=[4]0,1,2,3}"));
+  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
+  auto k = RunSpmd(R"(HloModule m, num_partitions=2
+ENTRY e {
+  ROOT p = f32[4] parameter(0)
+})",
+                   2, {IotaF32({4})}, {S("{maximal device=3}")}, S("{replicated}"));
+  EXPECT_EQ(k.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
