@@ -1375,6 +1375,12 @@ Status Parser::ParseLiteral(const Shape& shape, Literal* out, int depth) {
                                            options_.max_constant_elements));
   }
   if (shape.rank() > 0 && Is(TokKind::kLBrace) && Peek().kind == TokKind::kEllipsis) {
+    if (shape.byte_size() > options_.max_elided_constant_bytes) {
+      return ErrorAt(tok_.begin, fmt::format("elided constant of shape {} needs {} bytes; the "
+                                             "limit is {}", shape.ToString(false),
+                                             shape.byte_size(),
+                                             options_.max_elided_constant_bytes));
+    }
     Advance();
     Advance();
     RETURN_IF_ERROR(Expect(TokKind::kRBrace, "'}' after '...'"));

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <ctime>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -359,6 +360,9 @@ TEST(HloParser, ConstantLimit) {
   options.max_constant_elements = 100;
   std::string msg = ParseError("HloModule m\nENTRY e {\n  c = f32[1000] constant({...})\n}", options);
   EXPECT_NE(msg.find("the limit is 100"), std::string::npos) << msg;
+  msg = ParseError("HloModule m\nENTRY e {\n  c = f32[1000000000] constant({...})\n}");
+  EXPECT_NE(msg.find("elided constant of shape f32[1000000000] needs 4000000000 bytes"),
+            std::string::npos) << msg;
 }
 
 TEST(HloParser, DeepNestingIsRefused) {
@@ -396,12 +400,16 @@ TEST(HloLexer, ArbitraryBytesTerminate) {
 
 // Mutations of valid modules must parse or fail cleanly (never crash or hang).
 TEST(HloParser, FuzzMutations) {
-  std::mt19937 rng(42);
+  // SPMDC_FUZZ_SEED / SPMDC_FUZZ_ITERS widen the search (e.g. under -DSPMDC_ASAN=ON).
+  const char* seed_env = std::getenv("SPMDC_FUZZ_SEED");
+  const char* iters_env = std::getenv("SPMDC_FUZZ_ITERS");
+  std::mt19937 rng(seed_env ? std::atoi(seed_env) : 42);
+  const int iterations = iters_env ? std::atoi(iters_env) : 4000;
   ParseOptions options;
   options.max_constant_elements = 1 << 16;
   const char kAlphabet[] = "{}[]()<=,:%\"/*x_-0123456789 \n.?abfT";
   int ok = 0, failed = 0;
-  for (int iter = 0; iter < 4000; ++iter) {
+  for (int iter = 0; iter < iterations; ++iter) {
     std::string text(testing::kHloCorpus[iter % std::size(testing::kHloCorpus)]);
     int edits = 1 + rng() % 4;
     for (int e = 0; e < edits && !text.empty(); ++e) {
