@@ -21,7 +21,8 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
 }
 
 int Iterations(int64_t bytes) {
-  return static_cast<int>(std::clamp<int64_t>((int64_t{2} << 30) / std::max<int64_t>(bytes, 1), 5, 2000));
+  return static_cast<int>(
+      std::clamp<int64_t>((int64_t{2} << 30) / std::max<int64_t>(bytes, 1), 5, 2000));
 }
 
 double MemcpyGBs(int64_t bytes) {
@@ -73,22 +74,23 @@ int main() {
               std::thread::hardware_concurrency());
   std::printf("%10s %12s %16s %8s %16s %8s\n", "bytes", "memcpy GB/s", "all-reduce GB/s", "ratio",
               "all-gather GB/s", "ratio");
-  for (int64_t bytes : {int64_t{64} << 10, int64_t{1} << 20, int64_t{16} << 20, int64_t{64} << 20}) {
+  for (int64_t bytes :
+       {int64_t{64} << 10, int64_t{1} << 20, int64_t{16} << 20, int64_t{64} << 20}) {
     const double mc = MemcpyGBs(bytes);
     const int64_t count = bytes / 4;
     std::vector<std::vector<float>> in(2, std::vector<float>(count, 1.0f)),
         out(2, std::vector<float>(count, 0.0f));
     const int iters = Iterations(bytes);
-    const double ar = TimeOnTwo(iters, [&](spmdc::ThreadCommunicator& c, const spmdc::DeviceGroup& g,
-                                           int64_t d) {
-      (void)c.AllReduce(g, spmdc::DType::kF32, in[d].data(), out[d].data(), count,
-                        {spmdc::ReductionKind::kSum, nullptr});
-    });
+    const double ar =
+        TimeOnTwo(iters, [&](spmdc::ThreadCommunicator& c, const spmdc::DeviceGroup& g, int64_t d) {
+          (void)c.AllReduce(g, spmdc::DType::kF32, in[d].data(), out[d].data(), count,
+                            {spmdc::ReductionKind::kSum, nullptr});
+        });
     // All-gather: each device contributes half of the result.
-    const double ag = TimeOnTwo(iters, [&](spmdc::ThreadCommunicator& c, const spmdc::DeviceGroup& g,
-                                           int64_t d) {
-      (void)c.AllGather(g, in[d].data(), out[d].data(), bytes / 2);
-    });
+    const double ag =
+        TimeOnTwo(iters, [&](spmdc::ThreadCommunicator& c, const spmdc::DeviceGroup& g, int64_t d) {
+          (void)c.AllGather(g, in[d].data(), out[d].data(), bytes / 2);
+        });
     const double ar_gbs = bytes / ar / 1e9, ag_gbs = bytes / ag / 1e9;
     std::printf("%10lld %12.2f %16.2f %7.0f%% %16.2f %7.0f%%\n", static_cast<long long>(bytes), mc,
                 ar_gbs, 100 * ar_gbs / mc, ag_gbs, 100 * ag_gbs / mc);

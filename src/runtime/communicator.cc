@@ -50,10 +50,14 @@ bool NativeReduce(ReductionKind kind, void* acc, const void* in, int64_t count) 
     // Integer arithmetic wraps: compute in uint64 and truncate (no signed overflow).
     switch (kind) {
       case ReductionKind::kSum:
-        if (acc) Loop<D>(acc, in, count, [](C a, C b) { return static_cast<C>(uint64_t(a) + uint64_t(b)); });
+        if (acc)
+          Loop<D>(acc, in, count,
+                  [](C a, C b) { return static_cast<C>(uint64_t(a) + uint64_t(b)); });
         return true;
       case ReductionKind::kProduct:
-        if (acc) Loop<D>(acc, in, count, [](C a, C b) { return static_cast<C>(uint64_t(a) * uint64_t(b)); });
+        if (acc)
+          Loop<D>(acc, in, count,
+                  [](C a, C b) { return static_cast<C>(uint64_t(a) * uint64_t(b)); });
         return true;
       case ReductionKind::kMax:
         if (acc) Loop<D>(acc, in, count, [](C a, C b) { return a > b ? a : b; });
@@ -134,13 +138,20 @@ std::optional<ReductionKind> MatchReductionComputation(const Computation& c) {
                       a != b && a->shape() == root->shape() && b->shape() == root->shape();
   if (!params) return std::nullopt;
   switch (root->opcode()) {
-    case Opcode::kAdd: return ReductionKind::kSum;
-    case Opcode::kMultiply: return ReductionKind::kProduct;
-    case Opcode::kMaximum: return ReductionKind::kMax;
-    case Opcode::kMinimum: return ReductionKind::kMin;
-    case Opcode::kAnd: return ReductionKind::kAnd;
-    case Opcode::kOr: return ReductionKind::kOr;
-    default: return std::nullopt;
+    case Opcode::kAdd:
+      return ReductionKind::kSum;
+    case Opcode::kMultiply:
+      return ReductionKind::kProduct;
+    case Opcode::kMaximum:
+      return ReductionKind::kMax;
+    case Opcode::kMinimum:
+      return ReductionKind::kMin;
+    case Opcode::kAnd:
+      return ReductionKind::kAnd;
+    case Opcode::kOr:
+      return ReductionKind::kOr;
+    default:
+      return std::nullopt;
   }
 }
 

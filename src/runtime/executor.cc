@@ -28,7 +28,8 @@ bool SameLeafShapes(const Shape& a, const Shape& b) {
 // Every leaf of `s` must name partitions 0..num_partitions-1 only (a tiled leaf: exactly them).
 Status CheckFits(const Sharding& s, int64_t num_partitions, std::string_view what) {
   if (s.IsTuple()) {
-    for (const Sharding& e : s.tuple_elements()) RETURN_IF_ERROR(CheckFits(e, num_partitions, what));
+    for (const Sharding& e : s.tuple_elements())
+      RETURN_IF_ERROR(CheckFits(e, num_partitions, what));
     return absl::OkStatus();
   }
   if (s.IsMaximal() && (*s.UniqueDevice() < 0 || *s.UniqueDevice() >= num_partitions))
@@ -47,11 +48,12 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
                               const std::vector<Sharding>& param_shardings,
                               const Sharding& result_sharding, const SpmdOptions& options) {
   const Computation* entry = module.entry();
-  if (entry == nullptr) return InvalidArgument("module '{}' has no entry computation", module.name());
+  if (entry == nullptr)
+    return InvalidArgument("module '{}' has no entry computation", module.name());
   if (num_partitions < 1 || num_partitions > (int64_t{1} << 16))
     return InvalidArgument("num_partitions {} is out of range", num_partitions);
-  const int64_t replicas =
-      options.replica_count > 0 ? options.replica_count : std::max<int64_t>(1, module.replica_count());
+  const int64_t replicas = options.replica_count > 0 ? options.replica_count
+                                                     : std::max<int64_t>(1, module.replica_count());
   const int64_t devices = replicas * num_partitions;
   if (devices > (int64_t{1} << 16)) return InvalidArgument("{} devices are too many", devices);
   const int64_t params = entry->num_parameters();
@@ -63,7 +65,8 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
                            params);
 
   RETURN_IF_ERROR(CheckFits(result_sharding, num_partitions, "the result"));
-  for (const Sharding& s : param_shardings) RETURN_IF_ERROR(CheckFits(s, num_partitions, "a parameter"));
+  for (const Sharding& s : param_shardings)
+    RETURN_IF_ERROR(CheckFits(s, num_partitions, "a parameter"));
 
   // Split the arguments (per partition; every replica gets the same shards).
   std::vector<std::vector<Literal>> shards(num_partitions);
@@ -73,16 +76,18 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
       ASSIGN_OR_RETURN(Literal shard, ShardForDevice(global_args[i], s, p));
       const Shape& want = entry->parameter(i)->shape();
       if (!SameLeafShapes(shard.shape(), want))
-        return InvalidArgument("argument {} of shape {} split by {} gives {} on partition {}, but "
-                               "the per-device parameter is {}",
-                               i, global_args[i].shape().ToString(false), s.ToString(false),
-                               shard.shape().ToString(false), p, want.ToString(false));
+        return InvalidArgument(
+            "argument {} of shape {} split by {} gives {} on partition {}, but "
+            "the per-device parameter is {}",
+            i, global_args[i].shape().ToString(false), s.ToString(false),
+            shard.shape().ToString(false), p, want.ToString(false));
       shards[p].push_back(std::move(shard));
     }
   }
 
-  int cores = options.cores > 0 ? options.cores
-                                : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int cores = options.cores > 0
+                  ? options.cores
+                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   InterpreterOptions iopts = options.interpreter;
   iopts.intra_op_threads = static_cast<int>(std::max<int64_t>(1, cores / devices));
 
@@ -97,10 +102,10 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
     if (!r.ok()) {
       std::lock_guard<std::mutex> lock(error_mu);
       if (first_error.ok()) {
-        first_error = Status(r.status().code(),
-                             fmt::format("device {} (replica {}, partition {}): {}", d,
-                                         d / num_partitions, d % num_partitions,
-                                         r.status().message()));
+        first_error =
+            Status(r.status().code(),
+                   fmt::format("device {} (replica {}, partition {}): {}", d, d / num_partitions,
+                               d % num_partitions, r.status().message()));
         world.Abort(first_error);
       }
     }
@@ -119,8 +124,8 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
         // Out of threads: the started devices abort at their next collective.
         std::lock_guard<std::mutex> lock(error_mu);
         if (first_error.ok()) {
-          first_error = absl::ResourceExhaustedError(
-              fmt::format("could not start the thread of device {} of {}: {}", d, devices, e.what()));
+          first_error = absl::ResourceExhaustedError(fmt::format(
+              "could not start the thread of device {} of {}: {}", d, devices, e.what()));
           world.Abort(first_error);
         }
         for (int64_t r = d; r < devices; ++r) world.MarkDone(r);

@@ -53,9 +53,10 @@ namespace {
 
 Status CheckNotManual(const Sharding& s) {
   if (s.IsManual() || s.IsManualSubgroup())
-    return Unimplemented("manual sharding {} on a host value (only the partitioner's manual "
-                         "regions may be manual)",
-                         s.ToString(false));
+    return Unimplemented(
+        "manual sharding {} on a host value (only the partitioner's manual "
+        "regions may be manual)",
+        s.ToString(false));
   return absl::OkStatus();
 }
 
@@ -142,8 +143,8 @@ StatusOr<Literal> AssembleRec(const std::vector<const Literal*>& shards,
   return Literal::Tuple(std::move(elems));
 }
 
-StatusOr<Literal> ShardRec(const Literal& global, const std::vector<Sharding>& leaves,
-                           size_t& next, int64_t device) {
+StatusOr<Literal> ShardRec(const Literal& global, const std::vector<Sharding>& leaves, size_t& next,
+                           int64_t device) {
   if (!global.shape().IsTuple()) {
     if (next >= leaves.size()) return Internal("ran out of leaf shardings");
     return ShardLeaf(global, leaves[next++], device);

@@ -131,9 +131,18 @@ StatusOr<DeviceGroup> SpmdDeviceContext::GroupOf(const Instruction& instr) const
   int64_t space = 0, me = 0;
   switch (mode) {
     case GroupMode::kCrossReplica:
-    case GroupMode::kCrossReplicaAndPartition: space = R; me = replica_; break;
-    case GroupMode::kCrossPartition: space = P; me = partition_; break;
-    case GroupMode::kFlattenedId: space = R * P; me = comm_->rank(); break;
+    case GroupMode::kCrossReplicaAndPartition:
+      space = R;
+      me = replica_;
+      break;
+    case GroupMode::kCrossPartition:
+      space = P;
+      me = partition_;
+      break;
+    case GroupMode::kFlattenedId:
+      space = R * P;
+      me = comm_->rank();
+      break;
   }
   if (groups.empty()) groups.push_back(Iota(space));
   const std::vector<int64_t>* mine = nullptr;
@@ -165,7 +174,9 @@ StatusOr<DeviceGroup> SpmdDeviceContext::GroupOf(const Instruction& instr) const
       for (int64_t r : *mine)
         for (int64_t p = 0; p < P; ++p) out.push_back(r * P + p);
       break;
-    case GroupMode::kFlattenedId: out = *mine; break;
+    case GroupMode::kFlattenedId:
+      out = *mine;
+      break;
   }
   return out;
 }
@@ -184,8 +195,8 @@ StatusOr<Literal> SpmdDeviceContext::AllReduce(const Instruction& instr,
                              instr.name(), s.ToString(false), rs.ToString(false));
     Literal out(s);
     const Reduction red = MakeReduction(instr, s.dtype(), reduce);
-    RETURN_IF_ERROR(comm_->AllReduce(group, s.dtype(), ins[k].raw(), out.mutable_raw(),
-                                     s.num_elements(), red));
+    RETURN_IF_ERROR(
+        comm_->AllReduce(group, s.dtype(), ins[k].raw(), out.mutable_raw(), s.num_elements(), red));
     outs.push_back(std::move(out));
   }
   return Pack(instr, std::move(outs));
@@ -204,10 +215,10 @@ StatusOr<Literal> SpmdDeviceContext::AllGather(const Instruction& instr,
     Shape expect = s;
     expect.set_dim(d, s.dim(d) * n);
     if (!rs.Compatible(expect))
-      return InvalidArgument("all-gather '{}': {} gathered over {} devices on dim {} gives {}, "
-                             "not {}",
-                             instr.name(), s.ToString(false), n, d, expect.ToString(false),
-                             rs.ToString(false));
+      return InvalidArgument(
+          "all-gather '{}': {} gathered over {} devices on dim {} gives {}, "
+          "not {}",
+          instr.name(), s.ToString(false), n, d, expect.ToString(false), rs.ToString(false));
     Literal out(expect);
     const int64_t eb = DTypeByteSize(s.dtype());
     const int64_t bytes = s.num_elements() * eb;
@@ -245,10 +256,10 @@ StatusOr<Literal> SpmdDeviceContext::ReduceScatter(const Instruction& instr,
     Shape expect = s;
     expect.set_dim(d, s.dim(d) / n);
     if (!rs.Compatible(expect))
-      return InvalidArgument("reduce-scatter '{}': {} scattered over {} devices on dim {} gives "
-                             "{}, not {}",
-                             instr.name(), s.ToString(false), n, d, expect.ToString(false),
-                             rs.ToString(false));
+      return InvalidArgument(
+          "reduce-scatter '{}': {} scattered over {} devices on dim {} gives "
+          "{}, not {}",
+          instr.name(), s.ToString(false), n, d, expect.ToString(false), rs.ToString(false));
     Literal out(expect);
     const int64_t eb = DTypeByteSize(s.dtype());
     const int64_t outer = Product(s.dims(), 0, d);
@@ -313,9 +324,10 @@ StatusOr<Literal> SpmdDeviceContext::AllToAll(const Instruction& instr,
   const int64_t sd = instr.int_attr(AttrId::kSplitDimension);
   ASSIGN_OR_RETURN(int64_t cd, SingleDimension(instr, s.rank()));
   if (sd < 0 || sd >= s.rank() || s.dim(sd) % n != 0)
-    return InvalidArgument("all-to-all '{}': split_dimension {} of {} does not split over {} "
-                           "devices",
-                           instr.name(), sd, s.ToString(false), n);
+    return InvalidArgument(
+        "all-to-all '{}': split_dimension {} of {} does not split over {} "
+        "devices",
+        instr.name(), sd, s.ToString(false), n);
   std::vector<int64_t> chunk = s.dims();
   chunk[sd] /= n;
   Shape expect(s.dtype(), chunk);

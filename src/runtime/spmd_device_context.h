@@ -31,10 +31,12 @@ class SpmdDeviceContext final : public DeviceContext {
 
   StatusOr<Literal> AllReduce(const Instruction& instr, const std::vector<Literal>& operands,
                               const ReduceFn& reduce) override;
-  StatusOr<Literal> AllGather(const Instruction& instr, const std::vector<Literal>& operands) override;
+  StatusOr<Literal> AllGather(const Instruction& instr,
+                              const std::vector<Literal>& operands) override;
   StatusOr<Literal> ReduceScatter(const Instruction& instr, const std::vector<Literal>& operands,
                                   const ReduceFn& reduce) override;
-  StatusOr<Literal> AllToAll(const Instruction& instr, const std::vector<Literal>& operands) override;
+  StatusOr<Literal> AllToAll(const Instruction& instr,
+                             const std::vector<Literal>& operands) override;
   StatusOr<Literal> CollectivePermute(const Instruction& instr,
                                       const std::vector<Literal>& operands) override;
   StatusOr<Literal> CollectiveBroadcast(const Instruction& instr,

@@ -18,17 +18,31 @@ constexpr int32_t kAbortBit = int32_t{1} << 30;
 constexpr int kSpins = 128;
 constexpr int64_t kBlockBytes = 64 << 10;  // reduction block (stays in L2)
 
-enum class OpTag : uint8_t { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kPermute,
-                             kBroadcast, kBarrier };
+enum class OpTag : uint8_t {
+  kAllReduce,
+  kAllGather,
+  kReduceScatter,
+  kAllToAll,
+  kPermute,
+  kBroadcast,
+  kBarrier
+};
 const char* OpTagName(OpTag t) {
   switch (t) {
-    case OpTag::kAllReduce: return "all-reduce";
-    case OpTag::kAllGather: return "all-gather";
-    case OpTag::kReduceScatter: return "reduce-scatter";
-    case OpTag::kAllToAll: return "all-to-all";
-    case OpTag::kPermute: return "collective-permute";
-    case OpTag::kBroadcast: return "collective-broadcast";
-    case OpTag::kBarrier: return "barrier";
+    case OpTag::kAllReduce:
+      return "all-reduce";
+    case OpTag::kAllGather:
+      return "all-gather";
+    case OpTag::kReduceScatter:
+      return "reduce-scatter";
+    case OpTag::kAllToAll:
+      return "all-to-all";
+    case OpTag::kPermute:
+      return "collective-permute";
+    case OpTag::kBroadcast:
+      return "collective-broadcast";
+    case OpTag::kBarrier:
+      return "barrier";
   }
   return "?";
 }

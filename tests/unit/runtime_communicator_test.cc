@@ -1,13 +1,13 @@
 // The thread backend's collectives on 1, 2, 3, 4 and 8 devices, with uneven group layouts,
 // native and custom reductions, repeated calls, and the failure paths (abort, a device that
 // finishes early, mismatched calls, deadlock) that must end in errors, never hangs.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "ir/float_types.h"
 #include "runtime/communicator.h"
@@ -40,11 +40,16 @@ void ExpectAllOk(const std::vector<Status>& st) {
 // Groups partitioning 0..n-1 unevenly.
 std::vector<DeviceGroup> UnevenGroups(int64_t n) {
   switch (n) {
-    case 1: return {{0}};
-    case 2: return {{1, 0}};
-    case 3: return {{2, 0}, {1}};
-    case 4: return {{3, 1, 0}, {2}};
-    default: return {{0, 3, 5}, {1, 2}, {4}, {7, 6}};
+    case 1:
+      return {{0}};
+    case 2:
+      return {{1, 0}};
+    case 3:
+      return {{2, 0}, {1}};
+    case 4:
+      return {{3, 1, 0}, {2}};
+    default:
+      return {{0, 3, 5}, {1, 2}, {4}, {7, 6}};
   }
 }
 DeviceGroup GroupOf(const std::vector<DeviceGroup>& groups, int64_t d) {
@@ -69,8 +74,8 @@ TEST_P(CommSizes, AllReduceSumAllAndUneven) {
       auto st = RunAll(n, [&](ThreadCommunicator& c) -> Status {
         std::vector<float> in(count);
         for (int64_t i = 0; i < count; ++i) in[i] = float(c.rank() * 1000 + i % 97);
-        return c.AllReduce(GroupOf(groups, c.rank()), DType::kF32, in.data(),
-                           outs[c.rank()].data(), count, {ReductionKind::kSum, nullptr});
+        return c.AllReduce(GroupOf(groups, c.rank()), DType::kF32, in.data(), outs[c.rank()].data(),
+                           count, {ReductionKind::kSum, nullptr});
       });
       ExpectAllOk(st);
       for (int64_t d = 0; d < n; ++d) {
@@ -178,17 +183,17 @@ TEST(Reductions, NativeKindsAndDtypes) {
     int k = 0;
     for (ReductionKind kind : {ReductionKind::kSum, ReductionKind::kProduct, ReductionKind::kMax,
                                ReductionKind::kMin, ReductionKind::kAnd, ReductionKind::kOr}) {
-      RETURN_IF_ERROR(c.AllReduce(all, DType::kS32, in.data(), res[r].data() + 4 * k++, 4,
-                                  {kind, nullptr}));
+      RETURN_IF_ERROR(
+          c.AllReduce(all, DType::kS32, in.data(), res[r].data() + 4 * k++, 4, {kind, nullptr}));
     }
     std::vector<float> f = {float(r), r == 1 ? NAN : 1.0f};
     fres[r].resize(2);
-    RETURN_IF_ERROR(c.AllReduce(all, DType::kF32, f.data(), fres[r].data(), 2,
-                                {ReductionKind::kMax, nullptr}));
+    RETURN_IF_ERROR(
+        c.AllReduce(all, DType::kF32, f.data(), fres[r].data(), 2, {ReductionKind::kMax, nullptr}));
     std::vector<uint16_t> b = {FloatToBF16(0.5f * float(r + 1))};
     bres[r].resize(1);
-    RETURN_IF_ERROR(
-        c.AllReduce(all, DType::kBF16, b.data(), bres[r].data(), 1, {ReductionKind::kSum, nullptr}));
+    RETURN_IF_ERROR(c.AllReduce(all, DType::kBF16, b.data(), bres[r].data(), 1,
+                                {ReductionKind::kSum, nullptr}));
     std::vector<uint8_t> p = {uint8_t(r == 2), 1};
     pres[r].resize(4);
     RETURN_IF_ERROR(
@@ -202,12 +207,12 @@ TEST(Reductions, NativeKindsAndDtypes) {
     EXPECT_EQ(v[0], 6);
     EXPECT_EQ(v[1], -3);
     EXPECT_EQ(v[3], int32_t(uint32_t(0x7fffffff) * 3));  // wraps
-    EXPECT_EQ(v[4], 6);                                // product
-    EXPECT_EQ(v[8 + 0], 3);                            // max
+    EXPECT_EQ(v[4], 6);                                  // product
+    EXPECT_EQ(v[8 + 0], 3);                              // max
     EXPECT_EQ(v[8 + 2], 6);
-    EXPECT_EQ(v[12 + 1], -2);                          // min
-    EXPECT_EQ(v[16 + 0], 1 & 2 & 3);                   // and
-    EXPECT_EQ(v[20 + 0], 1 | 2 | 3);                   // or
+    EXPECT_EQ(v[12 + 1], -2);         // min
+    EXPECT_EQ(v[16 + 0], 1 & 2 & 3);  // and
+    EXPECT_EQ(v[20 + 0], 1 | 2 | 3);  // or
     EXPECT_EQ(fres[d][0], 2.0f);
     EXPECT_TRUE(std::isnan(fres[d][1]));  // NaN propagates through max
     EXPECT_EQ(BF16ToFloat(bres[d][0]), 3.0f);
@@ -289,7 +294,7 @@ TEST(Failures, MismatchedCallsReportedByAll) {
 TEST(Failures, DeadlockDetected) {
   // Each device waits in a different pairwise collective: nobody can ever complete.
   auto st = RunAll(3, [&](ThreadCommunicator& c) -> Status {
-    const DeviceGroup g = c.rank() == 0 ? DeviceGroup{0, 1}
+    const DeviceGroup g = c.rank() == 0   ? DeviceGroup{0, 1}
                           : c.rank() == 1 ? DeviceGroup{1, 2}
                                           : DeviceGroup{2, 0};
     return c.Barrier(g);
