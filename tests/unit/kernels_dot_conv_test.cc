@@ -326,6 +326,17 @@ TEST(ConvolutionKernel, RandomAgainstNaiveBothPaths) {
   }
 }
 
+TEST(ConvolutionKernel, ThreadedExactLoopsMatchNaive) {
+  // Large enough for the exact loops to split their rows over threads.
+  Literal l = Random(DType::kF64, {256, 256}, 21), r = Random(DType::kF64, {256, 64}, 22);
+  auto d = DotInstr(Shape(DType::kF64, {256, 64}), {}, {1}, {}, {0});
+  ExpectNear(Vals(*DotKernel(*d, l, r, Ctx())), NaiveDot(l, r, d->shape(), {}, {1}, {}, {0}), 1e-12);
+  Literal x = Random(DType::kF64, {2, 16, 16, 32}, 23), k = Random(DType::kF64, {3, 3, 32, 32}, 24);
+  auto c = ConvInstr(Shape(DType::kF64, {2, 16, 16, 32}),
+                     Labels({0, 3, 1, 2}, {2, 3, 0, 1}, {0, 3, 1, 2}), {WD(3, 1, 1, 1), WD(3, 1, 1, 1)});
+  ExpectNear(Vals(*ConvolutionKernel(*c, x, k, Ctx())), NaiveConv(*c, x, k), 1e-12);
+}
+
 TEST(ConvolutionKernel, IntegerAndErrors) {
   Literal x = Lit(DType::kS32, {1, 1, 3}, {1, 2, 3});
   Literal k = Lit(DType::kS32, {1, 1, 2}, {10, -1});

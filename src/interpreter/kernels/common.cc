@@ -130,6 +130,26 @@ void SetOmpThreads(int n) {
   set_fn(std::max(n, 1));
 }
 
+void ParallelFor(int64_t n, int64_t work, const KernelContext& ctx,
+                 const std::function<void(int64_t, int64_t)>& f) {
+  int64_t threads = ctx.intra_op_threads > 0
+                        ? ctx.intra_op_threads
+                        : static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min<int64_t>({threads, n, std::max<int64_t>(1, work >> 20)});
+  if (threads <= 1) {
+    if (n > 0) f(0, n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const int64_t chunk = (n + threads - 1) / threads;
+  for (int64_t t = 1; t < threads; ++t) {
+    const int64_t b = t * chunk, e = std::min(n, b + chunk);
+    if (b < e) pool.emplace_back([&f, b, e] { f(b, e); });
+  }
+  f(0, std::min(n, chunk));
+  for (std::thread& th : pool) th.join();
+}
+
 Literal ConvertLiteral(const Literal& in, DType t) {
   Shape s = in.shape();
   s.set_dtype(t);

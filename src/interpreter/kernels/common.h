@@ -8,6 +8,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -245,6 +246,12 @@ StatusOr<Literal> AllocateResult(const Shape& shape, const KernelContext& ctx);
 void SetIntraOpThreads(const KernelContext& ctx);
 // Same with an explicit count (small reorders run on one thread: fanning out costs more).
 void SetOmpThreads(int n);
+
+// Runs f(begin, end) over [0, n) split in contiguous chunks on up to `threads` threads (the
+// calling thread included). `work` estimates the total cost in simple operations: below ~1M the
+// loop runs on the calling thread alone.
+void ParallelFor(int64_t n, int64_t work, const KernelContext& ctx,
+                 const std::function<void(int64_t, int64_t)>& f);
 
 // Literal converted element-wise to `t` (values through double / complex; exact for the
 // integer and narrow-float cases the kernels use).

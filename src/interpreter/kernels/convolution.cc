@@ -56,7 +56,7 @@ void UnpackPermuted(const C* canon, const std::vector<int64_t>& perm, Literal& o
 
 // The exact loop. lhs packed as [N][S...][C], rhs as [O][W...][I]; result [N_out][O][Q...].
 template <typename C>
-void ConvLoop(const ConvGeometry& g, const C* x, const C* w, C* out) {
+void ConvLoop(const ConvGeometry& g, const C* x, const C* w, C* out, const KernelContext& ctx) {
   const int64_t nsp = g.nsp;
   const int64_t Og = g.O / g.fgc, Ob = g.O / g.bgc, Nb = g.N / g.bgc;
   // Input element strides of the packed lhs, and kernel strides of the packed rhs.
@@ -101,9 +101,10 @@ void ConvLoop(const ConvGeometry& g, const C* x, const C* w, C* out) {
     }
   }
   const int64_t nq = Product(g.Q);
-  std::vector<int64_t> q(nsp);
-  for (int64_t n = 0; n < g.N_out; ++n) {
-    for (int64_t o = 0; o < g.O; ++o) {
+  ParallelFor(g.N_out * g.O, g.N_out * g.O * nq * nwin * g.I, ctx, [&](int64_t r0, int64_t r1) {
+    std::vector<int64_t> q(nsp);
+    for (int64_t r = r0; r < r1; ++r) {
+      const int64_t n = r / g.O, o = r % g.O;
       const int64_t fg = o / Og, bg = o / Ob;
       const C* xb = x + (bg * Nb + n) * x_batch_stride + fg * g.I;
       const C* wo = w + o * w_out_stride;
@@ -129,12 +130,12 @@ void ConvLoop(const ConvGeometry& g, const C* x, const C* w, C* out) {
         NextIndex(q, g.Q);
       }
     }
-  }
+  });
 }
 
 template <typename C>
 Status ExactConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs,
-                 const Literal& rhs, Literal& out) {
+                 const Literal& rhs, Literal& out, const KernelContext& ctx) {
   std::vector<int64_t> lperm{dn.input_batch}, rperm{dn.kernel_output_feature},
       operm{dn.output_batch, dn.output_feature};
   lperm.insert(lperm.end(), dn.input_spatial.begin(), dn.input_spatial.end());
@@ -145,19 +146,19 @@ Status ExactConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs,
   std::vector<C> x(lhs.num_elements()), w(rhs.num_elements()), o(out.num_elements());
   PackPermuted<C>(lhs, lperm, x.data());
   PackPermuted<C>(rhs, rperm, w.data());
-  ConvLoop<C>(g, x.data(), w.data(), o.data());
+  ConvLoop<C>(g, x.data(), w.data(), o.data(), ctx);
   UnpackPermuted<C>(o.data(), operm, out);
   return absl::OkStatus();
 }
 
 Status IntegerConv(const ConvGeometry& g, const ConvDims& dn, const Literal& lhs,
-                   const Literal& rhs, Literal& out) {
+                   const Literal& rhs, Literal& out, const KernelContext& ctx) {
   // Wrapping arithmetic: compute in uint64 and keep the low bits.
   Literal l64 = ConvertLiteral(lhs, DType::kU64), r64 = ConvertLiteral(rhs, DType::kU64);
   Shape s = out.shape();
   s.set_dtype(DType::kU64);
   Literal o64(s);
-  RETURN_IF_ERROR(ExactConv<uint64_t>(g, dn, l64, r64, o64));
+  RETURN_IF_ERROR(ExactConv<uint64_t>(g, dn, l64, r64, o64, ctx));
   for (int64_t i = 0; i < out.num_elements(); ++i) out.SetInt(i, o64.data<int64_t>()[i]);
   return absl::OkStatus();
 }
@@ -460,15 +461,15 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
           return ConvertLiteral(o32, t);
       }
     }
-    RETURN_IF_ERROR(ExactConv<float>(g, dn, lhs, rhs, out));
+    RETURN_IF_ERROR(ExactConv<float>(g, dn, lhs, rhs, out, ctx));
   } else if (t == DType::kF64) {
-    RETURN_IF_ERROR(ExactConv<double>(g, dn, lhs, rhs, out));
+    RETURN_IF_ERROR(ExactConv<double>(g, dn, lhs, rhs, out, ctx));
   } else if (t == DType::kC64) {
-    RETURN_IF_ERROR(ExactConv<std::complex<float>>(g, dn, lhs, rhs, out));
+    RETURN_IF_ERROR(ExactConv<std::complex<float>>(g, dn, lhs, rhs, out, ctx));
   } else if (t == DType::kC128) {
-    RETURN_IF_ERROR(ExactConv<std::complex<double>>(g, dn, lhs, rhs, out));
+    RETURN_IF_ERROR(ExactConv<std::complex<double>>(g, dn, lhs, rhs, out, ctx));
   } else if (IsInteger(t) || t == DType::kPred) {
-    RETURN_IF_ERROR(IntegerConv(g, dn, lhs, rhs, out));
+    RETURN_IF_ERROR(IntegerConv(g, dn, lhs, rhs, out, ctx));
   } else {
     return Unimplemented("convolution: result type {}", DTypeName(t));
   }

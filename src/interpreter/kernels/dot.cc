@@ -48,31 +48,27 @@ bool IsIdentity(const std::vector<int64_t>& perm) {
 }
 
 // out[b, i, j] = sum_k a[b, i, k] * bm[b, k, j], accumulation in order of k (as XLA's evaluator).
+// Rows (b, i) are spread over threads.
 template <typename C>
-void MatmulLoop(const DotPlan& p, const C* a, const C* bm, C* out) {
+void MatmulLoop(const DotPlan& p, const C* a, const C* bm, C* out, const KernelContext& ctx) {
   constexpr int64_t kBlockJ = 256;
-  for (int64_t b = 0; b < p.B; ++b) {
-    const C* ab = a + b * p.M * p.K;
-    const C* bb = bm + b * p.K * p.N;
-    C* ob = out + b * p.M * p.N;
+  ParallelFor(p.B * p.M, p.B * p.M * p.N * p.K, ctx, [&](int64_t r0, int64_t r1) {
     for (int64_t j0 = 0; j0 < p.N; j0 += kBlockJ) {
       const int64_t j1 = std::min(p.N, j0 + kBlockJ);
-      for (int64_t i = 0; i < p.M; ++i) {
-        C* orow = ob + i * p.N;
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t b = r / p.M, i = r % p.M;
+        const C* arow = a + (b * p.M + i) * p.K;
+        const C* bb = bm + b * p.K * p.N;
+        C* orow = out + (b * p.M + i) * p.N;
         for (int64_t j = j0; j < j1; ++j) orow[j] = C(0);
         for (int64_t k = 0; k < p.K; ++k) {
-          const C av = ab[i * p.K + k];
+          const C av = arow[k];
           const C* brow = bb + k * p.N;
           for (int64_t j = j0; j < j1; ++j) orow[j] += av * brow[j];
         }
       }
     }
-  }
-}
-
-// Integer variant: wrapping arithmetic in uint64 (the low bits equal XLA's wrapping result).
-void MatmulLoopInt(const DotPlan& p, const uint64_t* a, const uint64_t* bm, uint64_t* out) {
-  MatmulLoop<uint64_t>(p, a, bm, out);
+  });
 }
 
 std::atomic<int64_t> g_dnnl_matmuls{0};
@@ -159,7 +155,7 @@ Status FloatDot(const DotPlan& p, const Literal& lhs, const Literal& rhs, Litera
       rbuf.resize(p.B * p.K * p.N);
       PackPermuted<float>(rhs, p.rhs_perm, rbuf.data());
     }
-    MatmulLoop<float>(p, lbuf.data(), rbuf.data(), o);
+    MatmulLoop<float>(p, lbuf.data(), rbuf.data(), o, ctx);
   }
   if (!direct_out) {
     const int64_t n = p.B * p.M * p.N;
@@ -175,11 +171,12 @@ Status FloatDot(const DotPlan& p, const Literal& lhs, const Literal& rhs, Litera
 }
 
 template <typename C>
-void TypedDot(const DotPlan& p, const Literal& lhs, const Literal& rhs, C* out) {
+void TypedDot(const DotPlan& p, const Literal& lhs, const Literal& rhs, C* out,
+              const KernelContext& ctx) {
   std::vector<C> a(p.B * p.M * p.K), bm(p.B * p.K * p.N);
   PackPermuted<C>(lhs, p.lhs_perm, a.data());
   PackPermuted<C>(rhs, p.rhs_perm, bm.data());
-  MatmulLoop<C>(p, a.data(), bm.data(), out);
+  MatmulLoop<C>(p, a.data(), bm.data(), out, ctx);
 }
 
 }  // namespace
@@ -239,11 +236,11 @@ StatusOr<Literal> DotKernel(const Instruction& dot, const Literal& lhs, const Li
   if (t == DType::kF32 || t == DType::kF16 || t == DType::kBF16 || IsF8(t)) {
     RETURN_IF_ERROR(FloatDot(p, lhs, rhs, out, ctx));
   } else if (t == DType::kF64) {
-    TypedDot<double>(p, lhs, rhs, out.mutable_data<double>());
+    TypedDot<double>(p, lhs, rhs, out.mutable_data<double>(), ctx);
   } else if (t == DType::kC64) {
-    TypedDot<std::complex<float>>(p, lhs, rhs, out.mutable_data<std::complex<float>>());
+    TypedDot<std::complex<float>>(p, lhs, rhs, out.mutable_data<std::complex<float>>(), ctx);
   } else if (t == DType::kC128) {
-    TypedDot<std::complex<double>>(p, lhs, rhs, out.mutable_data<std::complex<double>>());
+    TypedDot<std::complex<double>>(p, lhs, rhs, out.mutable_data<std::complex<double>>(), ctx);
   } else if (IsInteger(t) || t == DType::kPred) {
     std::vector<uint64_t> a(p.B * p.M * p.K), bm(p.B * p.K * p.N), o(n_out);
     // Signed values convert to their two's complement bit pattern; products and sums wrap.
@@ -252,7 +249,8 @@ StatusOr<Literal> DotKernel(const Instruction& dot, const Literal& lhs, const Li
     PackPermuted<int64_t>(rhs, p.rhs_perm, tmp_b.data());
     for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint64_t>(tmp_a[i]);
     for (size_t i = 0; i < bm.size(); ++i) bm[i] = static_cast<uint64_t>(tmp_b[i]);
-    MatmulLoopInt(p, a.data(), bm.data(), o.data());
+    // Wrapping arithmetic in uint64: the low bits equal XLA's wrapping result.
+    MatmulLoop<uint64_t>(p, a.data(), bm.data(), o.data(), ctx);
     for (int64_t i = 0; i < n_out; ++i) out.SetInt(i, static_cast<int64_t>(o[i]));
   } else {
     return Unimplemented("dot: result type {}", DTypeName(t));
