@@ -1548,8 +1548,9 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
         }
         case DType::kF16: {
           uint16_t bits;
-          if (std::isnan(v) && payload) {
+          if (std::isnan(v)) {
             if (payload >= (1u << 10)) return ErrorAt(at, "NaN payload out of range");
+            if (payload == 0) payload = 0x200;  // the quiet NaN the printer writes as "nan"
             bits = static_cast<uint16_t>((sign << 15) | (0x1fu << 10) | payload);
           } else {
             bits = FloatToHalf(static_cast<float>(v));
@@ -1559,8 +1560,9 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
         }
         case DType::kBF16: {
           uint16_t bits;
-          if (std::isnan(v) && payload) {
+          if (std::isnan(v)) {
             if (payload >= (1u << 7)) return ErrorAt(at, "NaN payload out of range");
+            if (payload == 0) payload = 0x40;
             bits = static_cast<uint16_t>((sign << 15) | (0xffu << 7) | payload);
           } else {
             bits = FloatToBF16(static_cast<float>(v));

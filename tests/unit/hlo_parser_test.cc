@@ -192,6 +192,10 @@ TEST(HloParser, Constants) {
   EXPECT_EQ(lit("c15")->GetInt(0), -8);
   EXPECT_EQ(lit("c16")->GetComplex(0), std::complex<double>(1e300, -2));
   EXPECT_EQ(lit("c17")->GetDouble(0), 3.0);
+  uint16_t half_bits[2];
+  std::memcpy(half_bits, lit("c18")->raw(), 4);
+  EXPECT_EQ(half_bits[0], 0x7fc0);  // bf16 quiet NaN
+  EXPECT_EQ(half_bits[1], 0xff80);  // -inf
 }
 
 TEST(HloParser, ElidedConstantsAreDeterministic) {
