@@ -33,8 +33,8 @@ StatusOr<Literal> NewArray(const Shape& shape, int64_t max_bytes) {
   if (bytes > max_bytes)
     return InvalidArgument("value {} needs {} bytes, more than the interpreter's limit of {} bytes",
                            shape.ToString(false), bytes, max_bytes);
-  Shape s(shape.dtype(), shape.dims());
-  return Literal(s);
+  // Every producer that allocates through here writes each element (pad fills first).
+  return Literal::ForOverwrite(Shape(shape.dtype(), shape.dims()));
 }
 
 int& IntraOpThreads() {
@@ -555,6 +555,9 @@ class Executor {
 
       case Opcode::kCustomCall: {
         const std::string& target = instr.custom_call_target();
+        if (target == "X64Combine" && !(ops.size() == 1 && ops[0]->shape().Compatible(instr.shape())))
+          return Unimplemented("custom-call target '{}' (combining 32-bit halves) is not supported",
+                               target);
         if (IsIdentityCustomCall(target)) {
           RETURN_IF_ERROR(need(1));
           if (!ops[0]->shape().Compatible(instr.shape()))

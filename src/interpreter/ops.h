@@ -13,7 +13,8 @@
 
 namespace spmdc::interp {
 
-// A zero-filled result array of `shape`, refused (InvalidArgument) when larger than `max_bytes`.
+// A result array of `shape` with unspecified contents (the caller writes every element),
+// refused (InvalidArgument) when larger than `max_bytes`.
 StatusOr<Literal> NewArray(const Shape& shape, int64_t max_bytes);
 
 // --- elementwise.cc

@@ -248,7 +248,9 @@ StatusOr<Literal> EvalBroadcast(const Instruction& instr, const Literal& in, int
       return InvalidArgument("broadcast: operand dimension {} does not map onto the result", i);
     src_strides[dims[i]] = in_strides[i];
   }
-  if (in.num_elements() == shape.num_elements()) return in.Reshaped(Shape(shape.dtype(), shape.dims()));
+  // Same element count and operand dims in order: only size-1 dims are added, the data is shared.
+  if (in.num_elements() == shape.num_elements() && std::is_sorted(dims.begin(), dims.end()))
+    return in.Reshaped(Shape(shape.dtype(), shape.dims()));
   ASSIGN_OR_RETURN(Literal out, NewArray(shape, max_bytes));
   StridedCopy(DTypeByteSize(shape.dtype()), in.raw(), 0, src_strides, out.mutable_raw(), 0,
               RowMajorStrides(shape.dims()), shape.dims());

@@ -80,17 +80,17 @@ void UnmapLarge(void* p, int64_t len) {
 }
 }  // namespace
 
-Buffer::Buffer(int64_t size_bytes) : size_(size_bytes) {
+Buffer::Buffer(int64_t size_bytes, bool zero_fill) : size_(size_bytes) {
   if (size_bytes >= kMmapThreshold) {
     auto [p, fresh] = MapLarge(MappedLength(size_bytes));
     data_ = static_cast<std::byte*>(p);
-    if (!fresh) std::memset(data_, 0, size_bytes);
+    if (!fresh && zero_fill) std::memset(data_, 0, size_bytes);
     return;
   }
   int64_t alloc = ((std::max<int64_t>(size_bytes, 1) + 63) / 64) * 64;
   data_ = static_cast<std::byte*>(std::aligned_alloc(64, alloc));
   SPMDC_CHECK_MSG(data_ != nullptr, "out of memory");
-  std::memset(data_, 0, alloc);
+  if (zero_fill) std::memset(data_, 0, alloc);
 }
 
 Buffer::~Buffer() {
@@ -108,6 +108,14 @@ Literal::Literal(const Shape& shape) : shape_(shape) {
   } else if (shape.IsArray()) {
     buffer_ = std::make_shared<Buffer>(shape.byte_size());
   }
+}
+
+Literal Literal::ForOverwrite(const Shape& shape) {
+  SPMDC_CHECK(shape.IsArray());
+  Literal out;
+  out.shape_ = shape;
+  out.buffer_ = std::make_shared<Buffer>(shape.byte_size(), /*zero_fill=*/false);
+  return out;
 }
 
 Literal Literal::Tuple(std::vector<Literal> elements) {

@@ -20,7 +20,7 @@ namespace spmdc {
 // A 64-byte aligned byte buffer.
 class Buffer {
  public:
-  explicit Buffer(int64_t size_bytes);  // zero-filled
+  explicit Buffer(int64_t size_bytes, bool zero_fill = true);  // zero-filled unless told not to
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -39,6 +39,9 @@ class Literal {
   // A zero-filled array (or tuple of zero-filled arrays, or token) of `shape`.
   explicit Literal(const Shape& shape);
   static Literal Tuple(std::vector<Literal> elements);
+  // An array of `shape` whose contents are unspecified, for producers that write every element
+  // (skips zero-filling big buffers). Array shapes only.
+  static Literal ForOverwrite(const Shape& shape);
   // A literal with uninitialised contents would be a footgun; every constructor zero-fills.
 
   const Shape& shape() const { return shape_; }

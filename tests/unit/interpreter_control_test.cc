@@ -187,6 +187,14 @@ TEST(InterpreterControl, UnimplementedOpsNameTheOpcode) {
   expect_unimplemented(Entry(R"(a = f32[2] constant({1, 2})
 ROOT c = f32[2] custom-call(a), custom_call_target="my_kernel")"),
                        "my_kernel");
+  expect_unimplemented(Entry(R"(a = u32[2] constant({1, 2})
+b = u32[2] constant({3, 4})
+ROOT c = u64[2] custom-call(a, b), custom_call_target="X64Combine")"),
+                       "X64Combine");
+  expect_unimplemented(Entry(R"(a = f32[2] constant({1, 2})
+u = f32[2] constant({0, 1})
+ROOT c = f32[2] stochastic-convert(a, u))"),
+                       "stochastic-convert");
   expect_unimplemented(Entry(R"(tok = token[] after-all()
 ROOT i = ((f32[2]), token[]) infeed(tok))"),
                        "infeed");

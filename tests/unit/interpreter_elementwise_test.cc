@@ -303,6 +303,21 @@ TEST(InterpreterElementwise, ReducePrecision) {
             "{1}");
 }
 
+TEST(InterpreterElementwise, TwoBitIntegersAndF8Variants) {
+  EXPECT_EQ(RunText(Bin("add", "s2[2]", "{1, -2}", "{1, -1}")), "{-2, 1}");
+  EXPECT_EQ(RunText(Bin("add", "u2[2]", "{3, 1}", "{1, 1}")), "{0, 2}");
+  EXPECT_EQ(RunText(Un("convert", "s32[2]", "{5, -5}", "u2[2]")), "{1, 3}");
+  EXPECT_EQ(RunText(Un("convert", "f32[2]", "{1, -0}", "f8e4m3b11fnuz[2]")), "{1, 0}");
+  EXPECT_EQ(RunText(Un("convert", "f32[2]", "{nan, -0}", "f8e5m2fnuz[2]")), "{nan, 0}");
+  EXPECT_EQ(RunText(Un("convert", "f32[2]", "{1e6, 0.5}", "f8e4m3[2]")), "{inf, 0.5}");
+  EXPECT_EQ(RunText(Un("convert", "f32[1]", "{0.0625}", "f8e3m4[1]")), "{0.06}");  // 0.0625, printed shortest
+  EXPECT_EQ(RunText(Un("convert", "f8e4m3fnuz[1]", "{2}", "f8e5m2[1]")), "{2}");
+  EXPECT_EQ(RunText(Bin("compare", "f8e5m2[2]", "{-1, 1}", "{1, -1}", "pred[2]",
+                        ", direction=LT, type=TOTALORDER")),
+            "{true, false}");
+  EXPECT_EQ(RunText(Bin("multiply", "f8e4m3fnuz[1]", "{3}", "{-0.5}")), "{-1.5}");
+}
+
 TEST(InterpreterElementwise, OddShapes) {
   EXPECT_EQ(RunText(Bin("add", "f32[]", "1.5", "2")), "3.5");
   EXPECT_EQ(RunText(Entry(R"(a = f32[0,3] parameter(0)

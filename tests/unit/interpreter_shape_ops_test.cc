@@ -89,6 +89,13 @@ ROOT s = s32[2,2] dynamic-slice(a, i, j), dynamic_slice_sizes={2,2})")),
             "{{5, 6}, {8, 9}}");
 }
 
+TEST(InterpreterShapeOps, DynamicSliceOldVectorIndexForm) {
+  EXPECT_EQ(RunText(Entry(R"(a = s32[3,3] constant({{1, 2, 3}, {4, 5, 6}, {7, 8, 9}})
+i = s32[2] constant({1, 7})
+ROOT s = s32[2,2] dynamic-slice(a, i), dynamic_slice_sizes={2,2})")),
+            "{{5, 6}, {8, 9}}");
+}
+
 TEST(InterpreterShapeOps, DynamicUpdateSlice) {
   EXPECT_EQ(RunText(Entry(R"(a = s32[5] constant({0, 0, 0, 0, 0})
 u = s32[2] constant({7, 8})
