@@ -341,5 +341,34 @@ TEST(ScatterKernel, VariadicGenericAndBatching) {
   EXPECT_EQ(Vals(*rb), (std::vector<double>{0, 0, 5, 6, 0, 0}));
 }
 
+TEST(KernelErrors, MalformedInputsAreRejectedNotCrashed) {
+  TestModule m;
+  Literal x = Lit(DType::kF32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  // Init of another type.
+  auto r = ReduceInstr(Shape(DType::kF32, {3}), {0}, m.Binary(DType::kF32));
+  EXPECT_FALSE(ReduceKernel(*r, {x, Lit(DType::kS8, {}, {0})}, Ctx()).ok());
+  // Reduced dimension out of range.
+  auto r2 = ReduceInstr(Shape(DType::kF32, {3}), {5}, m.Binary(DType::kF32));
+  EXPECT_FALSE(ReduceKernel(*r2, {x, Lit(DType::kF32, {}, {0})}, Ctx()).ok());
+  // Gather result of another element type.
+  auto g = GatherInstr(Shape(DType::kF64, {2, 3}), {1}, {0}, {0}, 1, {1, 3});
+  EXPECT_FALSE(GatherKernel(*g, x, Lit(DType::kS32, {2}, {0, 1}), Ctx()).ok());
+  // Gather with float indices.
+  auto g2 = GatherInstr(Shape(DType::kF32, {2, 3}), {1}, {0}, {0}, 1, {1, 3});
+  EXPECT_FALSE(GatherKernel(*g2, x, Lit(DType::kF32, {2}, {0, 1}), Ctx()).ok());
+  // Dot listing a dimension twice.
+  auto d = Instr(Opcode::kDot, Shape(DType::kF32, {3, 3}));
+  d->attrs().Set(AttrId::kLhsContractingDims, std::vector<int64_t>{0, 0});
+  d->attrs().Set(AttrId::kRhsContractingDims, std::vector<int64_t>{0, 0});
+  EXPECT_FALSE(DotKernel(*d, x, x, Ctx()).ok());
+  // Convolution whose dim_labels are not a permutation.
+  auto c = Instr(Opcode::kConvolution, Shape(DType::kF32, {2, 3}));
+  ConvDims dn;
+  dn.input_batch = 0; dn.input_feature = 0; dn.kernel_input_feature = 0;
+  dn.kernel_output_feature = 1; dn.output_batch = 0; dn.output_feature = 1;
+  c->attrs().Set(AttrId::kDimLabels, dn);
+  EXPECT_FALSE(ConvolutionKernel(*c, x, Lit(DType::kF32, {3, 3}, std::vector<double>(9, 1)), Ctx()).ok());
+}
+
 }  // namespace
 }  // namespace spmdc::testing

@@ -405,6 +405,18 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
       dn.output_spatial.size() != static_cast<size_t>(g.nsp) || lsh.rank() != g.nsp + 2 ||
       rsh.rank() != g.nsp + 2 || osh.rank() != g.nsp + 2)
     return InvalidArgument("convolution: dim_labels do not match operand ranks");
+  auto is_perm = [](int64_t a, int64_t b, const std::vector<int64_t>& rest, int64_t rank) {
+    std::vector<int64_t> all{a, b};
+    all.insert(all.end(), rest.begin(), rest.end());
+    std::sort(all.begin(), all.end());
+    for (int64_t i = 0; i < rank; ++i)
+      if (all[i] != i) return false;
+    return true;
+  };
+  if (!is_perm(dn.input_batch, dn.input_feature, dn.input_spatial, g.nsp + 2) ||
+      !is_perm(dn.kernel_input_feature, dn.kernel_output_feature, dn.kernel_spatial, g.nsp + 2) ||
+      !is_perm(dn.output_batch, dn.output_feature, dn.output_spatial, g.nsp + 2))
+    return InvalidArgument("convolution: dim_labels are not permutations of the dims");
   g.N = lsh.dim(dn.input_batch);
   g.C = lsh.dim(dn.input_feature);
   g.I = rsh.dim(dn.kernel_input_feature);

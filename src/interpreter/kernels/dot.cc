@@ -206,6 +206,14 @@ StatusOr<Literal> DotKernel(const Instruction& dot, const Literal& lhs, const Li
   if (!valid(lb, ls.rank()) || !valid(lc, ls.rank()) || !valid(rb, rs.rank()) ||
       !valid(rc, rs.rank()))
     return InvalidArgument("dot: dimension number out of range");
+  auto distinct = [](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    std::vector<int64_t> all = a;
+    all.insert(all.end(), b.begin(), b.end());
+    std::sort(all.begin(), all.end());
+    return std::adjacent_find(all.begin(), all.end()) == all.end();
+  };
+  if (!distinct(lb, lc) || !distinct(rb, rc))
+    return InvalidArgument("dot: a dimension is listed twice");
   DotPlan p;
   std::vector<int64_t> lf = FreeDims(ls.rank(), lb, lc), rf = FreeDims(rs.rank(), rb, rc);
   for (size_t i = 0; i < lb.size(); ++i) {

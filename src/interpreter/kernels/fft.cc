@@ -90,6 +90,8 @@ StatusOr<Literal> FftKernel(const Instruction& fft, const Literal& operand,
   ASSIGN_OR_RETURN(Literal out, AllocateResult(out_shape, ctx));
   if (out.num_elements() == 0) return out;
   const int64_t first = rank - L;
+  if ((type == "IRFFT") == IsComplex(out_shape.dtype()) || !(IsComplex(out_shape.dtype()) || IsFloat(out_shape.dtype())))
+    return InvalidArgument("fft: result type {} does not suit {}", DTypeName(out_shape.dtype()), type);
   if (type == "FFT" || type == "IFFT") {
     if (!IsComplex(in.dtype())) return InvalidArgument("fft: {} needs a complex operand", type);
     for (int64_t i = 0; i < L; ++i)

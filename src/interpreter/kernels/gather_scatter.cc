@@ -84,6 +84,8 @@ StatusOr<Literal> GatherKernel(const Instruction& gather, const Literal& operand
   const int64_t orank = osh.rank();
   Shape out_shape = gather.shape();
   out_shape.set_layout(std::nullopt);
+  if (!out_shape.IsArray() || out_shape.dtype() != osh.dtype())
+    return InvalidArgument("gather: result type differs from the operand's");
   const int64_t out_rank = out_shape.rank();
   if (static_cast<int64_t>(slice_sizes.size()) != orank ||
       static_cast<int64_t>(start_index_map.size()) != is.vec_len ||
@@ -195,6 +197,8 @@ StatusOr<Literal> ScatterKernel(const Instruction& scatter, const std::vector<Li
   for (size_t k = 0; k < n; ++k) {
     if (operands[k].shape().dims() != osh.dims() || operands[n + 1 + k].shape().dims() != ush.dims())
       return InvalidArgument("scatter: operand or update shapes differ");
+    if (operands[k].shape().dtype() != operands[n + 1 + k].shape().dtype())
+      return InvalidArgument("scatter: updates {} differ in type from the operand", k);
   }
   std::vector<int64_t> window_operand_dims;
   for (int64_t d = 0; d < orank; ++d)
@@ -285,7 +289,11 @@ StatusOr<Literal> ScatterKernel(const Instruction& scatter, const std::vector<Li
         ASSIGN_OR_RETURN(Literal r, ctx.call(*comp, args));
         std::vector<const Literal*> leaves = Leaves(r);
         if (leaves.size() != n) return InvalidArgument("scatter: combiner arity mismatch");
-        for (size_t k = 0; k < n; ++k) SetFromScalar(outs[k], oo, *leaves[k]);
+        for (size_t k = 0; k < n; ++k) {
+          if (leaves[k]->shape().dtype() != outs[k].shape().dtype() || leaves[k]->shape().rank() != 0)
+            return InvalidArgument("scatter: combiner result {} has the wrong type", k);
+          SetFromScalar(outs[k], oo, *leaves[k]);
+        }
       }
     }
   }

@@ -22,7 +22,9 @@ inline typename Tr::Compute RoundStep(typename Tr::Compute c) {
 StatusOr<std::vector<Literal>> CallCombiner(const KernelContext& ctx, const Computation& comp,
                                             std::vector<Literal> args, size_t n) {
   if (!ctx.call) return Unimplemented("kernel needs KernelContext::call for {}", comp.name());
-  ASSIGN_OR_RETURN(Literal r, ctx.call(comp, args));
+  auto called = ctx.call(comp, args);
+  if (!called.ok()) return called.status();
+  Literal r = std::move(called).value();
   std::vector<Literal> out;
   if (r.shape().IsTuple()) {
     out = r.elements();
@@ -31,6 +33,10 @@ StatusOr<std::vector<Literal>> CallCombiner(const KernelContext& ctx, const Comp
   }
   if (out.size() != n) return InvalidArgument("{}: reducer returns {} values, expected {}",
                                               comp.name(), out.size(), n);
+  for (size_t k = 0; k < n; ++k)
+    if (!out[k].shape().IsArray() || out[k].shape().rank() != 0 ||
+        out[k].shape().dtype() != args[k].shape().dtype())
+      return InvalidArgument("{}: reducer result {} has the wrong type", comp.name(), k);
   return out;
 }
 
@@ -135,7 +141,9 @@ StatusOr<Literal> ReduceKernel(const Instruction& reduce, const std::vector<Lite
     if (!reduced[d]) { out_dims.push_back(in_dims[d]); kept.push_back(d); }
   for (size_t k = 0; k < n; ++k) {
     if (operands[k].shape().dims() != in_dims) return InvalidArgument("reduce: input dims differ");
-    if (operands[n + k].shape().rank() != 0) return InvalidArgument("reduce: init must be scalar");
+    if (operands[n + k].shape().rank() != 0 ||
+        operands[n + k].shape().dtype() != operands[k].shape().dtype())
+      return InvalidArgument("reduce: init value {} must be a scalar of the input's type", k);
   }
   std::vector<Literal> outs;
   for (size_t k = 0; k < n; ++k) {
@@ -240,6 +248,9 @@ StatusOr<Literal> ReduceWindowKernel(const Instruction& rw, const std::vector<Li
   for (size_t k = 0; k < n; ++k) {
     if (operands[k].shape().dims() != in_dims)
       return InvalidArgument("reduce-window: input dims differ");
+    if (operands[n + k].shape().rank() != 0 ||
+        operands[n + k].shape().dtype() != operands[k].shape().dtype())
+      return InvalidArgument("reduce-window: init value {} must be a scalar of the input's type", k);
     ASSIGN_OR_RETURN(Literal o, AllocateResult(Shape(operands[k].shape().dtype(), out0.dims()), ctx));
     outs.push_back(std::move(o));
   }
@@ -301,6 +312,8 @@ StatusOr<Literal> SelectAndScatterKernel(const Instruction& sas, const Literal& 
   ASSIGN_OR_RETURN(WindowGeom g, MakeWindowGeom(sas.attr<Window>(AttrId::kWindow),
                                                 operand.shape().dims(), source.shape().dims()));
   const DType t = operand.shape().dtype();
+  if (source.shape().dtype() != t || init.shape().dtype() != t || init.shape().rank() != 0)
+    return InvalidArgument("select-and-scatter: source and init must have the operand's type");
   Shape out_shape(t, operand.shape().dims());
   ASSIGN_OR_RETURN(Literal out, AllocateResult(out_shape, ctx));
   const int64_t n_out = out.num_elements();
@@ -356,6 +369,10 @@ StatusOr<Literal> SelectAndScatterKernel(const Instruction& sas, const Literal& 
       }
       auto r = ctx.call(*select, {sel_v, v});
       if (!r.ok()) { st = r.status(); return; }
+      if (r->shape().dtype() != DType::kPred || r->shape().rank() != 0) {
+        st = InvalidArgument("select-and-scatter: select must return pred[]");
+        return;
+      }
       if (r->data<uint8_t>()[0] == 0) {
         sel = off;
         sel_v = std::move(v);
@@ -364,6 +381,8 @@ StatusOr<Literal> SelectAndScatterKernel(const Instruction& sas, const Literal& 
     RETURN_IF_ERROR(st);
     if (sel >= 0) {
       ASSIGN_OR_RETURN(Literal r, ctx.call(*scatter, {ScalarAt(out, sel), ScalarAt(source, s)}));
+      if (r.shape().dtype() != t || r.shape().rank() != 0)
+        return InvalidArgument("select-and-scatter: scatter must return a scalar of the operand's type");
       SetFromScalar(out, sel, r);
     }
     NextIndex(sidx, g.out_dims);

@@ -111,6 +111,10 @@ StatusOr<Literal> SortKernel(const Instruction& sort, const std::vector<Literal>
         st = r.status();
         return false;
       }
+      if (r->shape().dtype() != DType::kPred || r->shape().rank() != 0) {
+        st = InvalidArgument("sort: comparator must return pred[]");
+        return false;
+      }
       return r->data<uint8_t>()[0] != 0;
     });
     for (size_t k = 0; k < operands.size(); ++k)
