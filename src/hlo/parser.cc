@@ -286,7 +286,6 @@ Status Parser::ParseShape(Shape* out, int depth) {
   if (!dtype) {
     return ErrorAt(tok_.begin, fmt::format("unknown element type '{}'", tok_.text));
   }
-  size_t type_begin = tok_.begin;
   Advance();
   RETURN_IF_ERROR(Expect(TokKind::kLBracket, "'[' after the element type"));
   if (*dtype == DType::kToken) {
@@ -332,7 +331,6 @@ Status Parser::ParseShape(Shape* out, int depth) {
     }
   }
   RETURN_IF_ERROR(Expect(TokKind::kRBracket, "',' or ']' in dimensions"));
-  (void)type_begin;
   *out = Shape(*dtype, std::move(dims));
   for (int64_t d : dynamic) out->set_dynamic_dim(d, true);
   if (Is(TokKind::kLBrace)) {
@@ -1429,10 +1427,8 @@ Status Parser::ParseArrayLevel(const Shape& shape, int64_t dim, std::byte* base,
 StatusOr<double> Parser::ParseFloatElement(DType t, uint64_t* nan_payload, bool* negative_nan) {
   *nan_payload = 0;
   *negative_nan = false;
-  bool is_nan = false;
   double v = 0;
   if (IsKeyword("nan") || (Is(TokKind::kFloat) && tok_.text == "-nan")) {
-    is_nan = true;
     *negative_nan = tok_.text[0] == '-';
     v = std::numeric_limits<double>::quiet_NaN();
     Advance();
@@ -1450,7 +1446,6 @@ StatusOr<double> Parser::ParseFloatElement(DType t, uint64_t* nan_payload, bool*
     if (*negative_nan) v = -v;
     return v;
   }
-  (void)is_nan;
   (void)t;
   return ParseDouble("a floating-point number");
 }
