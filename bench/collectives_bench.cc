@@ -95,5 +95,16 @@ int main() {
     std::printf("%10lld %12.2f %16.2f %7.0f%% %16.2f %7.0f%%\n", static_cast<long long>(bytes), mc,
                 ar_gbs, 100 * ar_gbs / mc, ag_gbs, 100 * ag_gbs / mc);
   }
+  // Rendezvous latency: a one-element all-reduce.
+  float x[2] = {1, 2}, y[2];
+  const double lat =
+      TimeOnTwo(20000, [&](spmdc::ThreadCommunicator& c, const spmdc::DeviceGroup& g, int64_t d) {
+        (void)c.AllReduce(g, spmdc::DType::kF32, &x[d], &y[d], 1,
+                          {spmdc::ReductionKind::kSum, nullptr});
+      });
+  std::printf(
+      "one-element all-reduce latency: %.2f us (with more runnable threads than cores, "
+      "device threads time-share and every figure drops)\n",
+      lat * 1e6);
   return 0;
 }

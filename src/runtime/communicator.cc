@@ -3,6 +3,7 @@
 #include "runtime/communicator.h"
 
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "interpreter/dtype_traits.h"
@@ -30,17 +31,19 @@ C NanMin(C a, C b) {
 }
 
 template <DType D, typename Op>
-void Loop(void* acc_v, const void* in_v, int64_t count, Op op) {
+void Loop(void* out_v, const void* a_v, const void* b_v, int64_t count, Op op) {
+  // out may be a (accumulating in place); the vectoriser checks the overlap at run time.
   using T = Traits<D>;
   using S = typename T::S;
-  S* __restrict acc = static_cast<S*>(acc_v);
-  const S* __restrict in = static_cast<const S*>(in_v);
-  for (int64_t i = 0; i < count; ++i) acc[i] = T::Store(op(T::Load(acc[i]), T::Load(in[i])));
+  S* out = static_cast<S*>(out_v);
+  const S* a = static_cast<const S*>(a_v);
+  const S* b = static_cast<const S*>(b_v);
+  for (int64_t i = 0; i < count; ++i) out[i] = T::Store(op(T::Load(a[i]), T::Load(b[i])));
 }
 
 // Returns false when (kind, D) has no native loop.
 template <DType D>
-bool NativeReduce(ReductionKind kind, void* acc, const void* in, int64_t count) {
+bool NativeReduce(ReductionKind kind, void* out, const void* a, const void* in, int64_t count) {
   using T = Traits<D>;
   using C = typename T::C;
   constexpr bool kF = T::kIsFloat;
@@ -50,26 +53,26 @@ bool NativeReduce(ReductionKind kind, void* acc, const void* in, int64_t count) 
     // Integer arithmetic wraps: compute in uint64 and truncate (no signed overflow).
     switch (kind) {
       case ReductionKind::kSum:
-        if (acc)
-          Loop<D>(acc, in, count,
+        if (out)
+          Loop<D>(out, a, in, count,
                   [](C a, C b) { return static_cast<C>(uint64_t(a) + uint64_t(b)); });
         return true;
       case ReductionKind::kProduct:
-        if (acc)
-          Loop<D>(acc, in, count,
+        if (out)
+          Loop<D>(out, a, in, count,
                   [](C a, C b) { return static_cast<C>(uint64_t(a) * uint64_t(b)); });
         return true;
       case ReductionKind::kMax:
-        if (acc) Loop<D>(acc, in, count, [](C a, C b) { return a > b ? a : b; });
+        if (out) Loop<D>(out, a, in, count, [](C a, C b) { return a > b ? a : b; });
         return true;
       case ReductionKind::kMin:
-        if (acc) Loop<D>(acc, in, count, [](C a, C b) { return a < b ? a : b; });
+        if (out) Loop<D>(out, a, in, count, [](C a, C b) { return a < b ? a : b; });
         return true;
       case ReductionKind::kAnd:
-        if (acc) Loop<D>(acc, in, count, [](C a, C b) { return static_cast<C>(a & b); });
+        if (out) Loop<D>(out, a, in, count, [](C a, C b) { return static_cast<C>(a & b); });
         return true;
       case ReductionKind::kOr:
-        if (acc) Loop<D>(acc, in, count, [](C a, C b) { return static_cast<C>(a | b); });
+        if (out) Loop<D>(out, a, in, count, [](C a, C b) { return static_cast<C>(a | b); });
         return true;
       default:
         return false;
@@ -77,20 +80,20 @@ bool NativeReduce(ReductionKind kind, void* acc, const void* in, int64_t count) 
   } else if constexpr (kF || kCx) {
     switch (kind) {
       case ReductionKind::kSum:
-        if (acc) Loop<D>(acc, in, count, [](C a, C b) { return a + b; });
+        if (out) Loop<D>(out, a, in, count, [](C a, C b) { return a + b; });
         return true;
       case ReductionKind::kProduct:
-        if (acc) Loop<D>(acc, in, count, [](C a, C b) { return a * b; });
+        if (out) Loop<D>(out, a, in, count, [](C a, C b) { return a * b; });
         return true;
       case ReductionKind::kMax:
         if constexpr (kF) {
-          if (acc) Loop<D>(acc, in, count, [](C a, C b) { return NanMax(a, b); });
+          if (out) Loop<D>(out, a, in, count, [](C a, C b) { return NanMax(a, b); });
           return true;
         }
         return false;
       case ReductionKind::kMin:
         if constexpr (kF) {
-          if (acc) Loop<D>(acc, in, count, [](C a, C b) { return NanMin(a, b); });
+          if (out) Loop<D>(out, a, in, count, [](C a, C b) { return NanMin(a, b); });
           return true;
         }
         return false;
@@ -107,23 +110,29 @@ bool NativeReduce(ReductionKind kind, void* acc, const void* in, int64_t count) 
 bool HasNativeReduction(ReductionKind kind, DType dtype) {
   if (!IsArrayType(dtype) || kind == ReductionKind::kCustom) return false;
   return DispatchDType(dtype, [&](auto tag) {
-    return NativeReduce<decltype(tag)::value>(kind, nullptr, nullptr, 0);
+    return NativeReduce<decltype(tag)::value>(kind, nullptr, nullptr, nullptr, 0);
   });
 }
 
 Status ApplyReduction(const Reduction& reduction, DType dtype, void* acc, const void* in,
                       int64_t count) {
+  return ApplyReduction(reduction, dtype, acc, acc, in, count);
+}
+
+Status ApplyReduction(const Reduction& reduction, DType dtype, void* out, const void* a,
+                      const void* b, int64_t count) {
   if (count <= 0) return absl::OkStatus();
   if (IsArrayType(dtype) && reduction.kind != ReductionKind::kCustom) {
     const bool done = DispatchDType(dtype, [&](auto tag) {
-      return NativeReduce<decltype(tag)::value>(reduction.kind, acc, in, count);
+      return NativeReduce<decltype(tag)::value>(reduction.kind, out, a, b, count);
     });
     if (done) return absl::OkStatus();
   }
   if (!reduction.combine)
     return InvalidArgument("no reduction for {} elements (kind {} has no native loop)",
                            DTypeName(dtype), static_cast<int>(reduction.kind));
-  return reduction.combine(acc, in, count);
+  if (out != a) std::memmove(out, a, count * DTypeByteSize(dtype));
+  return reduction.combine(out, b, count);
 }
 
 std::optional<ReductionKind> MatchReductionComputation(const Computation& c) {

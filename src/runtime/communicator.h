@@ -41,6 +41,9 @@ bool HasNativeReduction(ReductionKind kind, DType dtype);
 // acc[i] = acc[i] (op) in[i] for `count` elements of `dtype`.
 Status ApplyReduction(const Reduction& reduction, DType dtype, void* acc, const void* in,
                       int64_t count);
+// out[i] = a[i] (op) b[i]; `out` may be `a`.
+Status ApplyReduction(const Reduction& reduction, DType dtype, void* out, const void* a,
+                      const void* b, int64_t count);
 // The native kind of a reduction computation (two scalar parameters, root = add/multiply/
 // maximum/minimum/and/or of them, in either order); nullopt for anything else.
 std::optional<ReductionKind> MatchReductionComputation(const Computation& computation);

@@ -280,16 +280,25 @@ std::pair<int64_t, int64_t> ChunkOf(int64_t count, int64_t elem_bytes, int64_t i
   return {lo, std::min(count, lo + per)};
 }
 
-// acc[0, count) = in_0 (op) in_1 (op) ... over `inputs` (each offset by `offset` elements),
-// blockwise so that the accumulator stays in cache.
+// acc[0, count) = in_0 (op) in_1 (op) ... over `inputs` (each offset by `offset` elements), then
+// copied to every `copies` pointer (at the same element offsets as acc); block by block, so that
+// the accumulator is still in cache when it is reduced further and copied out.
 Status ReduceInto(const Reduction& red, DType dtype, int64_t eb, std::byte* acc,
-                  const std::vector<const std::byte*>& inputs, int64_t offset, int64_t count) {
+                  const std::vector<const std::byte*>& inputs, int64_t offset, int64_t count,
+                  const std::vector<std::byte*>& copies = {}) {
   const int64_t block = std::max<int64_t>(1, kBlockBytes / eb);
   for (int64_t b = 0; b < count; b += block) {
     const int64_t len = std::min(block, count - b);
-    std::memcpy(acc + b * eb, inputs[0] + (offset + b) * eb, len * eb);
-    for (size_t k = 1; k < inputs.size(); ++k)
-      RETURN_IF_ERROR(ApplyReduction(red, dtype, acc + b * eb, inputs[k] + (offset + b) * eb, len));
+    std::byte* dst = acc + b * eb;
+    auto in = [&](size_t k) { return inputs[k] + (offset + b) * eb; };
+    if (inputs.size() == 1) {
+      std::memcpy(dst, in(0), len * eb);
+    } else {
+      RETURN_IF_ERROR(ApplyReduction(red, dtype, dst, in(0), in(1), len));
+      for (size_t k = 2; k < inputs.size(); ++k)
+        RETURN_IF_ERROR(ApplyReduction(red, dtype, dst, dst, in(k), len));
+    }
+    for (std::byte* c : copies) std::memcpy(c + b * eb, dst, len * eb);
   }
   return absl::OkStatus();
 }
@@ -310,11 +319,11 @@ Status ThreadCommunicator::AllReduce(const DeviceGroup& group, DType dtype, cons
                if (hi <= lo) return absl::OkStatus();
                std::vector<const std::byte*> inputs;
                for (const auto& e : s.entries) inputs.push_back(e.in);
-               std::byte* acc = s.entries[index].out + lo * eb;
-               RETURN_IF_ERROR(ReduceInto(reduction, dtype, eb, acc, inputs, lo, hi - lo));
+               std::vector<std::byte*> peers;
                for (int64_t j = 0; j < s.n; ++j)
-                 if (j != index) std::memcpy(s.entries[j].out + lo * eb, acc, (hi - lo) * eb);
-               return absl::OkStatus();
+                 if (j != index) peers.push_back(s.entries[j].out + lo * eb);
+               return ReduceInto(reduction, dtype, eb, s.entries[index].out + lo * eb, inputs, lo,
+                                 hi - lo, peers);
              });
 }
 
