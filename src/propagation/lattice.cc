@@ -16,6 +16,16 @@ bool IsPropagatable(const Sharding& s) {
 }
 
 namespace {
+// Sharding::NumTiles without building the data tile dims.
+int64_t Tiles(const Sharding& s) {
+  if (!s.IsTiled()) return 1;
+  const auto& dims = s.tile_assignment().dims();
+  const int64_t rank = s.TiledDataRank();
+  int64_t n = 1;
+  for (int64_t i = 0; i < rank; ++i) n *= dims[i];
+  return n;
+}
+
 // Bit 1: a is better somewhere; bit 2: b is better somewhere.
 int BetterMask(const Sharding& a, const Sharding& b) {
   if (a.IsTuple() && b.IsTuple()) {
@@ -51,7 +61,7 @@ bool MergeSharding(const Sharding& to_merge, Sharding* dst, bool may_combine) {
   if (dst->IsTuple()) return false;
   if (may_combine && to_merge.HasPartialReplication() && dst->HasPartialReplication() &&
       to_merge.tile_assignment().num_elements() == dst->tile_assignment().num_elements() &&
-      MergeShardingIfCompatible(to_merge, std::max(to_merge.NumTiles(), dst->NumTiles()) + 1,
+      MergeShardingIfCompatible(to_merge, std::max(Tiles(to_merge), Tiles(*dst)) + 1,
                                 dst)) {
     return true;
   }
@@ -64,15 +74,17 @@ Improvement Improve(const Sharding& candidate, const Sharding* existing, const S
   if (!IsPropagatable(candidate)) return {std::nullopt, "a single-device sharding is not propagated"};
   if (!existing) return {candidate, ""};
   if (candidate.IsManual()) return {std::nullopt, "manual does not replace an existing sharding"};
+  // The common case when a rule is re-run: it offers what the instruction already has.
+  if (candidate == *existing) return {std::nullopt, "not more specific than the current sharding"};
   Sharding merged = candidate;
-  int64_t tiles_before = candidate.IsTuple() ? 0 : candidate.NumTiles();
+  int64_t tiles_before = candidate.IsTuple() ? 0 : Tiles(candidate);
   if (!MergeSharding(*existing, &merged, may_combine)) {
     return {std::nullopt, "not more specific than the current sharding"};
   }
   // Anti-reshard guard: with as many tiles as before merging, the new sharding must not move data
   // that the current (tiled) one already placed.
   if (!allow_aggressive && shape.IsArray() && !existing->IsTuple() && !existing->IsTileMaximal() &&
-      !merged.IsTuple() && merged.NumTiles() == tiles_before &&
+      !merged.IsTuple() && Tiles(merged) == tiles_before &&
       !IsSubTilingOrEqualSharding(shape, merged, *existing)) {
     return {std::nullopt, "would reshard: not a sub-tiling of the current sharding"};
   }

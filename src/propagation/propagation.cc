@@ -39,6 +39,7 @@ bool PropagationState::Improve(Instruction* instr, const Sharding& candidate, co
     e.merged_previous_from = previous_from;
     provenance->Record(instr, std::move(e));
     instr->set_sharding(std::make_shared<const Sharding>(std::move(*imp.result)));
+    Touch(instr);
     return true;
   }
   Set(instr, std::move(*imp.result), from, rule, kind);
@@ -52,11 +53,14 @@ void PropagationState::Set(Instruction* instr, Sharding sharding, const Instruct
                                             aggressiveness, iteration, sharding, true, ""});
   }
   instr->set_sharding(std::make_shared<const Sharding>(std::move(sharding)));
+  Touch(instr);
 }
 
 void PropagationState::Reject(const Instruction* instr, const Sharding& sharding, const Instruction* from,
                               std::string_view rule, EventKind kind, std::string_view why) {
   if (!provenance) return;
+  // Re-offering the current sharding is not an alternative worth reporting.
+  if (instr->has_sharding() && *instr->sharding() == sharding) return;
   provenance->Record(instr, ShardingEvent{provenance->NextSeq(), kind, std::string(rule), from,
                                           aggressiveness, iteration, sharding, false, std::string(why)});
 }
@@ -344,22 +348,43 @@ class Driver {
   // Dense per-instruction flags (indexed by unique id) and post orders, computed once: the graph
   // does not change during the fixpoint, so neither recomputing post orders nor hashing pointers
   // is needed in the hot loop.
-  enum : uint8_t { kProvided = 1, kDoneFwd = 2, kDoneBwd = 4, kDoneGroup = 8, kOpen = 16, kInGroup = 32 };
+  enum : uint8_t {
+    kProvided = 1, kDoneFwd = 2, kDoneBwd = 4, kDoneGroup = 8, kOpen = 16, kInGroup = 32, kManualConversion = 64
+  };
+  // Post-order entries carry the dense id so that the done checks do not touch the instruction.
+  struct Entry {
+    Instruction* instr;
+    int64_t id;
+  };
   void PrepareFixpoint() {
     int64_t max_id = -1;
     std::vector<Instruction*> unnumbered;
+    std::vector<std::vector<Instruction*>> orders;
     for (Computation* comp : module_.computations()) {
-      orders_.push_back(comp->MakeInstructionPostOrder());
-      for (Instruction* i : orders_.back()) {
+      orders.push_back(comp->MakeInstructionPostOrder());
+      for (Instruction* i : orders.back()) {
         if (i->unique_id() < 0) unnumbered.push_back(i);
         max_id = std::max(max_id, i->unique_id());
       }
     }
     for (Instruction* i : unnumbered) i->set_unique_id(++max_id);
+    for (const std::vector<Instruction*>& order : orders) {
+      orders_.emplace_back();
+      orders_.back().reserve(order.size());
+      for (Instruction* i : order) orders_.back().push_back({i, i->unique_id()});
+    }
     bits_.assign(max_id + 1, 0);
+    s_.changed_at.assign(max_id + 1, 1);
+    fwd_at_.assign(max_id + 1, 0);
+    bwd_at_.assign(max_id + 1, 0);
+    bwd_level_at_.assign(max_id + 1, 0);
     for (const Instruction* i : s_.provided) bits_[i->unique_id()] |= kProvided;
     for (const auto& [i, dims] : s_.unspecified_dims) bits_[i->unique_id()] |= kOpen;
     for (const auto& [i, g] : s_.group_of) bits_[i->unique_id()] |= kInGroup;
+    for (const auto& order : orders_)
+      for (const Entry& e : order)
+        if (e.instr->IsCustomCall("SPMDFullToShardShape") || e.instr->IsCustomCall("SPMDShardToFullShape"))
+          bits_[e.id] |= kManualConversion;
   }
   uint8_t& Bits(const Instruction* i) { return bits_[i->unique_id()]; }
 
@@ -380,19 +405,56 @@ class Driver {
     for (Instruction* r : related_scratch_) ClearCache(r);
   }
 
+  bool Unchanged(const Instruction* i, uint64_t since) const { return s_.changed_at[i->unique_id()] <= since; }
+
+  // The forward rule of `instr` would give what it gave at fwd_at_ (same inputs, same rule).
+  bool ForwardIsUpToDate(const Instruction* instr) const {
+    const uint64_t since = fwd_at_[instr->unique_id()];
+    if (since == 0 || s_.aggressiveness < 2 || !Unchanged(instr, since)) return false;
+    switch (instr->opcode()) {
+      case Opcode::kBroadcast: case Opcode::kParameter:
+        return false;
+      case Opcode::kDot: case Opcode::kConvolution:
+        // The tie-break looks ahead along a single-user chain.
+        if (instr->user_count() == 1 && (!instr->users()[0]->has_sharding() || !Unchanged(instr->users()[0], since)))
+          return false;
+        break;
+      default:
+        break;
+    }
+    for (const Instruction* op : instr->operands())
+      if (!Unchanged(op, since)) return false;
+    return true;
+  }
+
+  // The backward rule reads the users and the users' other operands.
+  bool BackwardIsUpToDate(const Instruction* instr) const {
+    const uint64_t since = bwd_at_[instr->unique_id()];
+    if (since == 0 || s_.aggressiveness < 2 || !Unchanged(instr, since) || instr->opcode() == Opcode::kBroadcast)
+      return false;
+    for (const Instruction* u : instr->users()) {
+      if (u->opcode() == Opcode::kBroadcast || !Unchanged(u, since)) return false;
+      for (const Instruction* op : u->operands())
+        if (!Unchanged(op, since)) return false;
+    }
+    return true;
+  }
+
   void RunToFixpoint(int aggressiveness, bool groups) {
     s_.aggressiveness = aggressiveness;
     for (uint8_t& b : bits_) b &= ~(kDoneFwd | kDoneBwd | kDoneGroup);
+    std::fill(bwd_level_at_.begin(), bwd_level_at_.end(), 0);
     groups = groups && !s_.group_of.empty();
     bool changed_last = true;
     while (changed_last) {
       changed_last = false;
       ++s_.iteration;
-      for (const std::vector<Instruction*>& order : orders_) {
+      for (const std::vector<Entry>& order : orders_) {
         if (groups) {
-          for (Instruction* instr : order) {
-            uint8_t& bits = Bits(instr);
+          for (const Entry& e : order) {
+            uint8_t& bits = bits_[e.id];
             if (!(bits & kInGroup) || (bits & kDoneGroup)) continue;
+            Instruction* instr = e.instr;
             const std::vector<Instruction*>* group = s_.GroupOf(instr);
             if (!group) continue;
             if (bits & kProvided) {
@@ -411,9 +473,10 @@ class Driver {
             }
           }
         }
-        for (Instruction* instr : order) {
-          uint8_t& bits = Bits(instr);
+        for (const Entry& e : order) {
+          uint8_t& bits = bits_[e.id];
           if (bits & kDoneFwd) continue;
+          Instruction* instr = e.instr;
           if (bits & kProvided) {
             if (s_.may_combine() && (bits & kOpen)) {
               const std::vector<int64_t>& dims = s_.unspecified_dims.at(instr);
@@ -426,19 +489,20 @@ class Driver {
             continue;
           }
           bits |= kDoneFwd;
+          if (ForwardIsUpToDate(instr)) continue;
+          if (aggressiveness >= 1) fwd_at_[e.id] = s_.clock;
           if (InferFromOperands(instr, s_)) {
             AfterChange(instr);
             changed_last = true;
           }
         }
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
-          Instruction* instr = *it;
           // A manual conversion is refined together with the Sharding constraint before it.
-          if ((instr->opcode() == Opcode::kCustomCall) && !(Bits(instr) & kDoneBwd) &&
-              (instr->IsCustomCall("SPMDFullToShardShape") || instr->IsCustomCall("SPMDShardToFullShape")))
-            Bits(instr->operand(0)) &= ~kDoneBwd;
-          uint8_t& bits = Bits(instr);
+          if ((bits_[it->id] & (kManualConversion | kDoneBwd)) == kManualConversion)
+            Bits(it->instr->operand(0)) &= ~kDoneBwd;
+          uint8_t& bits = bits_[it->id];
           if (bits & kDoneBwd) continue;
+          Instruction* instr = it->instr;
           if (bits & kProvided) {
             if (s_.may_combine() && (bits & kOpen)) {
               const std::vector<int64_t>& dims = s_.unspecified_dims.at(instr);
@@ -453,7 +517,16 @@ class Driver {
             continue;
           }
           bits |= kDoneBwd;
-          if (InferFromUsers(instr, s_)) {
+          if (BackwardIsUpToDate(instr)) continue;
+          if (aggressiveness >= 1) bwd_at_[instr->unique_id()] = s_.clock;
+          // Within this level, users that did not change since the last run offer nothing new to
+          // an instruction that did not change either.
+          uint64_t& last = bwd_level_at_[instr->unique_id()];
+          s_.users_unchanged_since = (last != 0 && Unchanged(instr, last)) ? last : 0;
+          last = s_.clock;
+          const bool inferred = InferFromUsers(instr, s_);
+          s_.users_unchanged_since = 0;
+          if (inferred) {
             AfterChange(instr);
             changed_last = true;
           }
@@ -581,8 +654,13 @@ class Driver {
   absl::flat_hash_map<int64_t, Sharding> saved_params_;
   absl::flat_hash_map<const Instruction*, const Instruction*> constraint_source_;
   bool changed_ = false;
-  std::vector<std::vector<Instruction*>> orders_;
+  std::vector<std::vector<Entry>> orders_;
   std::vector<uint8_t> bits_;
+  // Clock value when the forward / backward rule last ran on an instruction at aggressiveness >= 1
+  // (0: not yet). From level 2 on, a rule whose inputs have not changed since is not re-run: the
+  // rules are the same at levels 1..3 except for broadcasts (and dots look at their users).
+  std::vector<uint64_t> fwd_at_, bwd_at_;
+  std::vector<uint64_t> bwd_level_at_;  // the same, per level (reset at each level)
   std::vector<Instruction*> related_scratch_;
 };
 

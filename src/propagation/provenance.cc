@@ -97,7 +97,13 @@ std::string ExplainSharding(const Provenance& p, const Instruction& instr) {
     else if (!instr.parent()->IsEntry() && (!events || events->empty()))
       out += fmt::format("  why: it is in %{}, not the entry computation; computations applied by reduce, "
                          "sort, scatter, map, ... are never sharded\n", instr.parent()->name());
-    else if (!events || events->empty()) out += "  why: no operand or user offered a sharding\n";
+    else if (!events || events->empty()) {
+      std::string users;
+      for (const Instruction* u : instr.users())
+        users += fmt::format("{}{} ({})", users.empty() ? "" : ", ", Name(u), OpcodeName(u->opcode()));
+      out += fmt::format("  why: no operand or user offered a sharding{}\n",
+                         users.empty() ? std::string() : fmt::format(" (its users, {}, give none to this operand)", users));
+    }
     else out += "  why: every offered sharding was refused (see below)\n";
   } else {
     // The chain back to an annotation: each step names the rule and the instruction it came from.

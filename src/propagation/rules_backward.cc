@@ -265,6 +265,7 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
   if (!SupportsSpatialPartitioning(*instr, s, false, s.allow_to_parameters)) return false;
   bool changed = false;
   for (const Instruction* user : instr->users()) {
+    if (s.UserUnchanged(user)) continue;
     std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map);
     if (!us) continue;
     // ShardBarrierTo blocks backward flow: users see it as replicated.

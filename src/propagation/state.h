@@ -33,6 +33,31 @@ struct PropagationState {
 
   int aggressiveness = 0;
   int64_t iteration = 0;
+  // Set by the driver around InferFromUsers: when nonzero, users whose sharding (and whose
+  // operands' shardings) have not changed since this clock value already offered their candidate
+  // to the (unchanged) instruction at this level and are skipped. Keeps instructions with many
+  // users (shared scalars) linear instead of quadratic.
+  uint64_t users_unchanged_since = 0;
+  bool UserUnchanged(const Instruction* user) const {
+    if (users_unchanged_since == 0) return false;
+    auto unchanged = [&](const Instruction* i) {
+      return i->unique_id() >= 0 && static_cast<size_t>(i->unique_id()) < changed_at.size() &&
+             changed_at[i->unique_id()] <= users_unchanged_since;
+    };
+    if (!unchanged(user)) return false;
+    for (const Instruction* op : user->operands())
+      if (!unchanged(op)) return false;
+    return true;
+  }
+  // Change stamps (indexed by unique id): when each instruction's sharding last changed, on a
+  // global clock that ticks on every change. The driver skips re-running a rule whose inputs have
+  // not changed since it last ran at an equivalent aggressiveness level.
+  std::vector<uint64_t> changed_at;
+  uint64_t clock = 1;
+  void Touch(const Instruction* instr) {
+    if (instr->unique_id() >= 0 && static_cast<size_t>(instr->unique_id()) < changed_at.size())
+      changed_at[instr->unique_id()] = ++clock;
+  }
   bool may_combine() const { return aggressiveness > 0; }
 
   // Sets `instr`'s sharding to `candidate` if it improves it (lattice.h); records the outcome.
