@@ -108,11 +108,12 @@ std::vector<const Literal*> Leaves(const Literal& l) {
   return out;
 }
 
-StatusOr<Literal> AllocateResult(const Shape& shape, const KernelContext& ctx) {
+StatusOr<Literal> AllocateResult(const Shape& shape, const KernelContext& ctx, bool overwrite) {
   if (shape.byte_size() > ctx.max_value_bytes) {
     return InvalidArgument("value of shape {} ({} bytes) exceeds the limit of {} bytes",
                            shape.ToString(false), shape.byte_size(), ctx.max_value_bytes);
   }
+  if (overwrite && shape.IsArray()) return Literal::ForOverwrite(shape);
   return Literal(shape);
 }
 

@@ -240,7 +240,9 @@ inline int64_t Product(const std::vector<int64_t>& v) {
 }
 
 // Result literal of `shape`, failing cleanly when it is larger than the context allows.
-StatusOr<Literal> AllocateResult(const Shape& shape, const KernelContext& ctx);
+// With `overwrite`, the contents are left unspecified (the caller writes every element).
+StatusOr<Literal> AllocateResult(const Shape& shape, const KernelContext& ctx,
+                                 bool overwrite = false);
 
 // Restricts the threads oneDNN (OpenMP) may use on this thread to ctx.intra_op_threads.
 void SetIntraOpThreads(const KernelContext& ctx);

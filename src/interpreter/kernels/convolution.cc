@@ -456,7 +456,8 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
   }
   Shape out_shape = osh;
   out_shape.set_layout(std::nullopt);
-  ASSIGN_OR_RETURN(Literal out, AllocateResult(out_shape, ctx));
+  // Every path below writes every element.
+  ASSIGN_OR_RETURN(Literal out, AllocateResult(out_shape, ctx, /*overwrite=*/true));
   if (out.num_elements() == 0) return out;
   const DType t = out_shape.dtype();
   const bool float_out = t == DType::kF32 || t == DType::kF16 || t == DType::kBF16 || IsF8(t);
@@ -468,7 +469,7 @@ StatusOr<Literal> ConvolutionKernelImpl(const Instruction& conv, const Literal& 
       } else {
         Shape s32 = out_shape;
         s32.set_dtype(DType::kF32);
-        Literal o32(s32);
+        Literal o32 = Literal::ForOverwrite(s32);
         if (DnnlConvolution(g, dn, lhs, rhs, o32.mutable_data<float>(), out_shape.dims(), ctx))
           return ConvertLiteral(o32, t);
       }

@@ -235,10 +235,10 @@ StatusOr<Literal> DotKernel(const Instruction& dot, const Literal& lhs, const Li
                            dot.shape().ToString(false), ls.ToString(false), rs.ToString(false));
   Shape out_shape = dot.shape();
   out_shape.set_layout(std::nullopt);
-  ASSIGN_OR_RETURN(Literal out, AllocateResult(out_shape, ctx));
   const int64_t n_out = p.B * p.M * p.N;
-  if (n_out == 0) return out;
-  if (p.K == 0) return out;  // empty sums: zeros (already zero-filled)
+  // Every element is written below, except for empty sums (K == 0), which are zeros.
+  ASSIGN_OR_RETURN(Literal out, AllocateResult(out_shape, ctx, /*overwrite=*/p.K > 0));
+  if (n_out == 0 || p.K == 0) return out;
 
   const DType t = out_shape.dtype();
   if (t == DType::kF32 || t == DType::kF16 || t == DType::kBF16 || IsF8(t)) {

@@ -115,7 +115,8 @@ StatusOr<Literal> GatherKernel(const Instruction& gather, const Literal& operand
     if (out_shape.dim(offset_dims[k]) != win_dims.back())
       return InvalidArgument("gather: result offset dims do not match slice sizes");
   }
-  ASSIGN_OR_RETURN(Literal out, AllocateResult(out_shape, ctx));
+  // Every result element is some batch position's window element: all are written.
+  ASSIGN_OR_RETURN(Literal out, AllocateResult(out_shape, ctx, /*overwrite=*/true));
   if (out.num_elements() == 0) return out;
   const int bytes = DTypeByteSize(osh.dtype());
   const std::vector<int64_t> ostr = RowMajorStrides(osh.dims());
