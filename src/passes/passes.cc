@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <map>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "hlo/printer.h"
+#include "fmt/format.h"
+#include "fmt/ranges.h"
 
 namespace spmdc {
 
@@ -51,29 +53,41 @@ StatusOr<bool> RunTupleSimplifier(Module& module) {
 }
 
 namespace {
-// A key that identifies an instruction's computation up to operand identity: the printed form
-// with operand names replaced by their (already canonical) pointers.
-std::string CseKey(const Instruction& i) {
-  PrintOptions opts;
-  opts.print_metadata = false;
-  std::string text = PrintInstruction(i, opts);
-  // Drop the instruction's own name (everything before " = ").
-  size_t eq = text.find(" = ");
-  return eq == std::string::npos ? text : text.substr(eq + 3);
+// A key equal for instructions that compute the same value: opcode, shape, operand identities and
+// attributes. Only simple attribute kinds are keyed; an instruction with others (called
+// computations, windows, ...) is not a CSE candidate (returns false).
+bool CseKey(const Instruction& i, std::string* key) {
+  *key = fmt::format("{}|{}|", static_cast<int>(i.opcode()), i.shape().ToString(false));
+  for (const Instruction* op : i.operands()) *key += fmt::format("{},", op->unique_id());
+  for (const auto& [id, value] : i.attrs().entries()) {
+    *key += fmt::format("|{}=", static_cast<int>(id));
+    if (const auto* v = std::get_if<int64_t>(&value)) *key += std::to_string(*v);
+    else if (const auto* b = std::get_if<bool>(&value)) *key += *b ? "1" : "0";
+    else if (const auto* s = std::get_if<std::string>(&value)) *key += *s;
+    else if (const auto* l = std::get_if<std::vector<int64_t>>(&value)) *key += fmt::format("{}", fmt::join(*l, ","));
+    else if (const auto* sl = std::get_if<SliceSpec>(&value))
+      *key += fmt::format("{};{};{}", fmt::join(sl->starts, ","), fmt::join(sl->limits, ","), fmt::join(sl->strides, ","));
+    else return false;
+  }
+  if (!i.attrs().unknown().empty()) return false;
+  if (const Literal* lit = i.literal()) {
+    if (!lit->shape().IsArray() || lit->shape().byte_size() > 4096) return false;
+    key->append(reinterpret_cast<const char*>(lit->raw()), lit->shape().byte_size());
+  }
+  return true;
 }
 }  // namespace
 
 StatusOr<bool> RunCse(Module& module) {
   bool changed = false;
   for (Computation* comp : module.computations()) {
-    std::map<std::string, Instruction*> seen;
+    absl::flat_hash_map<std::string, Instruction*> seen;
     for (Instruction* i : comp->MakeInstructionPostOrder()) {
       if (i->HasSideEffect() || i->opcode() == Opcode::kParameter || IsCollectiveOpcode(i->opcode()) ||
           i->opcode() == Opcode::kPartitionId || i->opcode() == Opcode::kReplicaId)
         continue;
-      // Constants above a few elements are compared by text too; fine for the small tables we emit.
-      if (i->opcode() == Opcode::kConstant && i->shape().IsArray() && i->shape().num_elements() > 4096) continue;
-      std::string key = CseKey(*i);
+      std::string key;
+      if (!CseKey(*i, &key)) continue;
       auto [it, inserted] = seen.emplace(std::move(key), i);
       if (inserted || it->second == i) continue;
       if (i->IsRoot()) continue;
