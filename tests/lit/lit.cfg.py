@@ -9,6 +9,8 @@ config.suffixes = [".hlo", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 bin_dir = lit_config.params.get("spmdc_bin_dir", os.path.join(config.test_source_root, "..", "..", "build"))
 filecheck = lit_config.params.get("filecheck", "/usr/lib/llvm-14/bin/FileCheck")
+# Test outputs go to the build tree, never into the sources.
+config.test_exec_root = os.path.join(bin_dir, "lit-out")
 config.substitutions.append(("%spmdc", os.path.join(bin_dir, "spmdc")))
 config.substitutions.append(("FileCheck", filecheck))
 config.substitutions.append(("%not", os.path.join(os.path.dirname(filecheck), "not")))
