@@ -239,11 +239,31 @@ Instruction* SpmdBuilder::AllGather(Instruction* operand, int64_t dim,
   return Add(Opcode::kAllGather, {operand}, std::move(a), &s);
 }
 
+Instruction* SpmdBuilder::ReduceScatter(Instruction* operand, int64_t dim,
+                                        const std::vector<std::vector<int64_t>>& groups,
+                                        const std::string& reducer_kind) {
+  Attributes a;
+  a.Set(AttrId::kChannelId, state_->next_channel_id++);
+  a.Set(AttrId::kReplicaGroups, MakeGroups(groups));
+  a.Set(AttrId::kUseGlobalDeviceIds, true);
+  a.Set(AttrId::kDimensions, std::vector<int64_t>{dim});
+  a.Set(AttrId::kToApply, Reducer(reducer_kind, operand->shape().dtype()));
+  Shape s = operand->shape();
+  int64_t group_size = groups.empty() ? num_devices() : static_cast<int64_t>(groups[0].size());
+  s.set_dim(dim, s.dim(dim) / group_size);
+  s.set_layout(std::nullopt);
+  Count("reduce-scatter", s);
+  return Add(Opcode::kReduceScatter, {operand}, std::move(a), &s);
+}
+
 Instruction* SpmdBuilder::AllToAll(Instruction* operand, int64_t split_dim,
                                    const std::vector<std::vector<int64_t>>& groups) {
   Attributes a;
   a.Set(AttrId::kChannelId, state_->next_channel_id++);
   a.Set(AttrId::kReplicaGroups, MakeGroups(groups));
+  // Array form: split and concatenate along the same dim (the runtime reads split_dimension,
+  // XLA's text form carries it as dimensions={d}).
+  a.Set(AttrId::kSplitDimension, split_dim);
   a.Set(AttrId::kDimensions, std::vector<int64_t>{split_dim});
   Shape s = operand->shape();
   Count("all-to-all", s);

@@ -82,6 +82,10 @@ class SpmdBuilder {
                          const std::string& reducer_kind);
   Instruction* AllGather(Instruction* operand, int64_t dim,
                          const std::vector<std::vector<int64_t>>& groups);
+  // Sums (or `reducer_kind`s) over the group and keeps member i's i-th piece of `dim` (which
+  // must divide by the group size).
+  Instruction* ReduceScatter(Instruction* operand, int64_t dim, const std::vector<std::vector<int64_t>>& groups,
+                             const std::string& reducer_kind);
   Instruction* AllToAll(Instruction* operand, int64_t split_dim,
                         const std::vector<std::vector<int64_t>>& groups);
   Instruction* CollectivePermute(Instruction* operand,

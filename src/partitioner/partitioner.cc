@@ -46,7 +46,21 @@ int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to
   return shape.byte_size() / std::max<int64_t>(common, 1);
 }
 
+struct DotPlan {
+  Sharding lhs, rhs;     // operand shardings for the local dot
+  Sharding result;       // sharding of the local result (after the all-reduce)
+  std::vector<std::vector<int64_t>> reduce_groups;  // all-reduce groups (empty: none)
+  int64_t cost = 0;
+};
+
 class Partitioner;
+
+// Tiled with at most a trailing replication dim.
+bool PlainTiledLeaf(const Sharding& s) {
+  if (!s.IsTiled() || s.SubgroupManualDim() >= 0) return false;
+  int64_t extra = s.tile_assignment().num_dimensions() - s.TiledDataRank();
+  return extra == 0 || (extra == 1 && s.HasPartialReplication());
+}
 
 // Partitions one computation into `out`.
 class ComputationPartitioner {
@@ -76,6 +90,8 @@ class ComputationPartitioner {
   Status Reshape(const Instruction* instr);
   Status Reduce(const Instruction* instr);
   Status Dot(const Instruction* instr);
+  std::optional<PValue> ReduceScatterTo(const PValue& v, const std::vector<std::vector<int64_t>>& groups,
+                                        const Sharding& target, const std::string& kind);
   Status Convolution(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   Status DynamicSlicing(const Instruction* instr);
@@ -91,6 +107,8 @@ class ComputationPartitioner {
   Resharder r_;
   absl::flat_hash_map<const Instruction*, PValue> values_;
   absl::flat_hash_set<const Instruction*> named_;
+  absl::flat_hash_set<const Instruction*> value_hlos_;  // instructions standing for some value
+  absl::flat_hash_map<std::string, DotPlan> dot_plans_;
 };
 
 class Partitioner {
@@ -121,14 +139,13 @@ void ComputationPartitioner::Set(const Instruction* instr, PValue v) {
   // The instruction that stands for `instr` keeps its name when it is a fresh one.
   if (v.hlo->opcode() != Opcode::kParameter && !named_.contains(v.hlo) && v.hlo->name() != instr->name() &&
       !b_.module()->IsNameTaken(instr->name() + "\x01")) {
-    bool is_operand_value = false;
-    for (const auto& [k, pv] : values_) is_operand_value |= pv.hlo == v.hlo;
-    if (!is_operand_value) {
+    if (!value_hlos_.contains(v.hlo)) {
       v.hlo->set_name(instr->name());
       b_.module()->ReserveName(instr->name() + "\x01");
     }
   }
   named_.insert(v.hlo);
+  value_hlos_.insert(v.hlo);
   values_[instr] = std::move(v);
 }
 
@@ -155,8 +172,10 @@ StatusOr<PValue> ComputationPartitioner::Run(const std::vector<Sharding>& param_
       continue;
     }
     RETURN_IF_ERROR(Handle(instr));
+    RETURN_IF_ERROR(r_.status());
   }
   PValue root = r_.Reshard(Get(src_.root()), root_sharding, src_.root()->name());
+  RETURN_IF_ERROR(r_.status());
   b_.computation()->set_root(root.hlo);
   RETURN_IF_ERROR(b_.computation()->RebuildParameterList());
   return root;
@@ -164,16 +183,65 @@ StatusOr<PValue> ComputationPartitioner::Run(const std::vector<Sharding>& param_
 
 Status ComputationPartitioner::Handle(const Instruction* instr) {
   const Sharding target = TargetOf(instr);
-  if (target.IsManual() || (target.IsTuple() && target.IsManual())) {
-    // Already per-device: clone as is, operands taken in whatever form they have.
+  auto any_leaf = [](const Sharding& s, auto pred) {
+    if (!s.IsTuple()) return pred(s);
+    return std::any_of(s.tuple_elements().begin(), s.tuple_elements().end(), pred);
+  };
+  auto manual_subgroup = [](const Sharding& s) { return s.IsManualSubgroup(); };
+  auto manual_leaf = [](const Sharding& s) { return s.IsManual(); };
+  if (any_leaf(target, manual_subgroup))
+    return Unimplemented("%{}: manual subgroup shardings ({}) are not partitioned yet", instr->name(),
+                         target.ToString(false));
+  for (const Instruction* op : instr->operands())
+    if (any_leaf(Get(op).sharding, manual_subgroup))
+      return Unimplemented("%{}: operand %{} has a manual subgroup sharding, which is not partitioned yet",
+                           instr->name(), op->name());
+  if (instr->IsCustomCall("SPMDFullToShardShape")) {
+    // The operand's own tiling becomes per-device (manual) data of the shard shape.
+    const PValue& v = Get(instr->operand(0));
+    if (!target.IsManual() || !v.sharding.IsTiled() || !PlainTiledLeaf(v.sharding) ||
+        !(v.sharding.ShardShape(v.base_shape).dims() == instr->shape().dims()))
+      return Unimplemented("%{}: custom-call SPMDFullToShardShape from {} to {} with shape {} is not supported",
+                           instr->name(), v.sharding.ToString(false), target.ToString(false),
+                           instr->shape().ToString(false));
+    // Uneven shards: the padding becomes data of the manual region; make it zero.
+    Instruction* x = r_.MaskPadding(v, b_.Zero(instr->shape().dtype()));
+    Set(instr, PValue{b_.Add(Opcode::kCopy, {x}), target, instr->shape()});
+    return absl::OkStatus();
+  }
+  if (instr->IsCustomCall("SPMDShardToFullShape")) {
+    const PValue& v = Get(instr->operand(0));
+    if (!v.sharding.IsManual() || !target.IsTiled() || !PlainTiledLeaf(target) ||
+        !(target.ShardShape(instr->shape()).dims() == v.hlo->shape().dims()))
+      return Unimplemented("%{}: custom-call SPMDShardToFullShape from {} to {} with shape {} is not supported",
+                           instr->name(), v.sharding.ToString(false), target.ToString(false),
+                           instr->shape().ToString(false));
+    Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
+    return absl::OkStatus();
+  }
+  if (any_leaf(target, manual_leaf)) {
+    // Already per-device: clone as is. Every array operand must be manual (or a replicated scalar)
+    // too; anything else would need a SPMDFullToShardShape transition.
+    if (!target.IsManual())
+      return Unimplemented("%{}: mixed manual and automatic tuple shardings are not partitioned yet", instr->name());
     std::vector<Instruction*> ops;
-    for (const Instruction* op : instr->operands()) ops.push_back(Get(op).hlo);
+    for (const Instruction* op : instr->operands()) {
+      const PValue& v = Get(op);
+      bool ok = v.sharding.IsManual() || !v.base_shape.IsArray() || v.base_shape.rank() == 0 ||
+                (v.sharding.IsReplicated() && !v.base_shape.IsTuple());
+      if (!ok)
+        return Unimplemented("%{}: operand %{} goes from {} to manual without SPMDFullToShardShape", instr->name(),
+                             op->name(), v.sharding.ToString(false));
+      ops.push_back(v.hlo);
+    }
     Set(instr, PValue{CloneWith(instr, ops, instr->shape()), target, instr->shape()});
     return absl::OkStatus();
   }
-  if (instr->IsCustomCall("SPMDFullToShardShape") || instr->IsCustomCall("SPMDShardToFullShape")) {
-    return Unimplemented("%{}: manual regions (custom-call {}) are not partitioned yet", instr->name(),
-                         instr->custom_call_target());
+  for (const Instruction* op : instr->operands()) {
+    const PValue& v = Get(op);
+    if (any_leaf(v.sharding, manual_leaf) && v.base_shape.IsArray() && v.base_shape.rank() > 0)
+      return Unimplemented("%{}: operand %{} leaves a manual region without SPMDShardToFullShape", instr->name(),
+                           op->name());
   }
   switch (instr->opcode()) {
     case Opcode::kConstant: return Constant(instr);
@@ -392,7 +460,14 @@ Status ComputationPartitioner::Reduce(const Instruction* instr) {
   local->ReplaceCalledComputation(instr->to_apply(), reducer);
   if (reduced_tiled) {
     std::vector<int64_t> tile_dims(dims.begin(), dims.end());
-    local = b_.AllReduce(local, Resharder::GroupsAlong(in, tile_dims), *kind);
+    auto groups = Resharder::GroupsAlong(in, tile_dims);
+    if (!target.IsTuple()) {
+      if (std::optional<PValue> rs = ReduceScatterTo(PValue{local, out_leaf, instr->shape()}, groups, target, *kind)) {
+        Set(instr, r_.Reshard(*rs, target, instr->name()));
+        return absl::OkStatus();
+      }
+    }
+    local = b_.AllReduce(local, groups, *kind);
   }
   PValue v{local, Sharding::Single(instr->shape(), out_leaf), instr->shape()};
   Set(instr, r_.Reshard(v, target, instr->name()));
@@ -401,12 +476,6 @@ Status ComputationPartitioner::Reduce(const Instruction* instr) {
 
 // ---- dot ---------------------------------------------------------------------------------------
 
-struct DotPlan {
-  Sharding lhs, rhs;     // operand shardings for the local dot
-  Sharding result;       // sharding of the local result (after the all-reduce)
-  std::vector<std::vector<int64_t>> reduce_groups;  // all-reduce groups (empty: none)
-  int64_t cost = 0;
-};
 
 // The plan for a local dot of operands sharded `ls`, `rs`: valid when every device holds matching
 // batch and contracting tiles on both sides. The result is tiled by the batch and non-contracting
@@ -474,6 +543,68 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
   return plan;
 }
 
+// A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
+// order); nullopt when the tiles are not held equally often.
+std::optional<Sharding> ShardingFromTiles(const std::vector<int64_t>& tdims,
+                                          const std::vector<std::vector<int64_t>>& tile_of) {
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (size_t d = 0; d < tile_of.size(); ++d) holders[tile_of[d]].push_back(static_cast<int64_t>(d));
+  int64_t tiles = Product(tdims);
+  if (static_cast<int64_t>(holders.size()) != tiles || tile_of.size() % tiles != 0) return std::nullopt;
+  int64_t reps = static_cast<int64_t>(tile_of.size()) / tiles;
+  std::vector<int64_t> devices;
+  for (auto& [tile, devs] : holders) {  // std::map iterates tile indices row-major
+    if (static_cast<int64_t>(devs.size()) != reps) return std::nullopt;
+    devices.insert(devices.end(), devs.begin(), devs.end());
+  }
+  std::vector<int64_t> dims = tdims;
+  if (reps == 1) return Sharding::Tile(TileAssignment::FromDevices(dims, devices));
+  dims.push_back(reps);
+  return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
+}
+
+// Partial sums `v` (summed over `groups`) delivered tiled like `target` with a reduce-scatter
+// instead of all-reduce + dynamic-slice, when the target splits one dim that `v` holds whole into
+// as many tiles as a group has members and keeps the other dims' tiling.
+std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
+                                                               const std::vector<std::vector<int64_t>>& groups,
+                                                               const Sharding& target, const std::string& kind) {
+  if (!target.IsTiled() || !PlainTiledLeaf(target) || groups.empty()) return std::nullopt;
+  if (!v.sharding.IsReplicated() && !PlainTiledLeaf(v.sharding)) return std::nullopt;
+  auto tiles_on = [&](int64_t d) { return v.sharding.IsTiled() ? v.sharding.NumTilesOnDim(d) : 1; };
+  int64_t k = static_cast<int64_t>(groups[0].size());
+  for (const auto& g : groups)
+    if (static_cast<int64_t>(g.size()) != k) return std::nullopt;
+  int64_t rank = v.base_shape.rank(), dim = -1;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t have = tiles_on(d), want = target.NumTilesOnDim(d);
+    if (have == want) continue;
+    if (have != 1 || want != k || dim >= 0) return std::nullopt;
+    dim = d;
+  }
+  if (dim < 0) return std::nullopt;
+  int64_t n = b_.num_devices();
+  std::vector<std::vector<int64_t>> tile_of(n);
+  std::vector<int64_t> member(n, -1);
+  for (const auto& g : groups)
+    for (int64_t j = 0; j < k; ++j) member[g[j]] = j;
+  for (int64_t dev = 0; dev < n; ++dev) {
+    if (member[dev] < 0) return std::nullopt;
+    tile_of[dev] = v.sharding.IsTiled() ? v.sharding.TileIndexForDevice(dev) : std::vector<int64_t>(rank, 0);
+    tile_of[dev][dim] = member[dev];
+  }
+  std::vector<int64_t> tdims(rank);
+  for (int64_t d = 0; d < rank; ++d) tdims[d] = target.NumTilesOnDim(d);
+  std::optional<Sharding> inter = ShardingFromTiles(tdims, tile_of);
+  if (!inter) return std::nullopt;
+  int64_t chunk = (v.base_shape.dim(dim) + k - 1) / k;
+  std::vector<int64_t> padded = v.hlo->shape().dims();
+  padded[dim] = chunk * k;
+  Instruction* x = b_.PadHigh(v.hlo, padded);
+  Instruction* rs = b_.ReduceScatter(x, dim, groups, kind);
+  return PValue{rs, *inter, v.base_shape};
+}
+
 Status ComputationPartitioner::Dot(const Instruction* instr) {
   Sharding target = TargetOf(instr);
   DotDims d = DotDimsOfDot(*instr);
@@ -491,8 +622,18 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
     }
     return std::make_pair(out_dims, op_dims);
   };
+  // Layers repeat the same dot with the same shardings: plan once per distinct situation.
+  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", ls.ToString(false), rs.ToString(false),
+                                instr->shape().ToString(false), fmt::join(instr->ints_attr(AttrId::kLhsBatchDims), ","),
+                                fmt::join(instr->ints_attr(AttrId::kLhsContractingDims), ","),
+                                fmt::join(instr->ints_attr(AttrId::kRhsBatchDims), ","),
+                                fmt::join(instr->ints_attr(AttrId::kRhsContractingDims), ","),
+                                L.sharding.ToString(false), R.sharding.ToString(false), target.ToString(false));
   std::vector<DotPlan> plans;
+  auto cached = dot_plans_.find(key);
+  if (cached != dot_plans_.end()) plans.push_back(cached->second);
   auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
+    if (cached != dot_plans_.end()) return;
     std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
     if (!plan) return;
     // Local compute counts too (as bytes at ~64 flops per byte moved), so that a plan that
@@ -507,7 +648,8 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
     plans.push_back(*plan);
   };
   // (1) Output-driven: operands tiled like the result on batch and non-contracting dims.
-  if (!target.IsManual()) {
+  const bool plan_cached = cached != dot_plans_.end();
+  if (!plan_cached && !target.IsManual()) {
     auto [lb_out, lb_op] = own(d.batch, true);
     auto [ln_out, ln_op] = own(d.lhs_non_contracting, true);
     auto [rb_out, rb_op] = own(d.batch, false);
@@ -520,16 +662,17 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
     consider(MapShardingDims(target, lsrc, ldst, ls.rank()), MapShardingDims(target, rsrc, rdst, rs.rank()));
   }
   // (2) Operands as they are.
-  consider(L.sharding, R.sharding);
+  if (!plan_cached) consider(L.sharding, R.sharding);
   // (3) One side as it is, the other following it on batch and contracting dims.
   std::vector<int64_t> l_bc, r_bc;
   for (const DotDim& x : d.batch) l_bc.push_back(x.lhs), r_bc.push_back(x.rhs);
   for (const DotDim& x : d.contracting) l_bc.push_back(x.lhs), r_bc.push_back(x.rhs);
-  if (L.sharding.IsTiled()) consider(L.sharding, MapShardingDims(L.sharding, l_bc, r_bc, rs.rank()));
-  if (R.sharding.IsTiled()) consider(MapShardingDims(R.sharding, r_bc, l_bc, ls.rank()), R.sharding);
+  if (!plan_cached && L.sharding.IsTiled()) consider(L.sharding, MapShardingDims(L.sharding, l_bc, r_bc, rs.rank()));
+  if (!plan_cached && R.sharding.IsTiled()) consider(MapShardingDims(R.sharding, r_bc, l_bc, ls.rank()), R.sharding);
   if (plans.empty()) return Default(instr);
   const DotPlan& best = *std::min_element(plans.begin(), plans.end(),
                                           [](const DotPlan& a, const DotPlan& b) { return a.cost < b.cost; });
+  dot_plans_.emplace(key, best);
   PValue lv = Operand(instr, 0, best.lhs);
   PValue rv = Operand(instr, 1, best.rhs);
   Instruction* lhs = lv.hlo;
@@ -543,7 +686,14 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
   }
   Shape local = best.result.ShardShape(instr->shape());
   Instruction* out = CloneWith(instr, {lhs, rhs}, local);
-  if (!best.reduce_groups.empty()) out = b_.AllReduce(out, best.reduce_groups, "add");
+  if (!best.reduce_groups.empty()) {
+    if (std::optional<PValue> rs = ReduceScatterTo(PValue{out, best.result, instr->shape()}, best.reduce_groups,
+                                                   target, "add")) {
+      Set(instr, r_.Reshard(*rs, target, instr->name()));
+      return absl::OkStatus();
+    }
+    out = b_.AllReduce(out, best.reduce_groups, "add");
+  }
   Set(instr, r_.Reshard(PValue{out, best.result, instr->shape()}, target, instr->name()));
   return absl::OkStatus();
 }
@@ -575,18 +725,22 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
                             [&](const Sharding& s) { return s == leaf; });
     if (!same) return Default(instr);
     int64_t dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
-    if (!leaf.IsTiled() || leaf.NumTilesOnDim(dim) > 1) return Default(instr);
+    if (!leaf.IsTiled() || !PlainTiledLeaf(leaf)) return Default(instr);
+    // The sort dim is gathered (only it); the other dims stay tiled.
+    const int64_t sort_dims[] = {dim};
+    Sharding local = leaf.NumTilesOnDim(dim) > 1 ? PartiallyReplicateTiledShardingOnDims(leaf, sort_dims) : leaf;
     std::vector<Instruction*> ops;
     std::vector<Shape> shapes;
     for (int64_t i = 0; i < instr->operand_count(); ++i) {
-      ops.push_back(Operand(instr, i, leaf).hlo);
+      ops.push_back(Operand(instr, i, local).hlo);
       shapes.push_back(ops.back()->shape());
     }
     Instruction* c = CloneWith(instr, ops, Shape::Tuple(shapes));
     std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
     ASSIGN_OR_RETURN(Computation* cmp, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
     c->ReplaceCalledComputation(instr->to_apply(), cmp);
-    Set(instr, PValue{c, target, instr->shape()});
+    Sharding local_tuple = Sharding::Tuple(std::vector<Sharding>(instr->operand_count(), local));
+    Set(instr, r_.Reshard(PValue{c, local_tuple, instr->shape()}, target, instr->name()));
     return absl::OkStatus();
   }
   if (!target.IsTiled()) return Default(instr);
@@ -609,21 +763,42 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
     default:
       break;
   }
-  for (int64_t d : moved)
-    if (target.NumTilesOnDim(d) > 1) return Default(instr);
+  // Rearranged dims tiled in the result are gathered (only they; the other dims stay tiled), the
+  // op runs locally, and the result is sliced to the target afterwards (a local dynamic-slice).
+  std::sort(moved.begin(), moved.end());
+  moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
+  const Sharding final_target = target;
+  bool tiled_moved = false;
+  for (int64_t d : moved) tiled_moved |= target.NumTilesOnDim(d) > 1;
+  if (tiled_moved) {
+    if (!PlainTiledLeaf(target)) return Default(instr);
+    target = PartiallyReplicateTiledShardingOnDims(target, moved);
+  }
   std::vector<Instruction*> ops;
   for (int64_t i = 0; i < instr->operand_count(); ++i) {
     const Instruction* op = instr->operand(i);
     if (op->shape().rank() == 0) ops.push_back(r_.Reshard(Get(op), Sharding::Replicate(), instr->name()).hlo);
     else ops.push_back(Operand(instr, i, target).hlo);
   }
-  Instruction* c = CloneWith(instr, ops, target.ShardShape(out));
+  Instruction* c = nullptr;
+  if (instr->opcode() == Opcode::kSlice) {
+    // Dims kept whole (start 0, stride 1, full limit) are sliced whole in their shard too.
+    const SliceSpec* spec = instr->attr<SliceSpec>(AttrId::kSlice);
+    SliceSpec local = *spec;
+    for (int64_t d = 0; d < out.rank(); ++d)
+      if (std::find(moved.begin(), moved.end(), d) == moved.end()) local.limits[d] = ops[0]->shape().dim(d);
+    Attributes attrs;
+    attrs.Set(AttrId::kSlice, local);
+    c = b_.Add(Opcode::kSlice, {ops[0]}, std::move(attrs), nullptr, instr->name());
+  } else {
+    c = CloneWith(instr, ops, target.ShardShape(out));
+  }
   if (instr->opcode() == Opcode::kSort) {
     std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
     ASSIGN_OR_RETURN(Computation* cmp, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
     c->ReplaceCalledComputation(instr->to_apply(), cmp);
   }
-  Set(instr, PValue{c, target, instr->shape()});
+  Set(instr, r_.Reshard(PValue{c, target, instr->shape()}, final_target, instr->name()));
   return absl::OkStatus();
 }
 
@@ -635,8 +810,15 @@ Status ComputationPartitioner::DynamicSlicing(const Instruction* instr) {
   const Shape& slice = is_ds ? instr->shape() : instr->operand(1)->shape();
   int64_t first_index = is_ds ? 1 : 2;
   if (instr->operand_count() != first_index + data.rank()) return Default(instr);  // vector index form
+  // Sliced dims tiled in the result are gathered first (only they) and the result sliced after.
+  const Sharding final_target = target;
+  std::vector<int64_t> sliced;
   for (int64_t d = 0; d < data.rank(); ++d)
-    if (slice.dim(d) != data.dim(d) && target.NumTilesOnDim(d) > 1) return Default(instr);
+    if (slice.dim(d) != data.dim(d) && target.NumTilesOnDim(d) > 1) sliced.push_back(d);
+  if (!sliced.empty()) {
+    if (!PlainTiledLeaf(target)) return Default(instr);
+    target = PartiallyReplicateTiledShardingOnDims(target, sliced);
+  }
   std::vector<Instruction*> ops = {Operand(instr, 0, target).hlo};
   if (!is_ds) ops.push_back(Operand(instr, 1, target).hlo);
   for (int64_t d = 0; d < data.rank(); ++d) {
@@ -648,7 +830,7 @@ Status ComputationPartitioner::DynamicSlicing(const Instruction* instr) {
   Shape local = target.ShardShape(instr->shape());
   Instruction* c = CloneWith(instr, ops, local);
   if (is_ds) c->attrs().Set(AttrId::kDynamicSliceSizes, target.ShardShape(slice).dims());
-  Set(instr, PValue{c, target, instr->shape()});
+  Set(instr, r_.Reshard(PValue{c, target, instr->shape()}, final_target, instr->name()));
   return absl::OkStatus();
 }
 

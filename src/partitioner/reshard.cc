@@ -143,33 +143,207 @@ std::optional<PValue> Resharder::TryPermute(const PValue& v, const Sharding& tar
   return PValue{b_->CollectivePermute(v.hlo, pairs), target, v.base_shape};
 }
 
+namespace {
+
+// Tiled with at most a trailing replication dim (no manual or other subgroups), or replicated.
+bool PlainTiling(const Sharding& s) {
+  if (s.IsReplicated()) return true;
+  if (!s.IsTiled() || s.SubgroupManualDim() >= 0) return false;
+  int64_t extra = s.tile_assignment().num_dimensions() - s.TiledDataRank();
+  return extra == 0 || (extra == 1 && s.HasPartialReplication());
+}
+
+int64_t TilesOn(const Sharding& s, int64_t d) { return s.IsTiled() ? s.NumTilesOnDim(d) : 1; }
+
+std::vector<int64_t> DataIndex(const Sharding& s, int64_t dev, int64_t rank) {
+  return s.IsTiled() ? s.TileIndexForDevice(dev) : std::vector<int64_t>(rank, 0);
+}
+
+// A sharding with `target`'s tiling and replication whose device order is chosen so that every
+// device's target tile lies inside the tile it holds under `src` (devices keep their own target
+// tile where they can). Nullopt when the target does not refine the source.
+std::optional<Sharding> RefiningOrder(const Sharding& src, const Sharding& target, int64_t rank, int64_t n) {
+  std::vector<int64_t> factor(rank), tdims(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    tdims[d] = target.NumTilesOnDim(d);
+    if (tdims[d] % TilesOn(src, d) != 0) return std::nullopt;
+    factor[d] = tdims[d] / TilesOn(src, d);
+  }
+  int64_t tiles = 1;
+  for (int64_t t : tdims) tiles *= t;
+  if (n % tiles != 0) return std::nullopt;
+  int64_t reps = n / tiles;
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;  // coarse tile -> free devices
+  for (int64_t dev = 0; dev < n; ++dev) holders[DataIndex(src, dev, rank)].push_back(dev);
+  // Slots in row-major order over (target tile, replica).
+  std::vector<std::vector<int64_t>> slot_tile;
+  std::vector<int64_t> own(tiles * reps, -1), assigned(tiles * reps, -1);
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t t = 0; t < tiles; ++t) {
+    for (int64_t r = 0; r < reps; ++r) slot_tile.push_back(index);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < tdims[d]) break;
+      index[d] = 0;
+    }
+  }
+  auto coarse = [&](const std::vector<int64_t>& t) {
+    std::vector<int64_t> c(rank);
+    for (int64_t d = 0; d < rank; ++d) c[d] = t[d] / factor[d];
+    return c;
+  };
+  // Pass 1: devices keep their own target slot when their source tile covers it.
+  const TileAssignment& ta = target.tile_assignment();
+  ta.Each([&](std::span<const int64_t> idx, int64_t dev) {
+    int64_t linear = 0;
+    for (int64_t d = 0; d < rank; ++d) linear = linear * tdims[d] + idx[d];
+    int64_t r = static_cast<int64_t>(idx.size()) > rank ? idx[rank] : 0;
+    own[linear * reps + r] = dev;
+  });
+  std::vector<bool> used(n, false);
+  for (size_t slot = 0; slot < own.size(); ++slot) {
+    int64_t dev = own[slot];
+    if (dev < 0 || dev >= n) return std::nullopt;
+    if (DataIndex(src, dev, rank) == coarse(slot_tile[slot])) {
+      assigned[slot] = dev;
+      used[dev] = true;
+    }
+  }
+  for (size_t slot = 0; slot < own.size(); ++slot) {
+    if (assigned[slot] >= 0) continue;
+    for (int64_t dev : holders[coarse(slot_tile[slot])]) {
+      if (used[dev]) continue;
+      assigned[slot] = dev;
+      used[dev] = true;
+      break;
+    }
+    if (assigned[slot] < 0) return std::nullopt;
+  }
+  std::vector<int64_t> dims = tdims;
+  if (reps > 1) {
+    dims.push_back(reps);
+    return Sharding::PartialTile(TileAssignment::FromDevices(dims, assigned));
+  }
+  return Sharding::Tile(TileAssignment::FromDevices(dims, assigned));
+}
+
+}  // namespace
+
 std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& target) {
   const Sharding& src = v.sharding;
-  if (!target.IsTiled()) return std::nullopt;
+  if (!target.IsTiled() || !PlainTiling(src) || !PlainTiling(target)) return std::nullopt;
   int64_t rank = v.base_shape.rank();
-  std::vector<int64_t> factor(rank, 1), chunk(rank, 1);
+  if (target.TiledDataRank() != rank || (src.IsTiled() && src.TiledDataRank() != rank)) return std::nullopt;
+  std::vector<int64_t> factor(rank, 1), chunk(rank, 1), padded = v.hlo->shape().dims();
+  bool pad = false;
   for (int64_t d = 0; d < rank; ++d) {
-    int64_t ns = src.IsTiled() ? src.NumTilesOnDim(d) : 1;
+    int64_t ns = TilesOn(src, d);
     int64_t nt = target.NumTilesOnDim(d);
     if (nt % ns != 0) return std::nullopt;
     factor[d] = nt / ns;
     chunk[d] = CeilDiv(v.base_shape.dim(d), nt);
-    if (factor[d] > 1 && CeilDiv(v.base_shape.dim(d), ns) != factor[d] * chunk[d]) return std::nullopt;
+    if (factor[d] == 1) continue;
+    int64_t have = CeilDiv(v.base_shape.dim(d), ns);
+    if (have != factor[d] * chunk[d]) {
+      // Only an unsplit source dim can be padded up: the tiles of a split one would shift.
+      if (ns != 1) return std::nullopt;
+      padded[d] = factor[d] * chunk[d];
+      pad = true;
+    }
   }
   int64_t n = b_->num_devices();
+  std::optional<Sharding> order = RefiningOrder(src, target, rank, n);
+  if (!order) return std::nullopt;
   std::vector<std::vector<int64_t>> tables(rank, std::vector<int64_t>(n, 0));
   for (int64_t dev = 0; dev < n; ++dev) {
-    std::vector<int64_t> t = target.TileIndexForDevice(dev);
-    std::vector<int64_t> s = src.IsTiled() ? src.TileIndexForDevice(dev) : std::vector<int64_t>(rank, 0);
-    for (int64_t d = 0; d < rank; ++d) {
-      if (t[d] / factor[d] != s[d]) return std::nullopt;
-      tables[d][dev] = (t[d] % factor[d]) * chunk[d];
-    }
+    std::vector<int64_t> t = order->TileIndexForDevice(dev);
+    for (int64_t d = 0; d < rank; ++d) tables[d][dev] = (t[d] % factor[d]) * chunk[d];
   }
   std::vector<Instruction*> offsets;
   for (int64_t d = 0; d < rank; ++d) offsets.push_back(b_->TableLookup(tables[d]));
   Shape shard = target.ShardShape(v.base_shape);
-  return PValue{b_->DynamicSlice(v.hlo, offsets, shard.dims()), target, v.base_shape};
+  Instruction* x = pad ? b_->PadHigh(v.hlo, padded) : v.hlo;
+  PValue refined{b_->DynamicSlice(x, offsets, shard.dims()), *order, v.base_shape};
+  if (*order == target) return PValue{refined.hlo, target, v.base_shape};
+  return TryPermute(refined, target);
+}
+
+// [.., k, .., 1, ..] -> [.., 1, .., k, ..] (other dims alike): one all-to-all per group of the k
+// devices that share the other coordinates, then a collective-permute if the device order differs.
+std::optional<PValue> Resharder::TryAllToAll(const PValue& v, const Sharding& target) {
+  const Sharding& src = v.sharding;
+  if (!src.IsTiled() || !target.IsTiled() || !PlainTiling(src) || !PlainTiling(target)) return std::nullopt;
+  int64_t rank = v.base_shape.rank();
+  if (src.TiledDataRank() != rank || target.TiledDataRank() != rank) return std::nullopt;
+  std::vector<int64_t> differ;
+  for (int64_t d = 0; d < rank; ++d)
+    if (src.NumTilesOnDim(d) != target.NumTilesOnDim(d)) differ.push_back(d);
+  if (differ.size() != 2) return std::nullopt;
+  int64_t a = differ[0], b = differ[1];
+  if (src.NumTilesOnDim(a) == 1) std::swap(a, b);
+  int64_t k = src.NumTilesOnDim(a);
+  if (src.NumTilesOnDim(b) != 1 || target.NumTilesOnDim(a) != 1 || target.NumTilesOnDim(b) != k) return std::nullopt;
+  int64_t da = v.base_shape.dim(a), db = v.base_shape.dim(b);
+  int64_t ca = CeilDiv(da, k), cb = CeilDiv(db, k);
+  // Groups along a, ordered by the source coordinate on a.
+  auto groups = GroupsAlong(src, {a});
+  // Pad dim b to k*cb, exchange the k pieces of dim b.
+  std::vector<int64_t> padded = v.hlo->shape().dims();
+  padded[b] = k * cb;
+  Instruction* x = b_->PadHigh(v.hlo, padded);
+  Instruction* y = b_->AllToAll(x, b, groups);
+  // y's dim b is [piece from member 0 | ... | member k-1], each piece [ca rows of a, cb of b].
+  // Split b into (k, cb), move k just before a, merge (k, ca) and slice off a's padding.
+  std::vector<int64_t> split;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == b) {
+      split.push_back(k);
+      split.push_back(cb);
+    } else {
+      split.push_back(padded[d]);
+    }
+  }
+  Instruction* s = b_->Reshape(y, split);
+  // Positions in `split`: dim d maps to d (d < b) or d + 1 (d > b); k sits at b, cb at b+1.
+  auto pos = [&](int64_t d) { return d < b ? d : d + 1; };
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == a) perm.push_back(b);  // k goes right before a's rows
+    if (d == b) {
+      perm.push_back(b + 1);
+    } else {
+      perm.push_back(pos(d));
+    }
+  }
+  Instruction* t = b_->Transpose(s, perm);
+  std::vector<int64_t> merged;
+  for (int64_t d = 0; d < rank; ++d) merged.push_back(d == a ? k * ca : d == b ? cb : padded[d]);
+  Instruction* m = b_->Reshape(t, merged);
+  if (k * ca != da) {
+    std::vector<int64_t> starts(rank, 0), limits = merged;
+    limits[a] = da;
+    m = b_->Slice(m, starts, limits);
+  }
+  // The sharding that results: member j of each group holds piece j of dim b.
+  std::vector<int64_t> dims = src.tile_assignment().dims();
+  std::swap(dims[a], dims[b]);
+  std::vector<int64_t> devices;
+  std::vector<int64_t> idx(dims.size(), 0);
+  int64_t total = 1;
+  for (int64_t x2 : dims) total *= x2;
+  for (int64_t i = 0; i < total; ++i) {
+    std::vector<int64_t> sidx = idx;
+    std::swap(sidx[a], sidx[b]);
+    devices.push_back(src.tile_assignment()(sidx));
+    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < dims[d]) break;
+      idx[d] = 0;
+    }
+  }
+  TileAssignment ta = TileAssignment::FromDevices(dims, devices);
+  Sharding inter = src.HasPartialReplication() ? Sharding::PartialTile(ta) : Sharding::Tile(ta);
+  PValue out{m, inter, v.base_shape};
+  if (inter == target) return PValue{m, target, v.base_shape};
+  return TryPermute(out, target);
 }
 
 PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context) {
@@ -177,7 +351,13 @@ PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std
   if (src == target) return PValue{v.hlo, target, v.base_shape};
   if (!v.base_shape.IsArray()) return PValue{v.hlo, target, v.base_shape};
   if (src.IsManual() || target.IsManual()) {
-    // Manual values are per-device already; nothing can be moved automatically.
+    // Manual values are per-device already; nothing can be moved automatically. Crossing between
+    // manual and automatic needs the SPMDFullToShardShape / SPMDShardToFullShape custom calls.
+    if (src.IsManual() != target.IsManual() && v.base_shape.rank() > 0 && status_.ok()) {
+      status_ = absl::UnimplementedError(fmt::format(
+          "%{}: resharding {} -> {} crosses a manual region boundary without SPMDFullToShardShape/"
+          "SPMDShardToFullShape", context, src.ToString(false), target.ToString(false)));
+    }
     return PValue{v.hlo, target, v.base_shape};
   }
   if (auto dev = src.UniqueDevice(); dev && !src.IsReplicated()) {
@@ -195,6 +375,7 @@ PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std
   if (src.IsReplicated()) return FromReplicated(v, target);
   if (auto p = TryPermute(v, target)) return *p;
   if (auto r = TryRefine(v, target)) return *r;
+  if (auto r = TryAllToAll(v, target)) return *r;
   // Gather only the dims whose tiling differs, then refine or permute from there.
   std::vector<int64_t> differ;
   for (int64_t d = 0; d < v.base_shape.rank(); ++d)

@@ -12,6 +12,7 @@
 
 #include "partitioner/builder.h"
 #include "sharding/sharding.h"
+#include "support/status.h"
 
 namespace spmdc {
 
@@ -39,6 +40,8 @@ class Resharder {
   std::vector<Instruction*> TileOffsets(const Shape& shape, const Sharding& sharding);
   // Devices grouped by equal tile coordinates except along `dims` (tile dims), each group ordered
   // row-major by the coordinates along `dims`.
+  // The first reshard that cannot be expressed (Unimplemented), if any.
+  const Status& status() const { return status_; }
   static std::vector<std::vector<int64_t>> GroupsAlong(const Sharding& s, const std::vector<int64_t>& dims);
 
  private:
@@ -47,9 +50,11 @@ class Resharder {
   PValue FromMaximal(const PValue& v, int64_t device);
   std::optional<PValue> TryPermute(const PValue& v, const Sharding& target);
   std::optional<PValue> TryRefine(const PValue& v, const Sharding& target);
+  std::optional<PValue> TryAllToAll(const PValue& v, const Sharding& target);
   PValue ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context);
 
   SpmdBuilder* b_;
+  Status status_;
   // Reshard cache: (source hlo, target sharding text) -> result.
   absl::flat_hash_map<std::pair<const Instruction*, std::string>, PValue> cache_;
 };

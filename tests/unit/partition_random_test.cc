@@ -1,0 +1,422 @@
+// Seeded random-program differential tester for the SPMD partitioner: generates small modules
+// (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
+// pad / concatenate / reverse ops, random shardings over random device counts and device orders),
+// partitions them (PartitionModule + RunCleanup), runs them on N in-process devices and compares
+// with the single-device interpreter.
+//
+// SPMDC_RANDOM_CASES=K runs K cases (default: a bounded number that keeps ctest fast);
+// SPMDC_RANDOM_SEED=S picks the first seed (case i uses seed S+i). A failure prints the module.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fmt/format.h"
+#include "hlo/parser.h"
+#include "interpreter/device_context.h"
+#include "interpreter/interpreter.h"
+#include "partitioner/partitioner.h"
+#include "passes/passes.h"
+#include "runtime/executor.h"
+
+namespace spmdc {
+namespace {
+
+struct Value {
+  std::string name;
+  std::vector<int64_t> dims;
+};
+
+std::string ShapeText(const std::vector<int64_t>& dims) { return fmt::format("f32[{}]", fmt::join(dims, ",")); }
+
+class Generator {
+ public:
+  explicit Generator(uint64_t seed) : rng_(seed) {
+    static const int64_t kDevices[] = {1, 2, 2, 3, 4, 4, 4, 6, 8, 8};
+    n_ = kDevices[Rand(0, 9)];
+  }
+  int64_t num_devices() const { return n_; }
+
+  std::string Build() {
+    std::string params;
+    int64_t nparams = Rand(1, 2);
+    for (int64_t i = 0; i < nparams; ++i) {
+      std::vector<int64_t> dims = RandomDims(Rand(1, 3));
+      std::string name = fmt::format("p{}", i);
+      params += fmt::format("  %{} = {} parameter({}){}\n", name, ShapeText(dims), i, MaybeSharding(dims, 0.8));
+      pool_.push_back({name, dims});
+    }
+    next_param_ = nparams;
+    int64_t steps = Rand(3, 10);
+    for (int64_t i = 0; i < steps; ++i) Step();
+    // Root: the last value, sometimes with an earlier one.
+    std::vector<std::string> outs = {pool_.back().name};
+    root_dims_ = {pool_.back().dims};
+    std::vector<std::string> shapes = {ShapeText(pool_.back().dims)};
+    for (int64_t extra = Rand(0, 2); extra > 0 && pool_.size() > 2; --extra) {
+      const Value& v = pool_[Rand(0, pool_.size() - 2)];
+      outs.push_back(v.name);
+      shapes.push_back(ShapeText(v.dims));
+      root_dims_.push_back(v.dims);
+    }
+    std::string root = fmt::format("  ROOT %out = ({}) tuple({}){}\n", fmt::join(shapes, ", "),
+                                   fmt::join(Prefixed(outs), ", "), RootSharding(outs.size(), shapes));
+    std::string text = "HloModule random\n\n";
+    text += "%add { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] add(%x, %y) }\n";
+    text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n\n";
+    text += "ENTRY %main {\n" + params + extra_params_ + body_ + root + "}\n";
+    return text;
+  }
+
+ private:
+  int64_t Rand(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng_); }
+  bool Chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
+  static std::vector<std::string> Prefixed(const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (const auto& n : names) out.push_back("%" + n);
+    return out;
+  }
+  std::vector<int64_t> RandomDims(int64_t rank) {
+    std::vector<int64_t> dims;
+    for (int64_t i = 0; i < rank; ++i) dims.push_back(Rand(1, 9));
+    return dims;
+  }
+
+  // A random sharding of `dims` over n_ devices: tile counts on random dims whose product
+  // divides n_, the rest replicated (last_tile_dim_replicate); device order iota, transposed iota
+  // or a random permutation.
+  std::string RandomSharding(const std::vector<int64_t>& dims) {
+    if (Chance(0.12) || dims.empty()) return "{replicated}";
+    int64_t rank = dims.size();
+    std::vector<int64_t> tiles(rank, 1);
+    int64_t left = n_;
+    for (int64_t attempt = 0; attempt < 3 && left > 1; ++attempt) {
+      int64_t d = Rand(0, rank - 1);
+      std::vector<int64_t> divisors;
+      for (int64_t f = 2; f <= left; ++f)
+        if (left % f == 0) divisors.push_back(f);
+      int64_t f = divisors[Rand(0, divisors.size() - 1)];
+      tiles[d] *= f;
+      left /= f;
+    }
+    if (Chance(0.5) && left > 1) {  // use every device on the data dims
+      tiles[Rand(0, rank - 1)] *= left;
+      left = 1;
+    }
+    std::vector<int64_t> all = tiles;
+    if (left > 1) all.push_back(left);
+    std::string suffix = left > 1 ? " last_tile_dim_replicate" : "";
+    std::string devices;
+    int64_t kind = Rand(0, 2);
+    if (kind == 0 || n_ == 1) {
+      devices = fmt::format("<=[{}]", n_);
+    } else if (kind == 1) {
+      // Iota with a transpose: reshape n_ into two factors and swap them.
+      std::vector<int64_t> fs;
+      for (int64_t f = 2; f < n_; ++f)
+        if (n_ % f == 0) fs.push_back(f);
+      if (fs.empty()) {
+        devices = fmt::format("<=[{}]", n_);
+      } else {
+        int64_t f = fs[Rand(0, fs.size() - 1)];
+        devices = fmt::format("<=[{},{}]T(1,0)", f, n_ / f);
+      }
+    } else {
+      std::vector<int64_t> perm(n_);
+      std::iota(perm.begin(), perm.end(), 0);
+      std::shuffle(perm.begin(), perm.end(), rng_);
+      devices = fmt::format("{}", fmt::join(perm, ","));
+    }
+    return fmt::format("{{devices=[{}]{}{}}}", fmt::join(all, ","), devices, suffix);
+  }
+  // Sometimes the root tuple is sharded too (each output assembled from its shards).
+  std::string RootSharding(size_t count, const std::vector<std::string>&) {
+    if (!Chance(0.4)) return "";
+    std::vector<std::string> leaves;
+    for (size_t i = 0; i < count; ++i) {
+      const std::vector<int64_t>& dims = root_dims_[i];
+      leaves.push_back(RandomSharding(dims));
+    }
+    return fmt::format(", sharding={{{}}}", fmt::join(leaves, ", "));
+  }
+  std::string MaybeSharding(const std::vector<int64_t>& dims, double p) {
+    if (!Chance(p)) return "";
+    return ", sharding=" + RandomSharding(dims);
+  }
+
+  const Value& Pick() {
+    if (Chance(0.3)) return pool_[Rand(0, pool_.size() - 1)];
+    return pool_[Rand(std::max<int64_t>(0, pool_.size() - 3), pool_.size() - 1)];
+  }
+  std::string Fresh() { return fmt::format("v{}", counter_++); }
+  // A new parameter (used as the second operand of dots and concatenates).
+  std::string NewParam(const std::vector<int64_t>& dims) {
+    std::string name = fmt::format("p{}", next_param_);
+    extra_params_ += fmt::format("  %{} = {} parameter({}){}\n", name, ShapeText(dims), next_param_,
+                                 MaybeSharding(dims, 0.7));
+    ++next_param_;
+    return name;
+  }
+  void Emit(const std::vector<int64_t>& dims, const std::string& rhs) {
+    std::string name = Fresh();
+    body_ += fmt::format("  %{} = {} {}{}\n", name, ShapeText(dims), rhs, MaybeSharding(dims, 0.75));
+    pool_.push_back({name, dims});
+  }
+
+  void Step() {
+    Value v = Pick();
+    int64_t rank = v.dims.size();
+    switch (Rand(0, 11)) {
+      case 0: {  // binary with a same-shaped value, or unary
+        const Value* other = nullptr;
+        for (const Value& w : pool_)
+          if (w.dims == v.dims && w.name != v.name && Chance(0.7)) other = &w;
+        static const char* kBinary[] = {"add", "subtract", "maximum", "minimum", "multiply"};
+        if (other) Emit(v.dims, fmt::format("{}(%{}, %{})", kBinary[Rand(0, 4)], v.name, other->name));
+        else Emit(v.dims, fmt::format("{}(%{})", Chance(0.5) ? "negate" : "tanh", v.name));
+        return;
+      }
+      case 1: {  // compare + select
+        std::string c = Fresh();
+        std::string s = fmt::format(", sharding={}", RandomSharding(v.dims));
+        body_ += fmt::format("  %{} = pred[{}] compare(%{}, %{}){}, direction=GT{}\n", c, fmt::join(v.dims, ","), v.name,
+                             v.name, "", Chance(0.5) ? s : "");
+        std::string neg = Fresh();
+        body_ += fmt::format("  %{} = {} negate(%{})\n", neg, ShapeText(v.dims), v.name);
+        Emit(v.dims, fmt::format("select(%{}, %{}, %{})", c, v.name, neg));
+        return;
+      }
+      case 2: {  // broadcast: a new dim
+        if (rank >= 3) break;
+        int64_t pos = Rand(0, rank);
+        std::vector<int64_t> dims = v.dims, map;
+        dims.insert(dims.begin() + pos, Rand(1, 6));
+        for (int64_t i = 0; i <= rank; ++i)
+          if (i != pos) map.push_back(i);
+        Emit(dims, fmt::format("broadcast(%{}), dimensions={{{}}}", v.name, fmt::join(map, ",")));
+        return;
+      }
+      case 3: {  // transpose
+        if (rank < 2) break;
+        std::vector<int64_t> perm(rank);
+        std::iota(perm.begin(), perm.end(), 0);
+        std::shuffle(perm.begin(), perm.end(), rng_);
+        std::vector<int64_t> dims;
+        for (int64_t p : perm) dims.push_back(v.dims[p]);
+        Emit(dims, fmt::format("transpose(%{}), dimensions={{{}}}", v.name, fmt::join(perm, ",")));
+        return;
+      }
+      case 4: {  // reshape: merge two adjacent dims or split one
+        std::vector<int64_t> dims = v.dims;
+        if (rank >= 2 && Chance(0.5)) {
+          int64_t d = Rand(0, rank - 2);
+          dims[d] *= dims[d + 1];
+          dims.erase(dims.begin() + d + 1);
+        } else if (rank < 3) {
+          int64_t d = Rand(0, rank - 1);
+          std::vector<int64_t> fs;
+          for (int64_t f = 2; f < dims[d]; ++f)
+            if (dims[d] % f == 0) fs.push_back(f);
+          if (fs.empty()) break;
+          int64_t f = fs[Rand(0, fs.size() - 1)];
+          dims[d] /= f;
+          dims.insert(dims.begin() + d, f);
+        } else {
+          break;
+        }
+        Emit(dims, fmt::format("reshape(%{})", v.name));
+        return;
+      }
+      case 5: {  // reduce over a random non-empty subset of dims
+        std::vector<int64_t> reduced, kept;
+        for (int64_t d = 0; d < rank; ++d) (Chance(0.5) ? reduced : kept).push_back(d);
+        if (reduced.empty()) reduced.push_back(kept.back()), kept.pop_back();
+        if (kept.empty()) break;  // keep rank >= 1 values in the pool
+        std::vector<int64_t> dims;
+        for (int64_t d : kept) dims.push_back(v.dims[d]);
+        bool max = Chance(0.3);
+        std::string init = Fresh();
+        body_ += fmt::format("  %{} = f32[] constant({})\n", init, max ? "-inf" : "0");
+        Emit(dims, fmt::format("reduce(%{}, %{}), dimensions={{{}}}, to_apply=%{}", v.name, init,
+                               fmt::join(reduced, ","), max ? "max" : "add"));
+        return;
+      }
+      case 6: case 7: {  // dot with a fresh parameter: contract one dim, optional batch dim 0
+        int64_t c = Rand(0, rank - 1);
+        bool batch = rank >= 2 && c != 0 && Chance(0.4);
+        int64_t m = Rand(1, 7);
+        std::vector<int64_t> rdims;
+        if (batch) rdims.push_back(v.dims[0]);
+        rdims.push_back(v.dims[c]);
+        rdims.push_back(m);
+        std::string p = NewParam(rdims);
+        std::vector<int64_t> out;
+        if (batch) out.push_back(v.dims[0]);
+        for (int64_t d = 0; d < rank; ++d)
+          if (d != c && !(batch && d == 0)) out.push_back(v.dims[d]);
+        out.push_back(m);
+        if (out.size() > 3) break;
+        std::string dn = batch ? fmt::format("lhs_batch_dims={{0}}, rhs_batch_dims={{0}}, lhs_contracting_dims={{{}}}, "
+                                             "rhs_contracting_dims={{1}}", c)
+                               : fmt::format("lhs_contracting_dims={{{}}}, rhs_contracting_dims={{0}}", c);
+        Emit(out, fmt::format("dot(%{}, %{}), {}", v.name, p, dn));
+        return;
+      }
+      case 8: {  // slice
+        int64_t d = Rand(0, rank - 1);
+        std::vector<std::string> spec;
+        std::vector<int64_t> dims = v.dims;
+        for (int64_t i = 0; i < rank; ++i) {
+          if (i != d) {
+            spec.push_back(fmt::format("[0:{}]", v.dims[i]));
+            continue;
+          }
+          int64_t start = Rand(0, v.dims[i] - 1), limit = Rand(start + 1, v.dims[i]), stride = Rand(1, 2);
+          spec.push_back(fmt::format("[{}:{}:{}]", start, limit, stride));
+          dims[i] = (limit - start + stride - 1) / stride;
+        }
+        Emit(dims, fmt::format("slice(%{}), slice={{{}}}", v.name, fmt::join(spec, ", ")));
+        return;
+      }
+      case 9: {  // concatenate with a fresh parameter or itself
+        int64_t d = Rand(0, rank - 1);
+        std::vector<int64_t> other = v.dims;
+        other[d] = Rand(1, 5);
+        std::string p = Chance(0.3) ? v.name : NewParam(other);
+        if (p == v.name) other = v.dims;
+        std::vector<int64_t> dims = v.dims;
+        dims[d] += other[d];
+        Emit(dims, fmt::format("concatenate(%{}, %{}), dimensions={{{}}}", v.name, p, d));
+        return;
+      }
+      case 10: {  // pad (low/high may be negative, interior on one dim)
+        std::vector<std::string> cfg;
+        std::vector<int64_t> dims = v.dims;
+        for (int64_t i = 0; i < rank; ++i) {
+          int64_t lo = Rand(-1, 2), hi = Rand(-1, 2), in = Chance(0.2) ? 1 : 0;
+          int64_t size = v.dims[i] + lo + hi + in * (v.dims[i] - 1);
+          if (size < 1) lo = hi = 0, size = v.dims[i] + in * (v.dims[i] - 1);
+          dims[i] = size;
+          cfg.push_back(in ? fmt::format("{}_{}_{}", lo, hi, in) : fmt::format("{}_{}", lo, hi));
+        }
+        std::string z = Fresh();
+        body_ += fmt::format("  %{} = f32[] constant(0.5)\n", z);
+        Emit(dims, fmt::format("pad(%{}, %{}), padding={}", v.name, z, fmt::join(cfg, "x")));
+        return;
+      }
+      case 11: {  // reverse
+        Emit(v.dims, fmt::format("reverse(%{}), dimensions={{{}}}", v.name, Rand(0, rank - 1)));
+        return;
+      }
+    }
+    Emit(v.dims, fmt::format("negate(%{})", v.name));
+  }
+
+  std::mt19937_64 rng_;
+  int64_t n_ = 1;
+  std::vector<Value> pool_;
+  std::vector<std::vector<int64_t>> root_dims_;
+  std::string body_, extra_params_;
+  int64_t counter_ = 0, next_param_ = 0;
+};
+
+int64_t EnvOr(const char* name, int64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoll(v, nullptr, 10) : fallback;
+}
+
+Literal RandomInput(const Shape& shape, std::mt19937_64& rng) {
+  Literal lit(shape);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int64_t i = 0; i < lit.num_elements(); ++i) lit.SetDouble(i, u(rng));
+  return lit;
+}
+
+void Flatten(const Literal& l, std::vector<const Literal*>& out) {
+  if (l.shape().IsTuple()) {
+    for (const Literal& e : l.elements()) Flatten(e, out);
+  } else {
+    out.push_back(&l);
+  }
+}
+
+struct Totals {
+  int64_t cases = 0, collectives = 0, remats = 0, elements = 0;
+};
+
+// Runs one case; returns an empty string on success, else a description.
+std::string RunCase(uint64_t seed, Totals& totals) {
+  Generator g(seed);
+  std::string text = g.Build();
+  int64_t n = g.num_devices();
+  if (EnvOr("SPMDC_RANDOM_VERBOSE", 0)) std::printf("seed %llu on %lld devices:\n%s\n", static_cast<unsigned long long>(seed), static_cast<long long>(n), text.c_str());
+  auto fail = [&](const std::string& why) {
+    return fmt::format("seed {} on {} devices: {}\n{}", seed, n, why, text);
+  };
+  auto parsed = ParseHloModule(text, "random");
+  if (!parsed.ok()) return fail(fmt::format("generator produced invalid HLO: {}", parsed.status().message()));
+  std::unique_ptr<Module> module = std::move(*parsed);
+  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+  std::vector<Literal> args;
+  for (int64_t i = 0; i < module->entry()->num_parameters(); ++i)
+    args.push_back(RandomInput(module->entry()->parameter(i)->shape(), rng));
+  SingleDeviceContext device;
+  auto reference = Execute(*module, args, &device);
+  if (!reference.ok()) return fail(fmt::format("reference failed: {}", reference.status().message()));
+  module->set_num_partitions(n);
+  auto partitioned = PartitionModule(*module, PartitionOptions{n});
+  if (!partitioned.ok()) return fail(fmt::format("partition failed: {}", partitioned.status().message()));
+  auto cleaned = RunCleanup(*partitioned->module);
+  if (!cleaned.ok()) return fail(fmt::format("cleanup failed: {}", cleaned.status().message()));
+  for (const auto& [kind, c] : partitioned->stats.collectives) totals.collectives += c.count;
+  totals.remats += partitioned->stats.warnings.size();
+  SpmdOptions options;
+  options.global_result_shape = module->entry()->root()->shape();
+  options.cores = 1;
+  auto got = ExecuteSpmd(*partitioned->module, n, args, partitioned->parameter_shardings,
+                         partitioned->result_sharding, options);
+  if (!got.ok()) return fail(fmt::format("SPMD execution failed: {}", got.status().message()));
+  std::vector<const Literal*> a, b;
+  Flatten(*got, a);
+  Flatten(*reference, b);
+  if (a.size() != b.size()) return fail("output count differs");
+  ++totals.cases;
+  for (const Literal* l : b) totals.elements += l->num_elements();
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (!(a[k]->shape().dims() == b[k]->shape().dims())) return fail(fmt::format("output {} shape differs", k));
+    for (int64_t i = 0; i < b[k]->num_elements(); ++i) {
+      double x = a[k]->GetDouble(i), y = b[k]->GetDouble(i);
+      if (std::isnan(x) && std::isnan(y)) continue;
+      if (x == y) continue;
+      if (!(std::fabs(x - y) <= 1e-4 * (1 + std::fabs(y))))
+        return fail(fmt::format("output {} element {}: got {} want {}", k, i, x, y));
+    }
+  }
+  return "";
+}
+
+TEST(PartitionRandom, MatchesSingleDevice) {
+  int64_t cases = EnvOr("SPMDC_RANDOM_CASES", 300);
+  uint64_t seed = EnvOr("SPMDC_RANDOM_SEED", 1);
+  int64_t failures = 0;
+  Totals totals;
+  for (int64_t i = 0; i < cases; ++i) {
+    std::string problem = RunCase(seed + i, totals);
+    if (!problem.empty()) {
+      ADD_FAILURE() << problem;
+      if (++failures >= 5) break;
+    }
+  }
+  std::printf("random partition cases: %lld compared (%lld output elements), %lld collectives, %lld full "
+              "rematerializations\n", static_cast<long long>(totals.cases), static_cast<long long>(totals.elements),
+              static_cast<long long>(totals.collectives), static_cast<long long>(totals.remats));
+}
+
+}  // namespace
+}  // namespace spmdc
