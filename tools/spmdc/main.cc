@@ -37,7 +37,7 @@ commands:
                                partition as annotated; print the per-device SPMD module
   compile IN.hlo --num-partitions N [--stats] [-o OUT]
                                propagate, partition, clean up
-  run IN.hlo --num-partitions N ...   partition and run on N in-process devices
+  run IN.hlo --num-partitions N ...   propagate, partition and run on N in-process devices
   verify IN.hlo --num-partitions N [--propagate] [--seed S]
                                single device vs N devices on the same random inputs
   example NAME [-o OUT]        emit an example model module (NAME: mlp, transformer)
@@ -208,7 +208,10 @@ Status CmdRun(const Args& args) {
   ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, npy, seed));
   Literal result;
   if (args.Has("num-partitions")) {
+    // As `compile` does: infer the shardings the user did not give, then partition.
     ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
+    module->set_num_partitions(n);
+    RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
     ASSIGN_OR_RETURN(result, RunPartitioned(*module, n, arguments));
   } else {
     SingleDeviceContext device;
@@ -318,7 +321,11 @@ int Main(int argc, char** argv) {
   const std::vector<Command> commands = {
       {"check", with({}), CmdCheck},
       {"print", with({{"o", true}}), CmdPrint},
-      {"run", with({{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true}}), CmdRun},
+      {"run", [&] {
+         std::vector<FlagSpec> f = with(propagation);
+         f.insert(f.end(), {{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true}});
+         return f;
+       }(), CmdRun},
       {"propagate", propagate_flags, CmdPropagate},
       {"explain", explain_flags, CmdExplain},
       {"verify", [&] {
