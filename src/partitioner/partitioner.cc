@@ -515,9 +515,13 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
   }
   DotPlan plan{ls, rs, Sharding::Replicate(), {}, 0};
   int64_t per_tile = num_devices / tile_count;
+  // Every result tile needs every contracting tile (else some partial sums are never computed).
+  int64_t contracting_tiles = 1;
+  for (const DotDim& x : d.contracting) contracting_tiles *= tiles(ls, x.lhs);
   std::vector<int64_t> devices;
   for (auto& [out, by_con] : by_tile) {
     std::vector<int64_t> members;
+    if (static_cast<int64_t>(by_con.size()) != contracting_tiles) return std::nullopt;
     size_t replicas = by_con.begin()->second.size();
     for (auto& [con, devs] : by_con) {
       if (devs.size() != replicas) return std::nullopt;

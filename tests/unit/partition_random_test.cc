@@ -69,6 +69,7 @@ class Generator {
                                    fmt::join(Prefixed(outs), ", "), RootSharding(outs.size(), shapes));
     std::string text = "HloModule random\n\n";
     text += "%add { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] add(%x, %y) }\n";
+    text += "%lt { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=LT }\n";
     text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n\n";
     text += "ENTRY %main {\n" + params + extra_params_ + body_ + root + "}\n";
     return text;
@@ -172,7 +173,7 @@ class Generator {
   void Step() {
     Value v = Pick();
     int64_t rank = v.dims.size();
-    switch (Rand(0, 11)) {
+    switch (Rand(0, 15)) {
       case 0: {  // binary with a same-shaped value, or unary
         const Value* other = nullptr;
         for (const Value& w : pool_)
@@ -312,6 +313,36 @@ class Generator {
       }
       case 11: {  // reverse
         Emit(v.dims, fmt::format("reverse(%{}), dimensions={{{}}}", v.name, Rand(0, rank - 1)));
+        return;
+      }
+      case 12: {  // iota (offset by the tile) added to the value
+        int64_t d = Rand(0, rank - 1);
+        std::string io = Fresh();
+        body_ += fmt::format("  %{} = {} iota(), iota_dimension={}{}\n", io, ShapeText(v.dims), d,
+                             MaybeSharding(v.dims, 0.7));
+        Emit(v.dims, fmt::format("add(%{}, %{})", v.name, io));
+        return;
+      }
+      case 13: case 14: {  // dynamic-slice / dynamic-update-slice at constant (clamped) indices
+        std::vector<int64_t> sizes = v.dims;
+        std::vector<std::string> idx;
+        for (int64_t i = 0; i < rank; ++i) {
+          if (Chance(0.5)) sizes[i] = Rand(1, v.dims[i]);
+          std::string c = Fresh();
+          body_ += fmt::format("  %{} = s32[] constant({})\n", c, Rand(-1, v.dims[i]));
+          idx.push_back("%" + c);
+        }
+        if (Rand(0, 1) == 0) {
+          Emit(sizes, fmt::format("dynamic-slice(%{}, {}), dynamic_slice_sizes={{{}}}", v.name, fmt::join(idx, ", "),
+                                  fmt::join(sizes, ",")));
+        } else {
+          std::string u = NewParam(sizes);
+          Emit(v.dims, fmt::format("dynamic-update-slice(%{}, %{}, {})", v.name, u, fmt::join(idx, ", ")));
+        }
+        return;
+      }
+      case 15: {  // sort along a dim
+        Emit(v.dims, fmt::format("sort(%{}), dimensions={{{}}}, to_apply=%lt", v.name, Rand(0, rank - 1)));
         return;
       }
     }
