@@ -1,5 +1,7 @@
 #include "runtime/executor.h"
 
+#include "support/check.h"
+
 #include <algorithm>
 #include <mutex>
 #include <string_view>
@@ -98,7 +100,14 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
   auto run_device = [&](int64_t d) {
     ThreadCommunicator comm(&world, d);
     SpmdDeviceContext ctx(&comm, num_partitions, replicas);
-    StatusOr<Literal> r = Execute(module, shards[d % num_partitions], &ctx, iopts);
+    StatusOr<Literal> r = Literal();
+    try {
+      r = Execute(module, shards[d % num_partitions], &ctx, iopts);
+    } catch (const InternalError& e) {
+      r = absl::InternalError(e.what());
+    } catch (const std::bad_alloc&) {
+      r = absl::ResourceExhaustedError("out of memory");
+    }
     if (!r.ok()) {
       std::lock_guard<std::mutex> lock(error_mu);
       if (first_error.ok()) {

@@ -18,6 +18,7 @@
 #include "passes/passes.h"
 #include "propagation/propagation.h"
 #include "runtime/executor.h"
+#include "support/check.h"
 #include "sharding/validation.h"
 
 namespace spmdc::cli {
@@ -350,7 +351,14 @@ int Main(int argc, char** argv) {
       std::fputs(kUsage, stderr);
       return kExitBadInput;
     }
-    Status s = c.run(*args);
+    Status s;
+    try {
+      s = c.run(*args);
+    } catch (const InternalError& e) {
+      s = absl::InternalError(e.what());
+    } catch (const std::bad_alloc&) {
+      s = absl::ResourceExhaustedError("out of memory (the module's values do not fit this machine)");
+    }
     return s.ok() ? kExitOk : Report(s);
   }
   std::fprintf(stderr, "spmdc: error: unknown command '%s'\n%s", name.c_str(), kUsage);
