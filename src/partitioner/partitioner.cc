@@ -14,6 +14,7 @@
 #include "propagation/dim_mapping.h"
 #include "propagation/dot_dims.h"
 #include "sharding/algebra.h"
+#include "sharding/validation.h"
 #include "support/check.h"
 
 namespace spmdc {
@@ -486,6 +487,9 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
   auto index = [](const Sharding& s, int64_t dev, int64_t dim) -> int64_t {
     return s.IsTiled() ? s.TileIndexForDevice(dev)[dim] : 0;
   };
+  // Single-device (maximal) or manual operands are not held by every device.
+  auto usable = [](const Sharding& s) { return s.IsReplicated() || (s.IsTiled() && !s.IsManualSubgroup()); };
+  if (!usable(ls) || !usable(rs)) return std::nullopt;
   for (const DotDim& x : d.batch)
     if (tiles(ls, x.lhs) != tiles(rs, x.rhs)) return std::nullopt;
   for (const DotDim& x : d.contracting)
@@ -953,6 +957,10 @@ StatusOr<PartitionResult> Partitioner::Run() {
 
 StatusOr<PartitionResult> PartitionModule(const Module& module, const PartitionOptions& options) {
   if (!module.entry()) return InvalidArgument("module has no entry computation");
+  if (options.num_partitions < 1) return InvalidArgument("--num-partitions must be >= 1");
+  // Every sharding must describe exactly num_partitions devices (the handlers index devices
+  // 0..N-1 in tile assignments).
+  RETURN_IF_ERROR(VerifyModuleShardings(module, nullptr, options.num_partitions));
   Partitioner p(module, options);
   return p.Run();
 }

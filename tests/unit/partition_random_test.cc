@@ -93,6 +93,8 @@ class Generator {
   // divides n_, the rest replicated (last_tile_dim_replicate); device order iota, transposed iota
   // or a random permutation.
   std::string RandomSharding(const std::vector<int64_t>& dims) {
+    if (n_ == 1) return Chance(0.5) ? "{replicated}" : "{maximal device=0}";
+    if (Chance(0.05)) return fmt::format("{{maximal device={}}}", Rand(0, n_ - 1));
     if (Chance(0.12) || dims.empty()) return "{replicated}";
     int64_t rank = dims.size();
     std::vector<int64_t> tiles(rank, 1);
