@@ -153,11 +153,18 @@ Status CmdExplain(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args, all ? 0 : 1));
   Provenance provenance;
   RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args), &provenance).status());
+  std::optional<Mesh> mesh;
+  if (auto text = args.Get("mesh")) {
+    ASSIGN_OR_RETURN(mesh, Mesh::Parse(*text));
+  }
   std::string out;
   for (Computation* c : module->computations()) {
     for (Instruction* i : c->instructions()) {
       if (!all && i->name() != args.positional[1]) continue;
       out += ExplainSharding(provenance, *i);
+      if (mesh && i->has_sharding()) {
+        out += fmt::format("on mesh {}: {}\n", mesh->ToString(), DescribeSharding(i->shape(), *i->sharding(), *mesh));
+      }
       if (all) out += "\n";
     }
   }
