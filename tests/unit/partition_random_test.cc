@@ -71,6 +71,10 @@ class Generator {
     text += "%add { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] add(%x, %y) }\n";
     text += "%lt { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=LT }\n";
     text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n\n";
+    text += "%argmax { %a = f32[] parameter(0)\n  %ai = s32[] parameter(1)\n  %b = f32[] parameter(2)\n"
+            "  %bi = s32[] parameter(3)\n  %gt = pred[] compare(%a, %b), direction=GE\n  %m = f32[] select(%gt, %a, %b)\n"
+            "  %mi = s32[] select(%gt, %ai, %bi)\n  ROOT %t = (f32[], s32[]) tuple(%m, %mi) }\n";
+    text += computations_;
     text += "ENTRY %main {\n" + params + extra_params_ + body_ + root + "}\n";
     return text;
   }
@@ -175,7 +179,7 @@ class Generator {
   void Step() {
     Value v = Pick();
     int64_t rank = v.dims.size();
-    switch (Rand(0, 15)) {
+    switch (Rand(0, 19)) {
       case 0: {  // binary with a same-shaped value, or unary
         const Value* other = nullptr;
         for (const Value& w : pool_)
@@ -343,6 +347,81 @@ class Generator {
         }
         return;
       }
+      case 16: {  // argmax-style variadic reduce over one dim
+        if (rank < 2) break;
+        int64_t d = Rand(0, rank - 1);
+        std::vector<int64_t> dims = v.dims;
+        dims.erase(dims.begin() + d);
+        std::string io = Fresh(), ninf = Fresh(), zero = Fresh(), r = Fresh();
+        std::string is = fmt::format("s32[{}]", fmt::join(v.dims, ","));
+        body_ += fmt::format("  %{} = {} iota(), iota_dimension={}{}\n", io, is, d, MaybeSharding(v.dims, 0.5));
+        body_ += fmt::format("  %{} = f32[] constant(-inf)\n  %{} = s32[] constant(0)\n", ninf, zero);
+        std::string rs = fmt::format("({}, s32[{}])", ShapeText(dims), fmt::join(dims, ","));
+        std::string sh;
+        if (Chance(0.6)) {
+          std::string leaf = RandomSharding(dims);
+          sh = fmt::format(", sharding={{{}, {}}}", leaf, leaf);
+        }
+        body_ += fmt::format("  %{} = {} reduce(%{}, %{}, %{}, %{}), dimensions={{{}}}, to_apply=%argmax{}\n", r, rs,
+                             v.name, io, ninf, zero, d, sh);
+        Emit(dims, fmt::format("get-tuple-element(%{}), index=0", r));
+        std::string idx = Fresh();
+        body_ += fmt::format("  %{} = s32[{}] get-tuple-element(%{}), index=1\n", idx, fmt::join(dims, ","), r);
+        Emit(dims, fmt::format("convert(%{})", idx));
+        return;
+      }
+      case 17: {  // while loop: x = x * 0.5 + 1, three times, with a sharded state
+        std::string t = Fresh(), w = Fresh(), zero = Fresh();
+        std::string st = fmt::format("(s32[], {})", ShapeText(v.dims));
+        std::string sh = RandomSharding(v.dims);
+        body_ += fmt::format("  %{} = s32[] constant(0)\n", zero);
+        body_ += fmt::format("  %{} = {} tuple(%{}, %{})\n", t, st, zero, v.name);
+        body_ += fmt::format("  %{} = {} while(%{}), condition=%cond{}, body=%body{}, sharding={{{{replicated}}, {}}}\n", w,
+                             st, t, loops_, loops_, sh);
+        computations_ += fmt::format(
+            "%cond{0} {{ %p = {1} parameter(0)\n  %i = s32[] get-tuple-element(%p), index=0\n"
+            "  %n = s32[] constant(3)\n  ROOT %c = pred[] compare(%i, %n), direction=LT }}\n"
+            "%body{0} {{ %p = {1} parameter(0)\n  %i = s32[] get-tuple-element(%p), index=0\n"
+            "  %x = {2} get-tuple-element(%p), index=1\n  %one = s32[] constant(1)\n  %i2 = s32[] add(%i, %one)\n"
+            "  %h = f32[] constant(0.5)\n  %hb = {2} broadcast(%h), dimensions={{}}\n"
+            "  %m = {2} multiply(%x, %hb){3}\n  %o = f32[] constant(1)\n  %ob = {2} broadcast(%o), dimensions={{}}\n"
+            "  %y = {2} add(%m, %ob)\n  ROOT %t = {1} tuple(%i2, %y) }}\n",
+            loops_, st, ShapeText(v.dims), MaybeSharding(v.dims, 0.5));
+        ++loops_;
+        Emit(v.dims, fmt::format("get-tuple-element(%{}), index=1", w));
+        return;
+      }
+      case 18: {  // conditional on a parameter-derived predicate
+        std::string c = Fresh(), z = Fresh(), r = Fresh(), pred = Fresh();
+        body_ += fmt::format("  %{} = f32[] constant(0)\n", z);
+        std::vector<std::string> all(rank, "0");
+        std::string first = Fresh();
+        std::vector<int64_t> ones(rank, 1);
+        std::vector<std::string> zeros, lim;
+        for (int64_t i = 0; i < rank; ++i) lim.push_back("[0:1]");
+        body_ += fmt::format("  %{} = f32[{}] slice(%{}), slice={{{}}}\n", first, fmt::join(ones, ","), v.name,
+                             fmt::join(lim, ", "));
+        body_ += fmt::format("  %{} = f32[] reshape(%{})\n", r, first);
+        body_ += fmt::format("  %{} = pred[] compare(%{}, %{}), direction=GT\n", pred, r, z);
+        computations_ += fmt::format("%then{0} {{ %x = {1} parameter(0)\n  ROOT %n = {1} negate(%x){2} }}\n"
+                                     "%else{0} {{ %x = {1} parameter(0)\n  ROOT %n = {1} tanh(%x) }}\n",
+                                     loops_, ShapeText(v.dims), MaybeSharding(v.dims, 0.5));
+        Emit(v.dims, fmt::format("conditional(%{}, %{}, %{}), true_computation=%then{}, false_computation=%else{}", pred,
+                                 v.name, v.name, loops_, loops_));
+        ++loops_;
+        return;
+      }
+      case 19: {  // 1-D convolution (batch, spatial, feature) with a fresh kernel
+        if (rank != 3) break;
+        int64_t k = Rand(1, 3), o = Rand(1, 4);
+        std::string kern = NewParam({k, v.dims[2], o});
+        int64_t lo = Rand(0, 1), hi = Rand(0, 1);
+        int64_t out = v.dims[1] + lo + hi - k + 1;
+        if (out < 1) break;
+        Emit({v.dims[0], out, o}, fmt::format("convolution(%{}, %{}), window={{size={} pad={}_{}}}, dim_labels=b0f_0io->b0f",
+                                              v.name, kern, k, lo, hi));
+        return;
+      }
       case 15: {  // sort along a dim
         Emit(v.dims, fmt::format("sort(%{}), dimensions={{{}}}, to_apply=%lt", v.name, Rand(0, rank - 1)));
         return;
@@ -355,7 +434,8 @@ class Generator {
   int64_t n_ = 1;
   std::vector<Value> pool_;
   std::vector<std::vector<int64_t>> root_dims_;
-  std::string body_, extra_params_;
+  std::string body_, extra_params_, computations_;
+  int64_t loops_ = 0;
   int64_t counter_ = 0, next_param_ = 0;
 };
 
@@ -435,7 +515,7 @@ std::string RunCase(uint64_t seed, Totals& totals) {
 }
 
 TEST(PartitionRandom, MatchesSingleDevice) {
-  int64_t cases = EnvOr("SPMDC_RANDOM_CASES", 300);
+  int64_t cases = EnvOr("SPMDC_RANDOM_CASES", 1500);
   uint64_t seed = EnvOr("SPMDC_RANDOM_SEED", 1);
   int64_t failures = 0;
   Totals totals;
