@@ -379,9 +379,61 @@ Status ComputationPartitioner::Transpose(const Instruction* instr) {
   return absl::OkStatus();
 }
 
+// Dims a reshape leaves alone: (from, to) pairs with equal size and equal product of the dims
+// before them. Tiling only such dims reshapes shard by shard, even unevenly (padding stays put).
+std::vector<std::pair<int64_t, int64_t>> PassthroughDims(const Shape& from, const Shape& to) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  int64_t pf = 1, pt = 1;
+  for (int64_t i = 0, j = 0; i < from.rank() && j < to.rank();) {
+    if (pf == pt && from.dim(i) == to.dim(j)) {
+      out.emplace_back(i, j);
+      pf *= from.dim(i++);
+      pt *= to.dim(j++);
+    } else if (pf <= pt) {
+      pf *= from.dim(i++);
+    } else {
+      pt *= to.dim(j++);
+    }
+  }
+  return out;
+}
+
+// The sharding of `to` that tiles `s`'s (sharding of `from`) dims through passthrough dims, when
+// every tiled dim of `s` is a passthrough dim.
+std::optional<Sharding> PassthroughSharding(const Shape& from, const Shape& to, const Sharding& s) {
+  if (!PlainTiledLeaf(s)) return std::nullopt;
+  auto pass = PassthroughDims(from, to);
+  std::vector<int64_t> src, dst;
+  for (auto [i, j] : pass) {
+    src.push_back(i);
+    dst.push_back(j);
+  }
+  for (int64_t d = 0; d < from.rank(); ++d)
+    if (s.NumTilesOnDim(d) > 1 && std::find(src.begin(), src.end(), d) == src.end()) return std::nullopt;
+  return MapShardingDims(s, src, dst, to.rank());
+}
+
 Status ComputationPartitioner::Reshape(const Instruction* instr) {
   Sharding target = TargetOf(instr);
   const Shape& in = instr->operand(0)->shape();
+  // Only passthrough dims tiled (result-driven, then operand-driven): a local reshape.
+  if (target.IsTiled()) {
+    if (std::optional<Sharding> op_sharding = PassthroughSharding(instr->shape(), in, target)) {
+      PValue v = Operand(instr, 0, *op_sharding);
+      Set(instr, PValue{b_.Reshape(v.hlo, target.ShardShape(instr->shape()).dims()), target, instr->shape()});
+      return absl::OkStatus();
+    }
+  }
+  {
+    const PValue& src = Get(instr->operand(0));
+    if (src.sharding.IsTiled() && !src.sharding.IsTuple()) {
+      if (std::optional<Sharding> out = PassthroughSharding(in, instr->shape(), src.sharding)) {
+        PValue v{b_.Reshape(src.hlo, out->ShardShape(instr->shape()).dims()), *out, instr->shape()};
+        Set(instr, r_.Reshard(v, target, instr->name()));
+        return absl::OkStatus();
+      }
+    }
+  }
   if (target.IsTiled() && target.EvenlyPartitions(instr->shape())) {
     std::optional<Sharding> operand_sharding = ReshapeSharding(instr->shape(), in, target);
     if (operand_sharding && operand_sharding->EvenlyPartitions(in)) {
