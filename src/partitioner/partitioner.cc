@@ -603,26 +603,6 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
   return plan;
 }
 
-// A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
-// order); nullopt when the tiles are not held equally often.
-std::optional<Sharding> ShardingFromTiles(const std::vector<int64_t>& tdims,
-                                          const std::vector<std::vector<int64_t>>& tile_of) {
-  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
-  for (size_t d = 0; d < tile_of.size(); ++d) holders[tile_of[d]].push_back(static_cast<int64_t>(d));
-  int64_t tiles = Product(tdims);
-  if (static_cast<int64_t>(holders.size()) != tiles || tile_of.size() % tiles != 0) return std::nullopt;
-  int64_t reps = static_cast<int64_t>(tile_of.size()) / tiles;
-  std::vector<int64_t> devices;
-  for (auto& [tile, devs] : holders) {  // std::map iterates tile indices row-major
-    if (static_cast<int64_t>(devs.size()) != reps) return std::nullopt;
-    devices.insert(devices.end(), devs.begin(), devs.end());
-  }
-  std::vector<int64_t> dims = tdims;
-  if (reps == 1) return Sharding::Tile(TileAssignment::FromDevices(dims, devices));
-  dims.push_back(reps);
-  return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
-}
-
 // Partial sums `v` (summed over `groups`) delivered tiled like `target` with a reduce-scatter
 // instead of all-reduce + dynamic-slice, when the target splits one dim that `v` holds whole into
 // as many tiles as a group has members and keeps the other dims' tiling.
@@ -655,7 +635,7 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
   }
   std::vector<int64_t> tdims(rank);
   for (int64_t d = 0; d < rank; ++d) tdims[d] = target.NumTilesOnDim(d);
-  std::optional<Sharding> inter = ShardingFromTiles(tdims, tile_of);
+  std::optional<Sharding> inter = Resharder::ShardingFromTiles(tdims, tile_of);
   if (!inter) return std::nullopt;
   int64_t chunk = (v.base_shape.dim(dim) + k - 1) / k;
   std::vector<int64_t> padded = v.hlo->shape().dims();

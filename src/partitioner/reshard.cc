@@ -346,6 +346,57 @@ std::optional<PValue> Resharder::TryAllToAll(const PValue& v, const Sharding& ta
   return TryPermute(out, target);
 }
 
+// A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
+// order); nullopt when the tiles are not held equally often.
+std::optional<Sharding> Resharder::ShardingFromTiles(const std::vector<int64_t>& tdims,
+                                          const std::vector<std::vector<int64_t>>& tile_of) {
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (size_t d = 0; d < tile_of.size(); ++d) holders[tile_of[d]].push_back(static_cast<int64_t>(d));
+  int64_t tiles = 1;
+  for (int64_t t : tdims) tiles *= t;
+  if (static_cast<int64_t>(holders.size()) != tiles || tile_of.size() % tiles != 0) return std::nullopt;
+  int64_t reps = static_cast<int64_t>(tile_of.size()) / tiles;
+  std::vector<int64_t> devices;
+  for (auto& [tile, devs] : holders) {  // std::map iterates tile indices row-major
+    if (static_cast<int64_t>(devs.size()) != reps) return std::nullopt;
+    devices.insert(devices.end(), devs.begin(), devs.end());
+  }
+  std::vector<int64_t> dims = tdims;
+  if (reps == 1) return Sharding::Tile(TileAssignment::FromDevices(dims, devices));
+  dims.push_back(reps);
+  return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
+}
+
+// Coarsens dim `dim` by `f` (ns -> ns/f tiles): an all-gather within each block of f
+// consecutive tiles; the result is replicated within the block.
+std::optional<PValue> Resharder::PartialGather(const PValue& v, int64_t dim, int64_t f) {
+  const Sharding& s = v.sharding;
+  int64_t n = b_->num_devices();
+  std::map<std::vector<int64_t>, std::vector<std::pair<int64_t, int64_t>>> blocks;
+  std::vector<std::vector<int64_t>> tile_of(n);
+  for (int64_t dev = 0; dev < n; ++dev) {
+    std::vector<int64_t> c = Coords(s, dev);
+    int64_t within = c[dim] % f;
+    c[dim] /= f;
+    blocks[c].emplace_back(within, dev);
+    tile_of[dev] = s.TileIndexForDevice(dev);
+    tile_of[dev][dim] /= f;
+  }
+  std::vector<std::vector<int64_t>> groups;
+  for (auto& [key, members] : blocks) {
+    std::sort(members.begin(), members.end());
+    std::vector<int64_t> g;
+    for (auto& m : members) g.push_back(m.second);
+    groups.push_back(std::move(g));
+  }
+  std::vector<int64_t> tdims(v.base_shape.rank());
+  for (int64_t d = 0; d < v.base_shape.rank(); ++d) tdims[d] = s.NumTilesOnDim(d);
+  tdims[dim] /= f;
+  std::optional<Sharding> coarse = ShardingFromTiles(tdims, tile_of);
+  if (!coarse) return std::nullopt;
+  return PValue{b_->AllGather(v.hlo, dim, groups), *coarse, v.base_shape};
+}
+
 PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context) {
   const Sharding& src = v.sharding;
   if (src == target) return PValue{v.hlo, target, v.base_shape};
@@ -381,7 +432,22 @@ PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std
   for (int64_t d = 0; d < v.base_shape.rank(); ++d)
     if (src.NumTilesOnDim(d) != target.NumTilesOnDim(d)) differ.push_back(d);
   if (!differ.empty()) {
-    PValue inter = Gather(v, differ);
+    // Dims whose tile count shrinks by a factor f (with the same chunk layout) are gathered
+    // within blocks of f tiles only; the others whole.
+    PValue inter = v;
+    std::vector<int64_t> whole;
+    for (int64_t d : differ) {
+      int64_t ns = src.NumTilesOnDim(d), nt = target.NumTilesOnDim(d), size = v.base_shape.dim(d);
+      if (nt > 1 && ns > nt && ns % nt == 0 && PlainTiling(inter.sharding) &&
+          (ns / nt) * CeilDiv(size, ns) == CeilDiv(size, nt)) {
+        if (auto g = PartialGather(inter, d, ns / nt)) {
+          inter = *g;
+          continue;
+        }
+      }
+      whole.push_back(d);
+    }
+    inter = Gather(inter, whole);
     if (inter.sharding == target) return inter;
     if (!inter.sharding.IsReplicated()) {
       if (auto r = TryRefine(inter, target)) return *r;

@@ -42,10 +42,15 @@ class Resharder {
   // row-major by the coordinates along `dims`.
   // The first reshard that cannot be expressed (Unimplemented), if any.
   const Status& status() const { return status_; }
+  // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
+  // order); nullopt when the tiles are not held equally often.
+  static std::optional<Sharding> ShardingFromTiles(const std::vector<int64_t>& tdims,
+                                                   const std::vector<std::vector<int64_t>>& tile_of);
   static std::vector<std::vector<int64_t>> GroupsAlong(const Sharding& s, const std::vector<int64_t>& dims);
 
  private:
   PValue Gather(const PValue& v, const std::vector<int64_t>& dims);
+  std::optional<PValue> PartialGather(const PValue& v, int64_t dim, int64_t f);
   PValue FromReplicated(const PValue& v, const Sharding& target);
   PValue FromMaximal(const PValue& v, int64_t device);
   std::optional<PValue> TryPermute(const PValue& v, const Sharding& target);
