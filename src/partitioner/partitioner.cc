@@ -739,20 +739,28 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
 }
 
 Status ComputationPartitioner::Convolution(const Instruction* instr) {
-  // Batch (and output-feature) sharded convolutions run locally; the rest is replicated.
+  // Batch (and output-feature) sharded convolutions run locally; spatial tiling is gathered.
   Sharding target = TargetOf(instr);
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
   if (!target.IsTiled() || !cd || instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1 ||
       instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
     return Default(instr);
-  for (int64_t s : cd->output_spatial)
-    if (target.NumTilesOnDim(s) > 1) return Default(instr);
+  // Spatially tiled results: computed with the spatial dims gathered (batch / feature tiling
+  // kept), then sliced locally to the target.
+  const Sharding final_target = target;
+  bool spatial = false;
+  for (int64_t s : cd->output_spatial) spatial |= target.NumTilesOnDim(s) > 1;
+  if (spatial) {
+    if (!PlainTiledLeaf(target)) return Default(instr);
+    target = PartiallyReplicateTiledShardingOnDims(target, cd->output_spatial);
+    if (!target.IsTiled()) return Default(instr);
+  }
   Sharding lsh = MapShardingDims(target, {cd->output_batch}, {cd->input_batch}, instr->operand(0)->shape().rank());
   Sharding rsh = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature},
                                  instr->operand(1)->shape().rank());
   PValue lv = Operand(instr, 0, lsh), rv = Operand(instr, 1, rsh);
   Instruction* out = CloneWith(instr, {lv.hlo, rv.hlo}, target.ShardShape(instr->shape()));
-  Set(instr, PValue{out, target, instr->shape()});
+  Set(instr, r_.Reshard(PValue{out, target, instr->shape()}, final_target, instr->name()));
   return absl::OkStatus();
 }
 
