@@ -95,6 +95,7 @@ class ComputationPartitioner {
                                         const Sharding& target, const std::string& kind);
   Status Convolution(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
+  StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   Status DynamicSlicing(const Instruction* instr);
   Status Tuple(const Instruction* instr);
   Status GetTupleElement(const Instruction* instr);
@@ -764,6 +765,95 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   return absl::OkStatus();
 }
 
+// A stride-1 slice along one tiled dim d (the other sliced dims untiled): every device fetches
+// the few input tiles its output tile overlaps (collective-permutes from its neighbours along
+// d), concatenates them and takes its window with a dynamic-slice. No gather of the whole dim.
+StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, const Sharding& target,
+                                                     const std::vector<int64_t>& moved) {
+  const SliceSpec* spec = instr->attr<SliceSpec>(AttrId::kSlice);
+  if (!spec || !PlainTiledLeaf(target)) return false;
+  int64_t dim = -1;
+  for (int64_t d : moved) {
+    if (target.NumTilesOnDim(d) == 1) continue;
+    if (dim >= 0 || spec->strides[d] != 1) return false;
+    dim = d;
+  }
+  if (dim < 0) return false;
+  const Shape& in = instr->operand(0)->shape();
+  const Shape& out = instr->shape();
+  int64_t n = target.NumTilesOnDim(dim), size = in.dim(dim);
+  int64_t ci = (size + n - 1) / n, co = (out.dim(dim) + n - 1) / n, start = spec->starts[dim];
+  std::vector<int64_t> first(n), last(n);
+  int64_t hops = 0;
+  for (int64_t t = 0; t < n; ++t) {
+    int64_t lo = start + t * co;
+    first[t] = std::min(lo / ci, n - 1);
+    last[t] = std::min((lo + co - 1) / ci, n - 1);
+    hops = std::max(hops, last[t] - first[t] + 1);
+  }
+  if (hops >= n) return false;  // as much as a gather
+  PValue v = Operand(instr, 0, target);
+  // Slice the other (untiled) sliced dims locally; dim d stays whole.
+  SliceSpec local = *spec;
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    if (d == dim || std::find(moved.begin(), moved.end(), d) == moved.end()) {
+      local.starts[d] = 0;
+      local.limits[d] = v.hlo->shape().dim(d);
+      local.strides[d] = 1;
+    }
+  }
+  Attributes attrs;
+  attrs.Set(AttrId::kSlice, local);
+  Instruction* x = b_.Add(Opcode::kSlice, {v.hlo}, std::move(attrs));
+  int64_t num = b_.num_devices();
+  const TileAssignment& ta = target.tile_assignment();
+  std::vector<Instruction*> pieces;
+  for (int64_t k = 0; k < hops; ++k) {
+    // Sources per device; rounds keep sources and targets unique within one permute.
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
+    std::vector<int64_t> round_of(num, -1);  // -1: local (or nothing to fetch)
+    for (int64_t dev = 0; dev < num; ++dev) {
+      std::vector<int64_t> c = *ta.IndexOf(dev);
+      int64_t j = std::min(first[c[dim]] + k, n - 1);
+      c[dim] = j;
+      int64_t src = ta(c);
+      if (src == dev) continue;
+      size_t r = 0;
+      for (; r < rounds.size(); ++r) {
+        bool clash = std::any_of(rounds[r].begin(), rounds[r].end(), [&](auto& p) { return p.first == src; });
+        if (!clash) break;
+      }
+      if (r == rounds.size()) rounds.emplace_back();
+      rounds[r].emplace_back(src, dev);
+      round_of[dev] = static_cast<int64_t>(r);
+    }
+    Instruction* piece = x;
+    if (!rounds.empty()) {
+      Instruction* which = b_.TableLookup(round_of);
+      Shape pred(DType::kPred, x->shape().dims());
+      for (size_t r = 0; r < rounds.size(); ++r) {
+        Instruction* got = b_.CollectivePermute(x, rounds[r]);
+        Instruction* mine = b_.Compare(which, b_.ScalarS32(static_cast<int64_t>(r)), "EQ");
+        piece = b_.Select(b_.BroadcastScalar(mine, pred), got, piece);
+      }
+    }
+    pieces.push_back(piece);
+  }
+  Instruction* buffer = b_.Concatenate(pieces, dim);
+  std::vector<int64_t> offset(num, 0);
+  for (int64_t dev = 0; dev < num; ++dev) {
+    int64_t t = ta.IndexOf(dev)->at(dim);
+    offset[dev] = start + t * co - first[t] * ci;
+  }
+  std::vector<Instruction*> starts;
+  for (int64_t d = 0; d < in.rank(); ++d) starts.push_back(d == dim ? b_.TableLookup(offset) : b_.ScalarS32(0));
+  Shape shard = target.ShardShape(out);
+  // The buffer holds hops*ci >= co elements past each offset (the window lies within the fetched tiles).
+  Instruction* y = b_.DynamicSlice(buffer, starts, shard.dims());
+  Set(instr, PValue{y, target, out});
+  return true;
+}
+
 Status ComputationPartitioner::Slicing(const Instruction* instr) {
   // Local when every dim the op rearranges is untiled in the result.
   Sharding target = TargetOf(instr);
@@ -810,6 +900,12 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
       break;
     default:
       break;
+  }
+  if (instr->opcode() == Opcode::kSlice) {
+    std::sort(moved.begin(), moved.end());
+    moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
+    ASSIGN_OR_RETURN(bool done, WindowedSlice(instr, target, moved));
+    if (done) return absl::OkStatus();
   }
   // Rearranged dims tiled in the result are gathered (only they; the other dims stay tiled), the
   // op runs locally, and the result is sliced to the target afterwards (a local dynamic-slice).
