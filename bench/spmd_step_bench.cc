@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   using namespace spmdc;
   int reps = argc > 1 ? std::atoi(argv[1]) : 3;
   MlpOptions mlp;
-  mlp.batch = 256;
+  mlp.batch = 1024;
   mlp.input = 1024;
   mlp.hidden = 2048;
   mlp.output = 1024;
