@@ -90,6 +90,7 @@ class ComputationPartitioner {
   Status Transpose(const Instruction* instr);
   Status Reshape(const Instruction* instr);
   Status Reduce(const Instruction* instr);
+  StatusOr<bool> ReduceThenCombine(const Instruction* instr, const Sharding& in);
   Status Dot(const Instruction* instr);
   std::optional<PValue> ReduceScatterTo(const PValue& v, const std::vector<std::vector<int64_t>>& groups,
                                         const Sharding& target, const std::string& kind);
@@ -487,6 +488,10 @@ Status ComputationPartitioner::Reduce(const Instruction* instr) {
   bool reduced_tiled = false;
   for (int64_t d : dims) reduced_tiled |= in.NumTilesOnDim(d) > 1;
   if (reduced_tiled && (!kind || n != 1)) {
+    // Reduce each shard, gather the (small) partial results along a new leading dim within the
+    // groups of the reduced tiles (in tile order), and reduce them again.
+    ASSIGN_OR_RETURN(bool done, ReduceThenCombine(instr, in));
+    if (done) return absl::OkStatus();
     in = PartiallyReplicateTiledShardingOnDims(in, dims);
     reduced_tiled = false;
   }
@@ -526,6 +531,48 @@ Status ComputationPartitioner::Reduce(const Instruction* instr) {
   PValue v{local, Sharding::Single(instr->shape(), out_leaf), instr->shape()};
   Set(instr, r_.Reshard(v, target, instr->name()));
   return absl::OkStatus();
+}
+
+StatusOr<bool> ComputationPartitioner::ReduceThenCombine(const Instruction* instr, const Sharding& in) {
+  if (!PlainTiledLeaf(in)) return false;
+  int64_t n = instr->operand_count() / 2;
+  const auto& dims = instr->dimensions();
+  Sharding target = TargetOf(instr);
+  std::vector<Instruction*> inits, ops;
+  for (int64_t k = 0; k < n; ++k)
+    inits.push_back(r_.Reshard(Get(instr->operand(n + k)), Sharding::Replicate(), instr->name()).hlo);
+  for (int64_t k = 0; k < n; ++k) ops.push_back(r_.MaskPadding(Operand(instr, k, in), inits[k], &dims));
+  ops.insert(ops.end(), inits.begin(), inits.end());
+  Sharding out_leaf = RemoveShapeDimensions(PartiallyReplicateTiledShardingOnDims(in, dims), dims);
+  Shape local_shape = instr->shape();
+  if (local_shape.IsTuple()) {
+    for (auto& sh : local_shape.mutable_tuple_shapes()) sh = out_leaf.ShardShape(sh);
+  } else {
+    local_shape = out_leaf.ShardShape(local_shape);
+  }
+  std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+  ASSIGN_OR_RETURN(Computation* reducer,
+                   p_->PartitionCalled(*instr->to_apply(), params,
+                                       Sharding::Single(instr->to_apply()->root()->shape(), Sharding::Replicate())));
+  Instruction* local = CloneWith(instr, ops, local_shape);
+  local->ReplaceCalledComputation(instr->to_apply(), reducer);
+  std::vector<int64_t> tile_dims(dims.begin(), dims.end());
+  auto groups = Resharder::GroupsAlong(in, tile_dims);
+  std::vector<Instruction*> gathered;
+  for (int64_t k = 0; k < n; ++k) {
+    Instruction* e = local_shape.IsTuple() ? b_.GetTupleElement(local, k) : local;
+    std::vector<int64_t> with_one = e->shape().dims();
+    with_one.insert(with_one.begin(), 1);
+    gathered.push_back(b_.AllGather(b_.Reshape(e, with_one), 0, groups));
+  }
+  gathered.insert(gathered.end(), inits.begin(), inits.end());
+  Attributes attrs;
+  attrs.Set(AttrId::kDimensions, std::vector<int64_t>{0});
+  attrs.Set(AttrId::kToApply, reducer);
+  Instruction* combined = b_.Add(Opcode::kReduce, gathered, std::move(attrs), &local_shape);
+  PValue v{combined, Sharding::Single(instr->shape(), out_leaf), instr->shape()};
+  Set(instr, r_.Reshard(v, target, instr->name()));
+  return true;
 }
 
 // ---- dot ---------------------------------------------------------------------------------------
@@ -788,7 +835,9 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   for (int64_t t = 0; t < n; ++t) {
     int64_t lo = start + t * co;
     first[t] = std::min(lo / ci, n - 1);
-    last[t] = std::min((lo + co - 1) / ci, n - 1);
+    // Not clamped: the window may run past the last tile's padding, and the buffer must hold
+    // it whole (a dynamic-slice would otherwise clamp the start and shift the data).
+    last[t] = (lo + co - 1) / ci;
     hops = std::max(hops, last[t] - first[t] + 1);
   }
   if (hops >= n) return false;  // as much as a gather

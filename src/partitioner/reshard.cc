@@ -445,6 +445,8 @@ PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std
           continue;
         }
       }
+      // A dim the target splits further (same chunk layout) is refined later, not gathered.
+      if (ns < nt && nt % ns == 0 && (ns == 1 || CeilDiv(size, ns) == (nt / ns) * CeilDiv(size, nt))) continue;
       whole.push_back(d);
     }
     inter = Gather(inter, whole);
