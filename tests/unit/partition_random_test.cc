@@ -1,8 +1,8 @@
 // Seeded random-program differential tester for the SPMD partitioner: generates small modules
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
 // pad / concatenate / reverse ops, random shardings over random device counts and device orders),
-// partitions them (PartitionModule + RunCleanup), runs them on N in-process devices and compares
-// with the single-device interpreter.
+// partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
+// runs them on N in-process devices and compares with the single-device interpreter.
 //
 // SPMDC_RANDOM_CASES=K runs K cases (default: a bounded number that keeps ctest fast);
 // SPMDC_RANDOM_SEED=S picks the first seed (case i uses seed S+i). A failure prints the module.
@@ -24,6 +24,7 @@
 #include "interpreter/interpreter.h"
 #include "partitioner/partitioner.h"
 #include "passes/passes.h"
+#include "propagation/propagation.h"
 #include "runtime/executor.h"
 
 namespace spmdc {
@@ -484,6 +485,12 @@ std::string RunCase(uint64_t seed, Totals& totals) {
   auto reference = Execute(*module, args, &device);
   if (!reference.ok()) return fail(fmt::format("reference failed: {}", reference.status().message()));
   module->set_num_partitions(n);
+  // A third of the cases partition propagated shardings (as `spmdc compile` does): every
+  // instruction sharded, in the forms propagation produces.
+  if (seed % 3 == 0) {
+    auto propagated = PropagateShardings(*module);
+    if (!propagated.ok()) return fail(fmt::format("propagation failed: {}", propagated.status().message()));
+  }
   auto partitioned = PartitionModule(*module, PartitionOptions{n});
   if (!partitioned.ok()) return fail(fmt::format("partition failed: {}", partitioned.status().message()));
   auto cleaned = RunCleanup(*partitioned->module);
