@@ -97,6 +97,8 @@ class ComputationPartitioner {
   Status Convolution(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
+  std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
+                                          const std::vector<int64_t>& lo);
   Status DynamicSlicing(const Instruction* instr);
   Status Tuple(const Instruction* instr);
   Status GetTupleElement(const Instruction* instr);
@@ -812,59 +814,49 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   return absl::OkStatus();
 }
 
-// A stride-1 slice along one tiled dim d (the other sliced dims untiled): every device fetches
-// the few input tiles its output tile overlaps (collective-permutes from its neighbours along
-// d), concatenates them and takes its window with a dynamic-slice. No gather of the whole dim.
-StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, const Sharding& target,
-                                                     const std::vector<int64_t>& moved) {
-  const SliceSpec* spec = instr->attr<SliceSpec>(AttrId::kSlice);
-  if (!spec || !PlainTiledLeaf(target)) return false;
-  int64_t dim = -1;
-  for (int64_t d : moved) {
-    if (target.NumTilesOnDim(d) == 1) continue;
-    if (dim >= 0 || spec->strides[d] != 1) return false;
-    dim = d;
-  }
-  if (dim < 0) return false;
-  const Shape& in = instr->operand(0)->shape();
-  const Shape& out = instr->shape();
-  int64_t n = target.NumTilesOnDim(dim), size = in.dim(dim);
-  int64_t ci = (size + n - 1) / n, co = (out.dim(dim) + n - 1) / n, start = spec->starts[dim];
-  std::vector<int64_t> first(n), last(n);
-  int64_t hops = 0;
+namespace {
+int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+// Input tiles (of ci) a window of co elements starting at lo[t] overlaps, at most over t.
+int64_t WindowHops(int64_t n, int64_t ci, int64_t co, const std::vector<int64_t>& lo) {
+  int64_t hops = 1;
   for (int64_t t = 0; t < n; ++t) {
-    int64_t lo = start + t * co;
-    first[t] = std::min(lo / ci, n - 1);
-    // Not clamped: the window may run past the last tile's padding, and the buffer must hold
-    // it whole (a dynamic-slice would otherwise clamp the start and shift the data).
-    last[t] = (lo + co - 1) / ci;
-    hops = std::max(hops, last[t] - first[t] + 1);
+    int64_t first = std::clamp<int64_t>(FloorDiv(lo[t], ci), 0, n - 1);
+    hops = std::max(hops, FloorDiv(lo[t] + co - 1, ci) - first + 1);
   }
-  if (hops >= n) return false;  // as much as a gather
-  PValue v = Operand(instr, 0, target);
-  // Slice the other (untiled) sliced dims locally; dim d stays whole.
-  SliceSpec local = *spec;
-  for (int64_t d = 0; d < in.rank(); ++d) {
-    if (d == dim || std::find(moved.begin(), moved.end(), d) == moved.end()) {
-      local.starts[d] = 0;
-      local.limits[d] = v.hlo->shape().dim(d);
-      local.strides[d] = 1;
-    }
+  return hops;
+}
+}  // namespace
+
+// Per device (tiled like `target`, n tiles of ci input elements on `dim`), the window of co
+// elements of `x`'s dim starting at global input index lo(t) for its tile t: the few input tiles
+// it overlaps come from neighbours (collective-permutes), are concatenated and the window is
+// dynamic-sliced out. Windows may start before 0 or run past the end: those elements are
+// unspecified (callers mask them). Nullopt when that would move as much as a gather.
+std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, const Sharding& target, int64_t dim,
+                                                                int64_t ci, int64_t co,
+                                                                const std::vector<int64_t>& lo) {
+  int64_t n = target.NumTilesOnDim(dim);
+  std::vector<int64_t> first(n);
+  int64_t hops = 1, left = 0;
+  for (int64_t t = 0; t < n; ++t) {
+    first[t] = std::clamp<int64_t>(FloorDiv(lo[t], ci), 0, n - 1);
+    // Not clamped: the buffer must hold the window whole (a dynamic-slice would otherwise clamp
+    // its start and shift the data).
+    int64_t last = FloorDiv(lo[t] + co - 1, ci);
+    hops = std::max(hops, last - first[t] + 1);
+    left = std::max(left, first[t] * ci - lo[t]);
   }
-  Attributes attrs;
-  attrs.Set(AttrId::kSlice, local);
-  Instruction* x = b_.Add(Opcode::kSlice, {v.hlo}, std::move(attrs));
+  if (hops >= n) return std::nullopt;
   int64_t num = b_.num_devices();
   const TileAssignment& ta = target.tile_assignment();
   std::vector<Instruction*> pieces;
   for (int64_t k = 0; k < hops; ++k) {
-    // Sources per device; rounds keep sources and targets unique within one permute.
+    // Rounds keep sources (and targets) unique within one collective-permute.
     std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
-    std::vector<int64_t> round_of(num, -1);  // -1: local (or nothing to fetch)
+    std::vector<int64_t> round_of(num, -1);  // -1: the local tile
     for (int64_t dev = 0; dev < num; ++dev) {
       std::vector<int64_t> c = *ta.IndexOf(dev);
-      int64_t j = std::min(first[c[dim]] + k, n - 1);
-      c[dim] = j;
+      c[dim] = std::min(first[c[dim]] + k, n - 1);
       int64_t src = ta(c);
       if (src == dev) continue;
       size_t r = 0;
@@ -889,17 +881,88 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
     pieces.push_back(piece);
   }
   Instruction* buffer = b_.Concatenate(pieces, dim);
+  if (left > 0) {
+    std::vector<PaddingDim> pad(buffer->shape().rank());
+    pad[dim].low = left;
+    buffer = b_.Pad(buffer, b_.Zero(buffer->shape().dtype()), pad);
+  }
   std::vector<int64_t> offset(num, 0);
   for (int64_t dev = 0; dev < num; ++dev) {
     int64_t t = ta.IndexOf(dev)->at(dim);
-    offset[dev] = start + t * co - first[t] * ci;
+    offset[dev] = lo[t] - first[t] * ci + left;
   }
   std::vector<Instruction*> starts;
-  for (int64_t d = 0; d < in.rank(); ++d) starts.push_back(d == dim ? b_.TableLookup(offset) : b_.ScalarS32(0));
-  Shape shard = target.ShardShape(out);
-  // The buffer holds hops*ci >= co elements past each offset (the window lies within the fetched tiles).
-  Instruction* y = b_.DynamicSlice(buffer, starts, shard.dims());
-  Set(instr, PValue{y, target, out});
+  for (int64_t d = 0; d < buffer->shape().rank(); ++d)
+    starts.push_back(d == dim ? b_.TableLookup(offset) : b_.ScalarS32(0));
+  std::vector<int64_t> sizes = buffer->shape().dims();
+  sizes[dim] = co;
+  return b_.DynamicSlice(buffer, starts, sizes);
+}
+
+// A stride-1 slice along one tiled dim d (the other sliced dims untiled), or an edge pad (no
+// interior padding) along one: a windowed fetch from the neighbours instead of a gather of d.
+StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, const Sharding& target,
+                                                     const std::vector<int64_t>& moved) {
+  bool is_pad = instr->opcode() == Opcode::kPad;
+  const SliceSpec* spec = instr->attr<SliceSpec>(AttrId::kSlice);
+  const PaddingConfig* padding = instr->attr<PaddingConfig>(AttrId::kPadding);
+  if ((is_pad ? !padding : !spec) || !PlainTiledLeaf(target)) return false;
+  int64_t dim = -1;
+  for (int64_t d : moved) {
+    if (target.NumTilesOnDim(d) == 1) continue;
+    if (dim >= 0) return false;
+    if (!is_pad && spec->strides[d] != 1) return false;
+    if (is_pad && padding->dims[d].interior != 0) return false;
+    dim = d;
+  }
+  if (dim < 0) return false;
+  const Shape& in = instr->operand(0)->shape();
+  const Shape& out = instr->shape();
+  int64_t n = target.NumTilesOnDim(dim), size = in.dim(dim);
+  int64_t ci = (size + n - 1) / n, co = (out.dim(dim) + n - 1) / n;
+  int64_t start = is_pad ? -padding->dims[dim].low : spec->starts[dim];
+  std::vector<int64_t> lo(n);
+  for (int64_t t = 0; t < n; ++t) lo[t] = start + t * co;
+  if (WindowHops(n, ci, co, lo) >= n) return false;  // as much as a gather
+  PValue v = Operand(instr, 0, target);
+  // The other (untiled) moved dims are sliced / padded locally first; dim d stays whole.
+  Instruction* x = nullptr;
+  Instruction* pad_value = nullptr;
+  if (is_pad) {
+    pad_value = r_.Reshard(Get(instr->operand(1)), Sharding::Replicate(), instr->name()).hlo;
+    std::vector<PaddingDim> local(in.rank());
+    for (int64_t d = 0; d < in.rank(); ++d)
+      if (d != dim && std::find(moved.begin(), moved.end(), d) != moved.end()) local[d] = padding->dims[d];
+    x = b_.Pad(v.hlo, pad_value, local);
+  } else {
+    SliceSpec local = *spec;
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      if (d == dim || std::find(moved.begin(), moved.end(), d) == moved.end()) {
+        local.starts[d] = 0;
+        local.limits[d] = v.hlo->shape().dim(d);
+        local.strides[d] = 1;
+      }
+    }
+    Attributes attrs;
+    attrs.Set(AttrId::kSlice, local);
+    x = b_.Add(Opcode::kSlice, {v.hlo}, std::move(attrs));
+  }
+  std::optional<Instruction*> y = FetchWindow(x, target, dim, ci, co, lo);
+  if (!y) return false;
+  Instruction* result = *y;
+  if (is_pad) {
+    // Window positions outside the input [0, size) are padding.
+    std::vector<int64_t> table(b_.num_devices());
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = lo[target.TileIndexForDevice(dev)[dim]];
+    Shape s32(DType::kS32, result->shape().dims());
+    Instruction* index =
+        b_.Binary(Opcode::kAdd, b_.Iota(s32, dim), b_.BroadcastScalar(b_.TableLookup(table), s32));
+    Instruction* ge = b_.Compare(index, b_.BroadcastScalar(b_.ScalarS32(0), s32), "GE");
+    Instruction* lt = b_.Compare(index, b_.BroadcastScalar(b_.ScalarS32(size), s32), "LT");
+    Instruction* inside = b_.Binary(Opcode::kAnd, ge, lt);
+    result = b_.Select(inside, result, b_.BroadcastScalar(pad_value, result->shape()));
+  }
+  Set(instr, PValue{result, target, out});
   return true;
 }
 
@@ -950,7 +1013,7 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
     default:
       break;
   }
-  if (instr->opcode() == Opcode::kSlice) {
+  if (instr->opcode() == Opcode::kSlice || instr->opcode() == Opcode::kPad) {
     std::sort(moved.begin(), moved.end());
     moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
     ASSIGN_OR_RETURN(bool done, WindowedSlice(instr, target, moved));
