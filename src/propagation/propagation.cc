@@ -375,6 +375,7 @@ class Driver {
     }
     bits_.assign(max_id + 1, 0);
     s_.changed_at.assign(max_id + 1, 1);
+    s_.operands_changed_at.assign(max_id + 1, 1);
     fwd_at_.assign(max_id + 1, 0);
     bwd_at_.assign(max_id + 1, 0);
     bwd_level_at_.assign(max_id + 1, 0);
@@ -406,6 +407,10 @@ class Driver {
   }
 
   bool Unchanged(const Instruction* i, uint64_t since) const { return s_.changed_at[i->unique_id()] <= since; }
+  // No operand of `i` changed after `since`.
+  bool OperandsUnchanged(const Instruction* i, uint64_t since) const {
+    return s_.operands_changed_at[i->unique_id()] <= since;
+  }
 
   // The forward rule of `instr` would give what it gave at fwd_at_ (same inputs, same rule).
   bool ForwardIsUpToDate(const Instruction* instr) const {
@@ -422,9 +427,7 @@ class Driver {
       default:
         break;
     }
-    for (const Instruction* op : instr->operands())
-      if (!Unchanged(op, since)) return false;
-    return true;
+    return OperandsUnchanged(instr, since);
   }
 
   // The backward rule reads the users and the users' other operands.
@@ -433,9 +436,7 @@ class Driver {
     if (since == 0 || s_.aggressiveness < 2 || !Unchanged(instr, since) || instr->opcode() == Opcode::kBroadcast)
       return false;
     for (const Instruction* u : instr->users()) {
-      if (u->opcode() == Opcode::kBroadcast || !Unchanged(u, since)) return false;
-      for (const Instruction* op : u->operands())
-        if (!Unchanged(op, since)) return false;
+      if (u->opcode() == Opcode::kBroadcast || !Unchanged(u, since) || !OperandsUnchanged(u, since)) return false;
     }
     return true;
   }

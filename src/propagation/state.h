@@ -45,18 +45,23 @@ struct PropagationState {
              changed_at[i->unique_id()] <= users_unchanged_since;
     };
     if (!unchanged(user)) return false;
-    for (const Instruction* op : user->operands())
-      if (!unchanged(op)) return false;
-    return true;
+    return operands_changed_at[user->unique_id()] <= users_unchanged_since;
   }
   // Change stamps (indexed by unique id): when each instruction's sharding last changed, on a
   // global clock that ticks on every change. The driver skips re-running a rule whose inputs have
   // not changed since it last ran at an equivalent aggressiveness level.
   std::vector<uint64_t> changed_at;
   uint64_t clock = 1;
+  // Per instruction (indexed by unique id): the latest change stamp of any of its operands, kept
+  // up to date by Touch, so "no operand changed since t" is one lookup even for wide users.
+  std::vector<uint64_t> operands_changed_at;
   void Touch(const Instruction* instr) {
-    if (instr->unique_id() >= 0 && static_cast<size_t>(instr->unique_id()) < changed_at.size())
+    if (instr->unique_id() >= 0 && static_cast<size_t>(instr->unique_id()) < changed_at.size()) {
       changed_at[instr->unique_id()] = ++clock;
+      for (const Instruction* u : instr->users())
+        if (u->unique_id() >= 0 && static_cast<size_t>(u->unique_id()) < operands_changed_at.size())
+          operands_changed_at[u->unique_id()] = clock;
+    }
   }
   bool may_combine() const { return aggressiveness > 0; }
 
