@@ -287,27 +287,30 @@ class Driver {
     }
   }
 
+  // One pass over the instructions (each visit of a large module's instruction is a cache miss):
+  // the fixed shardings, unknown -> replicated, and the shard barriers (in instruction order).
   void CollectProvided() {
     Computation* entry = module_.entry();
     Instruction* root = entry->root();
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
-        if (instr->has_sharding() && instr != root && instr->opcode() != Opcode::kParameter &&
-            !instr->sharding()->IsUnknown())
-          s_.provided.insert(instr);
-      }
-    }
     if (!s_.allow_to_output && (!root->has_sharding() || !root->sharding()->IsUnknown()))
       s_.provided.insert(root);
     if (!s_.allow_to_parameters) {
       for (Instruction* p : entry->parameters())
         if (p && p->has_sharding() && !p->sharding()->IsUnknown()) s_.provided.insert(p);
     }
-    // Unknown shardings take part as replicated (but stay refinable).
-    for (Computation* comp : module_.computations())
-      for (Instruction* instr : comp->instructions())
-        if (instr->has_sharding() && instr->sharding()->IsUnknown())
+    for (Computation* comp : module_.computations()) {
+      for (Instruction* instr : comp->instructions()) {
+        if (instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo"))
+          barriers_.push_back({comp, instr});
+        if (!instr->has_sharding()) continue;
+        if (instr->sharding()->IsUnknown()) {
+          // Unknown shardings take part as replicated (but stay refinable).
           instr->set_sharding(std::make_shared<const Sharding>(Sharding::Replicate(instr->sharding()->metadata())));
+        } else if (instr != root && instr->opcode() != Opcode::kParameter) {
+          s_.provided.insert(instr);
+        }
+      }
+    }
   }
 
   void RecordAnnotations() {
@@ -382,10 +385,27 @@ class Driver {
     for (const Instruction* i : s_.provided) bits_[i->unique_id()] |= kProvided;
     for (const auto& [i, dims] : s_.unspecified_dims) bits_[i->unique_id()] |= kOpen;
     for (const auto& [i, g] : s_.group_of) bits_[i->unique_id()] |= kInGroup;
+    op_class_.assign(max_id + 1, kOther);
+    user_begin_.assign(max_id + 2, 0);
     for (const auto& order : orders_)
-      for (const Entry& e : order)
+      for (const Entry& e : order) {
         if (e.instr->IsCustomCall("SPMDFullToShardShape") || e.instr->IsCustomCall("SPMDShardToFullShape"))
           bits_[e.id] |= kManualConversion;
+        switch (e.instr->opcode()) {
+          case Opcode::kBroadcast: op_class_[e.id] = kBroadcastOp; break;
+          case Opcode::kParameter: op_class_[e.id] = kParameterOp; break;
+          case Opcode::kDot: case Opcode::kConvolution: op_class_[e.id] = kDotOp; break;
+          default: break;
+        }
+        user_begin_[e.id + 1] = static_cast<int64_t>(e.instr->users().size());
+      }
+    for (size_t i = 1; i < user_begin_.size(); ++i) user_begin_[i] += user_begin_[i - 1];
+    user_ids_.assign(user_begin_.back(), -1);
+    for (const auto& order : orders_)
+      for (const Entry& e : order) {
+        int64_t at = user_begin_[e.id];
+        for (const Instruction* u : e.instr->users()) user_ids_[at++] = u->unique_id();
+      }
   }
   uint8_t& Bits(const Instruction* i) { return bits_[i->unique_id()]; }
 
@@ -413,30 +433,38 @@ class Driver {
   }
 
   // The forward rule of `instr` would give what it gave at fwd_at_ (same inputs, same rule).
-  bool ForwardIsUpToDate(const Instruction* instr) const {
-    const uint64_t since = fwd_at_[instr->unique_id()];
-    if (since == 0 || s_.aggressiveness < 2 || !Unchanged(instr, since)) return false;
-    switch (instr->opcode()) {
-      case Opcode::kBroadcast: case Opcode::kParameter:
+  // Reads the dense per-id arrays only (the instruction itself only for dots), so that skipping
+  // an up-to-date instruction does not touch it.
+  bool ForwardIsUpToDate(const Entry& e) const {
+    const uint64_t since = fwd_at_[e.id];
+    if (since == 0 || s_.aggressiveness < 2 || s_.changed_at[e.id] > since) return false;
+    switch (op_class_[e.id]) {
+      case kBroadcastOp: case kParameterOp:
         return false;
-      case Opcode::kDot: case Opcode::kConvolution:
+      case kDotOp: {
         // The tie-break looks ahead along a single-user chain.
+        const Instruction* instr = e.instr;
         if (instr->user_count() == 1 && (!instr->users()[0]->has_sharding() || !Unchanged(instr->users()[0], since)))
           return false;
         break;
+      }
       default:
         break;
     }
-    return OperandsUnchanged(instr, since);
+    return s_.operands_changed_at[e.id] <= since;
   }
 
   // The backward rule reads the users and the users' other operands.
-  bool BackwardIsUpToDate(const Instruction* instr) const {
-    const uint64_t since = bwd_at_[instr->unique_id()];
-    if (since == 0 || s_.aggressiveness < 2 || !Unchanged(instr, since) || instr->opcode() == Opcode::kBroadcast)
+  bool BackwardIsUpToDate(int64_t id) const {
+    const uint64_t since = bwd_at_[id];
+    if (since == 0 || s_.aggressiveness < 2 || s_.changed_at[id] > since || op_class_[id] == kBroadcastOp)
       return false;
-    for (const Instruction* u : instr->users()) {
-      if (u->opcode() == Opcode::kBroadcast || !Unchanged(u, since) || !OperandsUnchanged(u, since)) return false;
+    const int64_t n = static_cast<int64_t>(s_.changed_at.size());
+    for (int64_t k = user_begin_[id]; k < user_begin_[id + 1]; ++k) {
+      const int64_t u = user_ids_[k];
+      if (u < 0 || u >= n || op_class_[u] == kBroadcastOp || s_.changed_at[u] > since ||
+          s_.operands_changed_at[u] > since)
+        return false;
     }
     return true;
   }
@@ -477,6 +505,11 @@ class Driver {
         for (const Entry& e : order) {
           uint8_t& bits = bits_[e.id];
           if (bits & kDoneFwd) continue;
+          if (!(bits & kProvided)) {
+            bits |= kDoneFwd;
+            if (ForwardIsUpToDate(e)) continue;
+            bits &= ~kDoneFwd;
+          }
           Instruction* instr = e.instr;
           if (bits & kProvided) {
             if (s_.may_combine() && (bits & kOpen)) {
@@ -490,7 +523,6 @@ class Driver {
             continue;
           }
           bits |= kDoneFwd;
-          if (ForwardIsUpToDate(instr)) continue;
           if (aggressiveness >= 1) fwd_at_[e.id] = s_.clock;
           if (InferFromOperands(instr, s_)) {
             AfterChange(instr);
@@ -503,6 +535,10 @@ class Driver {
             Bits(it->instr->operand(0)) &= ~kDoneBwd;
           uint8_t& bits = bits_[it->id];
           if (bits & kDoneBwd) continue;
+          if (!(bits & kProvided) && BackwardIsUpToDate(it->id)) {
+            bits |= kDoneBwd;
+            continue;
+          }
           Instruction* instr = it->instr;
           if (bits & kProvided) {
             if (s_.may_combine() && (bits & kOpen)) {
@@ -518,7 +554,6 @@ class Driver {
             continue;
           }
           bits |= kDoneBwd;
-          if (BackwardIsUpToDate(instr)) continue;
           if (aggressiveness >= 1) bwd_at_[instr->unique_id()] = s_.clock;
           // Within this level, users that did not change since the last run offer nothing new to
           // an instruction that did not change either.
@@ -556,9 +591,7 @@ class Driver {
       }
     }
     // A ShardBarrierFrom in a shard_as group relays the group's sharding to its operand.
-    for (Computation* comp : module_.computations())
-      for (Instruction* instr : comp->instructions())
-        RelayBarrier(instr);
+    for (const auto& [comp, instr] : barriers_) RelayBarrier(instr);
   }
 
   void RelayBarrier(Instruction* instr) {
@@ -572,15 +605,12 @@ class Driver {
   }
 
   Status RemoveBarriers() {
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
-        if (!instr->IsCustomCall("ShardBarrierFrom") && !instr->IsCustomCall("ShardBarrierTo")) continue;
-        RelayBarrier(instr);
-        instr->ReplaceAllUsesWith(instr->operand(0));
-        instr->DropControlEdges();
-        RETURN_IF_ERROR(comp->RemoveInstruction(instr));
-        changed_ = true;
-      }
+    for (const auto& [comp, instr] : barriers_) {
+      RelayBarrier(instr);
+      instr->ReplaceAllUsesWith(instr->operand(0));
+      instr->DropControlEdges();
+      RETURN_IF_ERROR(comp->RemoveInstruction(instr));
+      changed_ = true;
     }
     return absl::OkStatus();
   }
@@ -663,6 +693,13 @@ class Driver {
   std::vector<uint64_t> fwd_at_, bwd_at_;
   std::vector<uint64_t> bwd_level_at_;  // the same, per level (reset at each level)
   std::vector<Instruction*> related_scratch_;
+  // The ShardBarrierFrom/To custom calls and their computations, in instruction order.
+  std::vector<std::pair<Computation*, Instruction*>> barriers_;
+  // Dense per-id facts, fixed during the fixpoint: the opcode class the up-to-date checks need,
+  // and the users' ids (users of id i: user_ids_[user_begin_[i] .. user_begin_[i + 1])).
+  enum : uint8_t { kOther, kBroadcastOp, kParameterOp, kDotOp };
+  std::vector<uint8_t> op_class_;
+  std::vector<int64_t> user_begin_, user_ids_;
 };
 
 }  // namespace
