@@ -97,6 +97,7 @@ class ComputationPartitioner {
   Status Convolution(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
+  StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
   std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
                                           const std::vector<int64_t>& lo);
   Status DynamicSlicing(const Instruction* instr);
@@ -821,7 +822,8 @@ int64_t WindowHops(int64_t n, int64_t ci, int64_t co, const std::vector<int64_t>
   int64_t hops = 1;
   for (int64_t t = 0; t < n; ++t) {
     int64_t first = std::clamp<int64_t>(FloorDiv(lo[t], ci), 0, n - 1);
-    hops = std::max(hops, FloorDiv(lo[t] + co - 1, ci) - first + 1);
+    int64_t last = std::min(FloorDiv(lo[t] + co - 1, ci), n - 1);
+    hops = std::max(hops, last - first + 1);
   }
   return hops;
 }
@@ -837,16 +839,15 @@ std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, 
                                                                 const std::vector<int64_t>& lo) {
   int64_t n = target.NumTilesOnDim(dim);
   std::vector<int64_t> first(n);
-  int64_t hops = 1, left = 0;
+  int64_t hops = WindowHops(n, ci, co, lo), left = 0, right = 0;
+  if (hops >= n) return std::nullopt;
   for (int64_t t = 0; t < n; ++t) {
     first[t] = std::clamp<int64_t>(FloorDiv(lo[t], ci), 0, n - 1);
-    // Not clamped: the buffer must hold the window whole (a dynamic-slice would otherwise clamp
-    // its start and shift the data).
-    int64_t last = FloorDiv(lo[t] + co - 1, ci);
-    hops = std::max(hops, last - first[t] + 1);
+    // The buffer must hold every window whole (a dynamic-slice would otherwise clamp its start
+    // and shift the data): parts before the first or past the last tile are padded.
     left = std::max(left, first[t] * ci - lo[t]);
+    right = std::max(right, lo[t] + co - (first[t] + hops) * ci);
   }
-  if (hops >= n) return std::nullopt;
   int64_t num = b_.num_devices();
   const TileAssignment& ta = target.tile_assignment();
   std::vector<Instruction*> pieces;
@@ -881,9 +882,10 @@ std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, 
     pieces.push_back(piece);
   }
   Instruction* buffer = b_.Concatenate(pieces, dim);
-  if (left > 0) {
+  if (left > 0 || right > 0) {
     std::vector<PaddingDim> pad(buffer->shape().rank());
     pad[dim].low = left;
+    pad[dim].high = right;
     buffer = b_.Pad(buffer, b_.Zero(buffer->shape().dtype()), pad);
   }
   std::vector<int64_t> offset(num, 0);
@@ -966,6 +968,56 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   return true;
 }
 
+// Concatenate along a tiled dim: each operand (tiled like the result) is fetched as a window
+// over the result tile's range and selected where it lies inside the operand's part.
+StatusOr<bool> ComputationPartitioner::WindowedConcat(const Instruction* instr, const Sharding& target) {
+  int64_t dim = instr->dimensions()[0];
+  if (!PlainTiledLeaf(target) || target.NumTilesOnDim(dim) == 1) return false;
+  const Shape& out = instr->shape();
+  int64_t n = target.NumTilesOnDim(dim), co = (out.dim(dim) + n - 1) / n;
+  std::vector<std::vector<int64_t>> los;
+  int64_t offset = 0;
+  for (const Instruction* op : instr->operands()) {
+    int64_t size = op->shape().dim(dim), ci = (size + n - 1) / n;
+    if (size == 0) return false;
+    std::vector<int64_t> lo(n), fetch(n);
+    for (int64_t t = 0; t < n; ++t) lo[t] = t * co - offset;
+    // Windows wholly outside the operand are masked anyway: fetch them from near its edge.
+    for (int64_t t = 0; t < n; ++t) fetch[t] = std::clamp<int64_t>(lo[t], -co, size);
+    if (WindowHops(n, ci, co, fetch) >= n) return false;
+    los.push_back(lo);
+    offset += size;
+  }
+  Shape shard = target.ShardShape(out);
+  Instruction* result = nullptr;
+  Shape s32(DType::kS32, shard.dims());
+  Instruction* iota = b_.Iota(s32, dim);
+  offset = 0;
+  for (int64_t k = 0; k < instr->operand_count(); ++k) {
+    const Instruction* op = instr->operand(k);
+    int64_t size = op->shape().dim(dim), ci = (size + n - 1) / n;
+    std::vector<int64_t> fetch(n);
+    for (int64_t t = 0; t < n; ++t) fetch[t] = std::clamp<int64_t>(los[k][t], -co, size);
+    PValue v = Operand(instr, k, target);
+    std::optional<Instruction*> w = FetchWindow(v.hlo, target, dim, ci, co, fetch);
+    if (!w) return Internal("%{}: concatenate window fetch failed", instr->name());
+    if (!result) {
+      result = *w;
+      offset += size;
+      continue;
+    }
+    // Result positions at or past this operand's start take it (later operands override).
+    std::vector<int64_t> table(b_.num_devices());
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = target.TileIndexForDevice(dev)[dim] * co;
+    Instruction* index = b_.Binary(Opcode::kAdd, iota, b_.BroadcastScalar(b_.TableLookup(table), s32));
+    Instruction* here = b_.Compare(index, b_.BroadcastScalar(b_.ScalarS32(offset), s32), "GE");
+    result = b_.Select(here, *w, result);
+    offset += size;
+  }
+  Set(instr, PValue{result, target, out});
+  return true;
+}
+
 Status ComputationPartitioner::Slicing(const Instruction* instr) {
   // Local when every dim the op rearranges is untiled in the result.
   Sharding target = TargetOf(instr);
@@ -1012,6 +1064,10 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
       break;
     default:
       break;
+  }
+  if (instr->opcode() == Opcode::kConcatenate) {
+    ASSIGN_OR_RETURN(bool done, WindowedConcat(instr, target));
+    if (done) return absl::OkStatus();
   }
   if (instr->opcode() == Opcode::kSlice || instr->opcode() == Opcode::kPad) {
     std::sort(moved.begin(), moved.end());
