@@ -38,7 +38,7 @@ bool PropagationState::Improve(Instruction* instr, const Sharding& candidate, co
     e.merged_previous = *instr->sharding();
     e.merged_previous_from = previous_from;
     provenance->Record(instr, std::move(e));
-    instr->set_sharding(std::make_shared<const Sharding>(std::move(*imp.result)));
+    instr->set_sharding(Intern(std::move(*imp.result)));
     Touch(instr);
     return true;
   }
@@ -52,7 +52,7 @@ void PropagationState::Set(Instruction* instr, Sharding sharding, const Instruct
     provenance->Record(instr, ShardingEvent{provenance->NextSeq(), kind, std::string(rule), from,
                                             aggressiveness, iteration, sharding, true, ""});
   }
-  instr->set_sharding(std::make_shared<const Sharding>(std::move(sharding)));
+  instr->set_sharding(Intern(std::move(sharding)));
   Touch(instr);
 }
 

@@ -65,6 +65,26 @@ struct PropagationState {
   }
   bool may_combine() const { return aggressiveness > 0; }
 
+  // One shared copy per distinct non-tuple sharding (value and metadata) set during this run, so
+  // that instructions with equal shardings share one object (fewer allocations, hot in cache).
+  struct InternHash {
+    size_t operator()(const Sharding& s) const { return s.Hash(); }
+  };
+  struct InternEq {
+    bool operator()(const Sharding& a, const Sharding& b) const {
+      return a == b && (&a.metadata() == &b.metadata() || a.metadata() == b.metadata());
+    }
+  };
+  absl::flat_hash_map<Sharding, std::shared_ptr<const Sharding>, InternHash, InternEq> interned;
+  std::shared_ptr<const Sharding> Intern(Sharding s) {
+    if (s.IsTuple()) return std::make_shared<const Sharding>(std::move(s));
+    auto it = interned.find(s);
+    if (it != interned.end()) return it->second;
+    auto shared = std::make_shared<const Sharding>(s);
+    interned.emplace(std::move(s), shared);
+    return shared;
+  }
+
   // Sets `instr`'s sharding to `candidate` if it improves it (lattice.h); records the outcome.
   bool Improve(Instruction* instr, const Sharding& candidate, const Instruction* from,
                std::string_view rule, EventKind kind, bool allow_aggressive = false);
