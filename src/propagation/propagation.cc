@@ -170,6 +170,9 @@ class Driver {
   StatusOr<bool> Run() {
     RETURN_IF_ERROR(ProcessShardingConstraints());
     SaveEntrySignature();
+    // The graph does not change from here until the barriers are removed: list each
+    // computation's instructions once (a computation keeps them in a linked list).
+    for (Computation* comp : module_.computations()) comp_instrs_.emplace_back(comp, comp->instructions());
     BuildComputationMap();
     CollectProvided();
     RecordAnnotations();
@@ -265,8 +268,8 @@ class Driver {
   }
 
   void BuildComputationMap() {
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
+    for (const auto& [comp, instrs] : comp_instrs_) {
+      for (Instruction* instr : instrs) {
         if (!IsControlFlow(instr)) continue;
         std::vector<Instruction*> related = Related(instr);
         const Instruction* sharded = nullptr;
@@ -298,8 +301,8 @@ class Driver {
       for (Instruction* p : entry->parameters())
         if (p && p->has_sharding() && !p->sharding()->IsUnknown()) s_.provided.insert(p);
     }
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
+    for (const auto& [comp, instrs] : comp_instrs_) {
+      for (Instruction* instr : instrs) {
         if (instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo"))
           barriers_.push_back({comp, instr});
         if (!instr->has_sharding()) continue;
@@ -315,8 +318,8 @@ class Driver {
 
   void RecordAnnotations() {
     if (!s_.provenance) return;
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
+    for (const auto& [comp, instrs] : comp_instrs_) {
+      for (Instruction* instr : instrs) {
         if (!instr->has_sharding()) continue;
         auto src = constraint_source_.find(instr);
         std::string rule = src != constraint_source_.end()
@@ -695,6 +698,8 @@ class Driver {
   std::vector<Instruction*> related_scratch_;
   // The ShardBarrierFrom/To custom calls and their computations, in instruction order.
   std::vector<std::pair<Computation*, Instruction*>> barriers_;
+  // Each computation's instructions (insertion order), listed after the constraints are processed.
+  std::vector<std::pair<Computation*, std::vector<Instruction*>>> comp_instrs_;
   // Dense per-id facts, fixed during the fixpoint: the opcode class the up-to-date checks need,
   // and the users' ids (users of id i: user_ids_[user_begin_[i] .. user_begin_[i + 1])).
   enum : uint8_t { kOther, kBroadcastOp, kParameterOp, kDotOp };
