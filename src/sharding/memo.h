@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -64,7 +65,7 @@ class Memo {
   }
 
  private:
-  static constexpr size_t kMaxEntries = 1 << 15;
+  static constexpr size_t kMaxEntries = 1 << 14;
   absl::flat_hash_map<MemoKey, V, MemoKeyHash> map_;
 };
 
@@ -80,13 +81,24 @@ enum MemoFn : uint32_t {
   kMemoMapDims,
 };
 
-// Looks `key` up in a per-thread table for (V, Tag); computes and stores compute() on a miss.
+// Whether keeping a value in a table costs little memory: explicit device arrays are only kept
+// when small (an iota is a few numbers whatever its size).
+inline bool Compact(const Sharding& s) {
+  return !s.IsTiled() || s.tile_assignment().is_iota() || s.tile_assignment().num_elements() <= 512;
+}
+inline bool Compact(const std::optional<Sharding>& s) { return !s || Compact(*s); }
+inline bool Compact(bool) { return true; }
+
+// Looks `key` up in a per-thread table (one per call site); computes and stores compute() on a
+// miss. Keys or values holding large explicit device arrays are not kept.
 template <typename V, typename F>
 V Memoized(MemoKey key, F&& compute) {
   thread_local Memo<V> memo;
+  if (!Compact(key.a) || !Compact(key.b)) return compute();
   key.Seal();
   if (const V* hit = memo.Find(key)) return *hit;
   V value = compute();
+  if (!Compact(value)) return value;
   return memo.Insert(std::move(key), std::move(value));
 }
 
