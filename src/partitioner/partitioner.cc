@@ -1259,6 +1259,21 @@ StatusOr<PartitionResult> Partitioner::Run() {
 
 }  // namespace
 
+std::map<std::string, PartitionStats::Collective> CountCollectives(const Module& module) {
+  std::map<std::string, PartitionStats::Collective> out;
+  for (const Computation* c : module.computations()) {
+    for (const Instruction* i : c->instructions()) {
+      if (!IsCollectiveOpcode(i->opcode())) continue;
+      int64_t operand_bytes = 0;
+      for (const Instruction* op : i->operands()) operand_bytes += op->shape().byte_size();
+      auto& entry = out[std::string(OpcodeName(i->opcode()))];
+      entry.count += 1;
+      entry.bytes += std::max(operand_bytes, i->shape().byte_size());
+    }
+  }
+  return out;
+}
+
 StatusOr<PartitionResult> PartitionModule(const Module& module, const PartitionOptions& options) {
   if (!module.entry()) return InvalidArgument("module has no entry computation");
   if (options.num_partitions < 1) return InvalidArgument("--num-partitions must be >= 1");

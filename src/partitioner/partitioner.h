@@ -36,6 +36,10 @@ struct PartitionResult {
   PartitionStats stats;
 };
 
+// Per-device collective counts and bytes of a (partitioned, cleaned-up) module: static counts,
+// one per instruction; bytes are the larger of operand and result sizes. Loop bodies count once.
+std::map<std::string, PartitionStats::Collective> CountCollectives(const Module& module);
+
 // Errors: InvalidArgument for shardings that do not fit the device count; Unimplemented for ops
 // that cannot be partitioned (side effects without a unique device, ...).
 StatusOr<PartitionResult> PartitionModule(const Module& module, const PartitionOptions& options);

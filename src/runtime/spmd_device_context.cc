@@ -288,7 +288,11 @@ StatusOr<Literal> SpmdDeviceContext::AllToAll(const Instruction& instr,
   ASSIGN_OR_RETURN(DeviceGroup group, GroupOf(instr));
   ASSIGN_OR_RETURN(std::vector<Literal> ins, ArrayOperands(instr, operands));
   const int64_t n = static_cast<int64_t>(group.size());
-  if (!instr.attrs().Has(AttrId::kSplitDimension)) {
+  // XLA's array form writes its one split (= concatenation) dimension as dimensions={d};
+  // split_dimension is accepted too.
+  const bool array_form = instr.attrs().Has(AttrId::kSplitDimension) ||
+                          (ins.size() == 1 && instr.attrs().Has(AttrId::kDimensions));
+  if (!array_form) {
     // Tuple form: operand j goes to member j; result element i comes from member i.
     if (static_cast<int64_t>(ins.size()) != n)
       return InvalidArgument("all-to-all '{}' (tuple form) has {} operands for a group of {}",
@@ -321,8 +325,8 @@ StatusOr<Literal> SpmdDeviceContext::AllToAll(const Instruction& instr,
                          ins.size());
   const Literal& in = ins[0];
   const Shape& s = in.shape();
-  const int64_t sd = instr.int_attr(AttrId::kSplitDimension);
   ASSIGN_OR_RETURN(int64_t cd, SingleDimension(instr, s.rank()));
+  const int64_t sd = instr.int_attr(AttrId::kSplitDimension, cd);
   if (sd < 0 || sd >= s.rank() || s.dim(sd) % n != 0)
     return InvalidArgument(
         "all-to-all '{}': split_dimension {} of {} does not split over {} "

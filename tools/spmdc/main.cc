@@ -107,6 +107,8 @@ StatusOr<int64_t> NumPartitionsOf(const Args& args, const Module& module) {
 StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n) {
   ASSIGN_OR_RETURN(PartitionResult result, PartitionModule(module, PartitionOptions{n}));
   RETURN_IF_ERROR(RunCleanup(*result.module).status());
+  // Report what the cleaned-up program really contains.
+  result.stats.collectives = CountCollectives(*result.module);
   for (const std::string& w : result.stats.warnings) std::fprintf(stderr, "spmdc: warning: %s\n", w.c_str());
   return result;
 }
