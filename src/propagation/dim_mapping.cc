@@ -1,5 +1,7 @@
 #include "propagation/dim_mapping.h"
 
+#include "absl/container/inlined_vector.h"
+
 namespace spmdc {
 namespace {
 void Split(const DimPairs& pairs, std::vector<int64_t>* a, std::vector<int64_t>* b) {
@@ -12,10 +14,11 @@ void Split(const DimPairs& pairs, std::vector<int64_t>* a, std::vector<int64_t>*
 
 Sharding MapShardingDims(const Sharding& s, const std::vector<int64_t>& src_dims,
                          const std::vector<int64_t>& dst_dims, int64_t dst_rank) {
-  DimPairs pairs;
+  if (!s.IsTiled()) return s;  // what the algebra returns for non-tiled shardings
+  absl::InlinedVector<std::pair<int64_t, int64_t>, 8> pairs;
   for (size_t i = 0; i < src_dims.size() && i < dst_dims.size(); ++i)
     pairs.emplace_back(src_dims[i], dst_dims[i]);
-  return MapShardingDims(s, dst_rank, pairs);
+  return MapShardingDims(s, dst_rank, std::span<const std::pair<int64_t, int64_t>>(pairs.data(), pairs.size()));
 }
 
 GatherDimMap GatherDimMapOf(const Instruction& g) {

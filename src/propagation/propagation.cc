@@ -38,7 +38,7 @@ bool PropagationState::Improve(Instruction* instr, const Sharding& candidate, co
     e.merged_previous = *instr->sharding();
     e.merged_previous_from = previous_from;
     provenance->Record(instr, std::move(e));
-    instr->set_sharding(std::make_shared<const Sharding>(std::move(*imp.result)));
+    instr->set_sharding(Intern(std::move(*imp.result)));
     Touch(instr);
     return true;
   }
@@ -52,7 +52,7 @@ void PropagationState::Set(Instruction* instr, Sharding sharding, const Instruct
     provenance->Record(instr, ShardingEvent{provenance->NextSeq(), kind, std::string(rule), from,
                                             aggressiveness, iteration, sharding, true, ""});
   }
-  instr->set_sharding(std::make_shared<const Sharding>(std::move(sharding)));
+  instr->set_sharding(Intern(std::move(sharding)));
   Touch(instr);
 }
 
@@ -170,6 +170,9 @@ class Driver {
   StatusOr<bool> Run() {
     RETURN_IF_ERROR(ProcessShardingConstraints());
     SaveEntrySignature();
+    // The graph does not change from here until the barriers are removed: list each
+    // computation's instructions once (a computation keeps them in a linked list).
+    for (Computation* comp : module_.computations()) comp_instrs_.emplace_back(comp, comp->instructions());
     BuildComputationMap();
     CollectProvided();
     RecordAnnotations();
@@ -265,8 +268,8 @@ class Driver {
   }
 
   void BuildComputationMap() {
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
+    for (const auto& [comp, instrs] : comp_instrs_) {
+      for (Instruction* instr : instrs) {
         if (!IsControlFlow(instr)) continue;
         std::vector<Instruction*> related = Related(instr);
         const Instruction* sharded = nullptr;
@@ -287,33 +290,36 @@ class Driver {
     }
   }
 
+  // One pass over the instructions (each visit of a large module's instruction is a cache miss):
+  // the fixed shardings, unknown -> replicated, and the shard barriers (in instruction order).
   void CollectProvided() {
     Computation* entry = module_.entry();
     Instruction* root = entry->root();
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
-        if (instr->has_sharding() && instr != root && instr->opcode() != Opcode::kParameter &&
-            !instr->sharding()->IsUnknown())
-          s_.provided.insert(instr);
-      }
-    }
     if (!s_.allow_to_output && (!root->has_sharding() || !root->sharding()->IsUnknown()))
       s_.provided.insert(root);
     if (!s_.allow_to_parameters) {
       for (Instruction* p : entry->parameters())
         if (p && p->has_sharding() && !p->sharding()->IsUnknown()) s_.provided.insert(p);
     }
-    // Unknown shardings take part as replicated (but stay refinable).
-    for (Computation* comp : module_.computations())
-      for (Instruction* instr : comp->instructions())
-        if (instr->has_sharding() && instr->sharding()->IsUnknown())
+    for (const auto& [comp, instrs] : comp_instrs_) {
+      for (Instruction* instr : instrs) {
+        if (instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo"))
+          barriers_.push_back({comp, instr});
+        if (!instr->has_sharding()) continue;
+        if (instr->sharding()->IsUnknown()) {
+          // Unknown shardings take part as replicated (but stay refinable).
           instr->set_sharding(std::make_shared<const Sharding>(Sharding::Replicate(instr->sharding()->metadata())));
+        } else if (instr != root && instr->opcode() != Opcode::kParameter) {
+          s_.provided.insert(instr);
+        }
+      }
+    }
   }
 
   void RecordAnnotations() {
     if (!s_.provenance) return;
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
+    for (const auto& [comp, instrs] : comp_instrs_) {
+      for (Instruction* instr : instrs) {
         if (!instr->has_sharding()) continue;
         auto src = constraint_source_.find(instr);
         std::string rule = src != constraint_source_.end()
@@ -375,16 +381,34 @@ class Driver {
     }
     bits_.assign(max_id + 1, 0);
     s_.changed_at.assign(max_id + 1, 1);
+    s_.operands_changed_at.assign(max_id + 1, 1);
     fwd_at_.assign(max_id + 1, 0);
     bwd_at_.assign(max_id + 1, 0);
     bwd_level_at_.assign(max_id + 1, 0);
     for (const Instruction* i : s_.provided) bits_[i->unique_id()] |= kProvided;
     for (const auto& [i, dims] : s_.unspecified_dims) bits_[i->unique_id()] |= kOpen;
     for (const auto& [i, g] : s_.group_of) bits_[i->unique_id()] |= kInGroup;
+    op_class_.assign(max_id + 1, kOther);
+    user_begin_.assign(max_id + 2, 0);
     for (const auto& order : orders_)
-      for (const Entry& e : order)
+      for (const Entry& e : order) {
         if (e.instr->IsCustomCall("SPMDFullToShardShape") || e.instr->IsCustomCall("SPMDShardToFullShape"))
           bits_[e.id] |= kManualConversion;
+        switch (e.instr->opcode()) {
+          case Opcode::kBroadcast: op_class_[e.id] = kBroadcastOp; break;
+          case Opcode::kParameter: op_class_[e.id] = kParameterOp; break;
+          case Opcode::kDot: case Opcode::kConvolution: op_class_[e.id] = kDotOp; break;
+          default: break;
+        }
+        user_begin_[e.id + 1] = static_cast<int64_t>(e.instr->users().size());
+      }
+    for (size_t i = 1; i < user_begin_.size(); ++i) user_begin_[i] += user_begin_[i - 1];
+    user_ids_.assign(user_begin_.back(), -1);
+    for (const auto& order : orders_)
+      for (const Entry& e : order) {
+        int64_t at = user_begin_[e.id];
+        for (const Instruction* u : e.instr->users()) user_ids_[at++] = u->unique_id();
+      }
   }
   uint8_t& Bits(const Instruction* i) { return bits_[i->unique_id()]; }
 
@@ -406,36 +430,44 @@ class Driver {
   }
 
   bool Unchanged(const Instruction* i, uint64_t since) const { return s_.changed_at[i->unique_id()] <= since; }
+  // No operand of `i` changed after `since`.
+  bool OperandsUnchanged(const Instruction* i, uint64_t since) const {
+    return s_.operands_changed_at[i->unique_id()] <= since;
+  }
 
   // The forward rule of `instr` would give what it gave at fwd_at_ (same inputs, same rule).
-  bool ForwardIsUpToDate(const Instruction* instr) const {
-    const uint64_t since = fwd_at_[instr->unique_id()];
-    if (since == 0 || s_.aggressiveness < 2 || !Unchanged(instr, since)) return false;
-    switch (instr->opcode()) {
-      case Opcode::kBroadcast: case Opcode::kParameter:
+  // Reads the dense per-id arrays only (the instruction itself only for dots), so that skipping
+  // an up-to-date instruction does not touch it.
+  bool ForwardIsUpToDate(const Entry& e) const {
+    const uint64_t since = fwd_at_[e.id];
+    if (since == 0 || s_.aggressiveness < 2 || s_.changed_at[e.id] > since) return false;
+    switch (op_class_[e.id]) {
+      case kBroadcastOp: case kParameterOp:
         return false;
-      case Opcode::kDot: case Opcode::kConvolution:
+      case kDotOp: {
         // The tie-break looks ahead along a single-user chain.
+        const Instruction* instr = e.instr;
         if (instr->user_count() == 1 && (!instr->users()[0]->has_sharding() || !Unchanged(instr->users()[0], since)))
           return false;
         break;
+      }
       default:
         break;
     }
-    for (const Instruction* op : instr->operands())
-      if (!Unchanged(op, since)) return false;
-    return true;
+    return s_.operands_changed_at[e.id] <= since;
   }
 
   // The backward rule reads the users and the users' other operands.
-  bool BackwardIsUpToDate(const Instruction* instr) const {
-    const uint64_t since = bwd_at_[instr->unique_id()];
-    if (since == 0 || s_.aggressiveness < 2 || !Unchanged(instr, since) || instr->opcode() == Opcode::kBroadcast)
+  bool BackwardIsUpToDate(int64_t id) const {
+    const uint64_t since = bwd_at_[id];
+    if (since == 0 || s_.aggressiveness < 2 || s_.changed_at[id] > since || op_class_[id] == kBroadcastOp)
       return false;
-    for (const Instruction* u : instr->users()) {
-      if (u->opcode() == Opcode::kBroadcast || !Unchanged(u, since)) return false;
-      for (const Instruction* op : u->operands())
-        if (!Unchanged(op, since)) return false;
+    const int64_t n = static_cast<int64_t>(s_.changed_at.size());
+    for (int64_t k = user_begin_[id]; k < user_begin_[id + 1]; ++k) {
+      const int64_t u = user_ids_[k];
+      if (u < 0 || u >= n || op_class_[u] == kBroadcastOp || s_.changed_at[u] > since ||
+          s_.operands_changed_at[u] > since)
+        return false;
     }
     return true;
   }
@@ -476,6 +508,11 @@ class Driver {
         for (const Entry& e : order) {
           uint8_t& bits = bits_[e.id];
           if (bits & kDoneFwd) continue;
+          if (!(bits & kProvided)) {
+            bits |= kDoneFwd;
+            if (ForwardIsUpToDate(e)) continue;
+            bits &= ~kDoneFwd;
+          }
           Instruction* instr = e.instr;
           if (bits & kProvided) {
             if (s_.may_combine() && (bits & kOpen)) {
@@ -489,7 +526,6 @@ class Driver {
             continue;
           }
           bits |= kDoneFwd;
-          if (ForwardIsUpToDate(instr)) continue;
           if (aggressiveness >= 1) fwd_at_[e.id] = s_.clock;
           if (InferFromOperands(instr, s_)) {
             AfterChange(instr);
@@ -502,6 +538,10 @@ class Driver {
             Bits(it->instr->operand(0)) &= ~kDoneBwd;
           uint8_t& bits = bits_[it->id];
           if (bits & kDoneBwd) continue;
+          if (!(bits & kProvided) && BackwardIsUpToDate(it->id)) {
+            bits |= kDoneBwd;
+            continue;
+          }
           Instruction* instr = it->instr;
           if (bits & kProvided) {
             if (s_.may_combine() && (bits & kOpen)) {
@@ -517,7 +557,6 @@ class Driver {
             continue;
           }
           bits |= kDoneBwd;
-          if (BackwardIsUpToDate(instr)) continue;
           if (aggressiveness >= 1) bwd_at_[instr->unique_id()] = s_.clock;
           // Within this level, users that did not change since the last run offer nothing new to
           // an instruction that did not change either.
@@ -555,9 +594,7 @@ class Driver {
       }
     }
     // A ShardBarrierFrom in a shard_as group relays the group's sharding to its operand.
-    for (Computation* comp : module_.computations())
-      for (Instruction* instr : comp->instructions())
-        RelayBarrier(instr);
+    for (const auto& [comp, instr] : barriers_) RelayBarrier(instr);
   }
 
   void RelayBarrier(Instruction* instr) {
@@ -571,15 +608,12 @@ class Driver {
   }
 
   Status RemoveBarriers() {
-    for (Computation* comp : module_.computations()) {
-      for (Instruction* instr : comp->instructions()) {
-        if (!instr->IsCustomCall("ShardBarrierFrom") && !instr->IsCustomCall("ShardBarrierTo")) continue;
-        RelayBarrier(instr);
-        instr->ReplaceAllUsesWith(instr->operand(0));
-        instr->DropControlEdges();
-        RETURN_IF_ERROR(comp->RemoveInstruction(instr));
-        changed_ = true;
-      }
+    for (const auto& [comp, instr] : barriers_) {
+      RelayBarrier(instr);
+      instr->ReplaceAllUsesWith(instr->operand(0));
+      instr->DropControlEdges();
+      RETURN_IF_ERROR(comp->RemoveInstruction(instr));
+      changed_ = true;
     }
     return absl::OkStatus();
   }
@@ -662,6 +696,15 @@ class Driver {
   std::vector<uint64_t> fwd_at_, bwd_at_;
   std::vector<uint64_t> bwd_level_at_;  // the same, per level (reset at each level)
   std::vector<Instruction*> related_scratch_;
+  // The ShardBarrierFrom/To custom calls and their computations, in instruction order.
+  std::vector<std::pair<Computation*, Instruction*>> barriers_;
+  // Each computation's instructions (insertion order), listed after the constraints are processed.
+  std::vector<std::pair<Computation*, std::vector<Instruction*>>> comp_instrs_;
+  // Dense per-id facts, fixed during the fixpoint: the opcode class the up-to-date checks need,
+  // and the users' ids (users of id i: user_ids_[user_begin_[i] .. user_begin_[i + 1])).
+  enum : uint8_t { kOther, kBroadcastOp, kParameterOp, kDotOp };
+  std::vector<uint8_t> op_class_;
+  std::vector<int64_t> user_begin_, user_ids_;
 };
 
 }  // namespace

@@ -45,20 +45,45 @@ struct PropagationState {
              changed_at[i->unique_id()] <= users_unchanged_since;
     };
     if (!unchanged(user)) return false;
-    for (const Instruction* op : user->operands())
-      if (!unchanged(op)) return false;
-    return true;
+    return operands_changed_at[user->unique_id()] <= users_unchanged_since;
   }
   // Change stamps (indexed by unique id): when each instruction's sharding last changed, on a
   // global clock that ticks on every change. The driver skips re-running a rule whose inputs have
   // not changed since it last ran at an equivalent aggressiveness level.
   std::vector<uint64_t> changed_at;
   uint64_t clock = 1;
+  // Per instruction (indexed by unique id): the latest change stamp of any of its operands, kept
+  // up to date by Touch, so "no operand changed since t" is one lookup even for wide users.
+  std::vector<uint64_t> operands_changed_at;
   void Touch(const Instruction* instr) {
-    if (instr->unique_id() >= 0 && static_cast<size_t>(instr->unique_id()) < changed_at.size())
+    if (instr->unique_id() >= 0 && static_cast<size_t>(instr->unique_id()) < changed_at.size()) {
       changed_at[instr->unique_id()] = ++clock;
+      for (const Instruction* u : instr->users())
+        if (u->unique_id() >= 0 && static_cast<size_t>(u->unique_id()) < operands_changed_at.size())
+          operands_changed_at[u->unique_id()] = clock;
+    }
   }
   bool may_combine() const { return aggressiveness > 0; }
+
+  // One shared copy per distinct non-tuple sharding (value and metadata) set during this run, so
+  // that instructions with equal shardings share one object (fewer allocations, hot in cache).
+  struct InternHash {
+    size_t operator()(const Sharding& s) const { return s.Hash(); }
+  };
+  struct InternEq {
+    bool operator()(const Sharding& a, const Sharding& b) const {
+      return a == b && (&a.metadata() == &b.metadata() || a.metadata() == b.metadata());
+    }
+  };
+  absl::flat_hash_map<Sharding, std::shared_ptr<const Sharding>, InternHash, InternEq> interned;
+  std::shared_ptr<const Sharding> Intern(Sharding s) {
+    if (s.IsTuple()) return std::make_shared<const Sharding>(std::move(s));
+    auto it = interned.find(s);
+    if (it != interned.end()) return it->second;
+    auto shared = std::make_shared<const Sharding>(s);
+    interned.emplace(std::move(s), shared);
+    return shared;
+  }
 
   // Sets `instr`'s sharding to `candidate` if it improves it (lattice.h); records the outcome.
   bool Improve(Instruction* instr, const Sharding& candidate, const Instruction* from,

@@ -5,10 +5,13 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "ir/instruction.h"
+#include "sharding/memo.h"
 #include "support/check.h"
 
 namespace spmdc {
 namespace {
+
+using namespace sharding_internal;
 
 int64_t Product(std::span<const int64_t> v) {
   int64_t p = 1;
@@ -39,9 +42,7 @@ Sharding WithTiles(const Sharding& s, TileAssignment tiles) {
 
 bool PassesThrough(const Sharding& s) { return !s.IsTiled(); }
 
-}  // namespace
-
-Sharding TransposeSharding(const Sharding& sharding, std::span<const int64_t> perm) {
+Sharding TransposeShardingImpl(const Sharding& sharding, std::span<const int64_t> perm) {
   if (PassesThrough(sharding)) return sharding;
   const int64_t rank = sharding.tile_assignment().num_dimensions();
   const int64_t data_rank = sharding.TiledDataRank();
@@ -54,6 +55,15 @@ Sharding TransposeSharding(const Sharding& sharding, std::span<const int64_t> pe
     SPMDC_CHECK_MSG(full[i] == i, "TransposeSharding must not move subgroup dims");
   }
   return WithTiles(sharding, sharding.tile_assignment().Transpose(full));
+}
+
+}  // namespace
+
+Sharding TransposeSharding(const Sharding& sharding, std::span<const int64_t> perm) {
+  if (PassesThrough(sharding)) return sharding;
+  MemoKey key(kMemoTranspose, sharding);
+  key.Add(perm);
+  return Memoized<Sharding>(std::move(key), [&] { return TransposeShardingImpl(sharding, perm); });
 }
 
 namespace {
@@ -216,15 +226,25 @@ std::optional<Sharding> ReshapeImpl(const Shape& src, const Shape& dst, const Sh
 
 }  // namespace
 
+static std::optional<Sharding> ReshapeImplMemo(const Shape& src, const Shape& dst, const Sharding& s,
+                                        bool replicate_rest) {
+  if (PassesThrough(s) || !src.IsArray() || !dst.IsArray()) return ReshapeImpl(src, dst, s, replicate_rest);
+  MemoKey key(kMemoReshape, s);
+  key.Add(replicate_rest ? 1 : 0);
+  key.Add(src.dims());
+  key.Add(dst.dims());
+  return Memoized<std::optional<Sharding>>(std::move(key), [&] { return ReshapeImpl(src, dst, s, replicate_rest); });
+}
+
 std::optional<Sharding> ReshapeSharding(const Shape& src_shape, const Shape& dst_shape,
                                         const Sharding& sharding) {
-  return ReshapeImpl(src_shape, dst_shape, sharding, /*replicate_rest=*/false);
+  return ReshapeImplMemo(src_shape, dst_shape, sharding, /*replicate_rest=*/false);
 }
 
 Sharding PropagateShardingThroughReshape(const Shape& src_shape, const Shape& dst_shape,
                                          const Sharding& sharding) {
   if (sharding.IsTuple()) return sharding;
-  auto s = ReshapeImpl(src_shape, dst_shape, sharding, /*replicate_rest=*/true);
+  auto s = ReshapeImplMemo(src_shape, dst_shape, sharding, /*replicate_rest=*/true);
   if (s) return *s;
   return ReplicateAllDataDims(sharding, dst_shape.IsArray() ? dst_shape.rank() : -1);
 }
@@ -246,9 +266,8 @@ Sharding ReverseSharding(const Sharding& sharding, std::span<const int64_t> dims
   return WithTiles(sharding, TileAssignment::FromDevices(ta.dims(), std::move(out)));
 }
 
-Sharding PartiallyReplicateTiledShardingOnDims(const Sharding& sharding,
-                                               std::span<const int64_t> dims) {
-  if (PassesThrough(sharding)) return sharding;
+namespace {
+Sharding PartiallyReplicateImpl(const Sharding& sharding, std::span<const int64_t> dims) {
   const int64_t data_rank = sharding.TiledDataRank();
   const TileAssignment& ta = sharding.tile_assignment();
   int64_t group = 1;
@@ -279,6 +298,16 @@ Sharding PartiallyReplicateTiledShardingOnDims(const Sharding& sharding,
   std::vector<SubgroupType> old = SubgroupTypesOf(sharding);
   types.insert(types.end(), old.begin(), old.end());
   return Build(moved.Reshape(new_dims), std::move(types), sharding.metadata());
+}
+
+}  // namespace
+
+Sharding PartiallyReplicateTiledShardingOnDims(const Sharding& sharding,
+                                               std::span<const int64_t> dims) {
+  if (PassesThrough(sharding)) return sharding;
+  MemoKey key(kMemoPartiallyReplicate, sharding);
+  key.Add(dims);
+  return Memoized<Sharding>(std::move(key), [&] { return PartiallyReplicateImpl(sharding, dims); });
 }
 
 Sharding PartiallyReplicateTiledShardingOnAllDimsExcept(const Sharding& sharding,
@@ -313,8 +342,8 @@ Sharding ReplicateAllDataDims(const Sharding& sharding, int64_t data_rank) {
   return Sharding::Replicate(sharding.metadata());
 }
 
-Sharding RemoveShapeDimensions(const Sharding& sharding, std::span<const int64_t> dims) {
-  if (PassesThrough(sharding) || dims.empty()) return sharding;
+namespace {
+Sharding RemoveShapeDimensionsImpl(const Sharding& sharding, std::span<const int64_t> dims) {
   const TileAssignment& ta = sharding.tile_assignment();
   std::vector<int64_t> new_dims;
   for (int64_t d = 0; d < ta.num_dimensions(); ++d) {
@@ -328,10 +357,19 @@ Sharding RemoveShapeDimensions(const Sharding& sharding, std::span<const int64_t
   return WithTiles(sharding, ta.Reshape(new_dims));
 }
 
-std::optional<Sharding> TransposeShardingWithCollapsedDims(const Sharding& sharding,
-                                                           std::span<const int64_t> src_to_tgt,
-                                                           std::span<const int64_t> tgt_to_src) {
-  if (PassesThrough(sharding)) return sharding;
+}  // namespace
+
+Sharding RemoveShapeDimensions(const Sharding& sharding, std::span<const int64_t> dims) {
+  if (PassesThrough(sharding) || dims.empty()) return sharding;
+  MemoKey key(kMemoRemoveDims, sharding);
+  key.Add(dims);
+  return Memoized<Sharding>(std::move(key), [&] { return RemoveShapeDimensionsImpl(sharding, dims); });
+}
+
+namespace {
+std::optional<Sharding> CollapsedTransposeImpl(const Sharding& sharding,
+                                               std::span<const int64_t> src_to_tgt,
+                                               std::span<const int64_t> tgt_to_src) {
   const int64_t data_rank = sharding.TiledDataRank();
   const TileAssignment& ta = sharding.tile_assignment();
   const int64_t num_sub = ta.num_dimensions() - data_rank;
@@ -366,6 +404,20 @@ std::optional<Sharding> TransposeShardingWithCollapsedDims(const Sharding& shard
   if (new_dims.empty()) return Sharding::Replicate(sharding.metadata());
   if (static_cast<int64_t>(perm.size()) != ta.num_dimensions()) return std::nullopt;
   return WithTiles(sharding, ta.Transpose(perm).Reshape(new_dims));
+}
+
+}  // namespace
+
+std::optional<Sharding> TransposeShardingWithCollapsedDims(const Sharding& sharding,
+                                                           std::span<const int64_t> src_to_tgt,
+                                                           std::span<const int64_t> tgt_to_src) {
+  if (PassesThrough(sharding)) return sharding;
+  MemoKey key(kMemoCollapsedTranspose, sharding);
+  key.Add(src_to_tgt);
+  key.Add(tgt_to_src);
+  return Memoized<std::optional<Sharding>>(std::move(key), [&] {
+    return CollapsedTransposeImpl(sharding, src_to_tgt, tgt_to_src);
+  });
 }
 
 GroupedSharding GroupShardingOnDims(const Sharding& sharding, std::span<const int64_t> group_dims,
@@ -573,8 +625,8 @@ Shape GetPerGroupBaseShape(const GroupedSharding& grouped, const Shape& shape) {
   return out;
 }
 
-bool MergeShardingIfCompatible(const Sharding& to_merge, int64_t minimum_tiles, Sharding* dst) {
-  SPMDC_CHECK(!to_merge.IsTuple() && !dst->IsTuple());
+namespace {
+bool MergeImpl(const Sharding& to_merge, int64_t minimum_tiles, Sharding* dst) {
   if (to_merge.IsTileMaximal() || to_merge.IsManual() || to_merge.IsUnknown()) return false;
   if (dst->IsManual() || dst->IsUnknown()) return false;
   auto merged_metadata = [&] {
@@ -660,8 +712,23 @@ bool MergeShardingIfCompatible(const Sharding& to_merge, int64_t minimum_tiles, 
   return true;
 }
 
-bool IsSubTilingOrEqualSharding(const Shape& shape, const Sharding& potential_sub,
-                                const Sharding& sharding) {
+}  // namespace
+
+bool MergeShardingIfCompatible(const Sharding& to_merge, int64_t minimum_tiles, Sharding* dst) {
+  SPMDC_CHECK(!to_merge.IsTuple() && !dst->IsTuple());
+  MemoKey key(kMemoMerge, to_merge, *dst);
+  key.Add(minimum_tiles);
+  std::optional<Sharding> merged = Memoized<std::optional<Sharding>>(std::move(key), [&] {
+    Sharding out = *dst;
+    return MergeImpl(to_merge, minimum_tiles, &out) ? std::optional<Sharding>(std::move(out)) : std::nullopt;
+  });
+  if (!merged) return false;
+  *dst = std::move(*merged);
+  return true;
+}
+
+namespace {
+bool SubTilingImpl(const Shape& shape, const Sharding& potential_sub, const Sharding& sharding) {
   if (potential_sub.IsManual() || sharding.IsManual()) return false;
   if (sharding.IsTileMaximal()) return true;
   if (potential_sub.IsTileMaximal()) return false;
@@ -688,6 +755,17 @@ bool IsSubTilingOrEqualSharding(const Shape& shape, const Sharding& potential_su
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool IsSubTilingOrEqualSharding(const Shape& shape, const Sharding& potential_sub,
+                                const Sharding& sharding) {
+  if (!shape.IsArray() || !potential_sub.IsTiled() || !sharding.IsTiled())
+    return SubTilingImpl(shape, potential_sub, sharding);
+  MemoKey key(kMemoSubTiling, potential_sub, sharding);
+  key.Add(shape.dims());
+  return Memoized<bool>(std::move(key), [&] { return SubTilingImpl(shape, potential_sub, sharding); });
 }
 
 bool IsShardingMoreSpecific(const Sharding& lhs, const Sharding& rhs) {
@@ -727,9 +805,9 @@ Sharding FindCommonSharding(std::span<const Sharding> shardings,
   return common;
 }
 
-Sharding MapShardingDims(const Sharding& sharding, int64_t target_rank,
-                         std::span<const std::pair<int64_t, int64_t>> dim_pairs) {
-  if (PassesThrough(sharding)) return sharding;
+namespace {
+Sharding MapShardingDimsImpl(const Sharding& sharding, int64_t target_rank,
+                             std::span<const std::pair<int64_t, int64_t>> dim_pairs) {
   std::vector<int64_t> keep;
   for (const auto& [src, dst] : dim_pairs) keep.push_back(src);
   Sharding kept = PartiallyReplicateTiledShardingOnAllDimsExcept(sharding, keep);
@@ -743,6 +821,20 @@ Sharding MapShardingDims(const Sharding& sharding, int64_t target_rank,
   auto mapped = TransposeShardingWithCollapsedDims(kept, src_to_tgt, tgt_to_src);
   SPMDC_CHECK(mapped.has_value());
   return *mapped;
+}
+
+}  // namespace
+
+Sharding MapShardingDims(const Sharding& sharding, int64_t target_rank,
+                         std::span<const std::pair<int64_t, int64_t>> dim_pairs) {
+  if (PassesThrough(sharding)) return sharding;
+  MemoKey key(kMemoMapDims, sharding);
+  key.Add(target_rank);
+  for (const auto& [src, dst] : dim_pairs) {
+    key.Add(src);
+    key.Add(dst);
+  }
+  return Memoized<Sharding>(std::move(key), [&] { return MapShardingDimsImpl(sharding, target_rank, dim_pairs); });
 }
 
 DimPairs GatherIndexPassthroughDims(const Shape& indices, const Shape& output, const GatherDims& d) {

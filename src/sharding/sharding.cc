@@ -1,6 +1,7 @@
 #include "sharding/sharding.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <ostream>
 
@@ -19,6 +20,13 @@ struct Sharding::Rep {
   std::vector<Sharding> tuple_elements;
   ShardGroup shard_group;
   ShardingMetadata metadata;
+  // Hash() of this rep, computed on first use (0: not yet). Not copied with the rep.
+  struct HashCache {
+    mutable std::atomic<size_t> value{0};
+    HashCache() = default;
+    HashCache(const HashCache&) {}
+    HashCache& operator=(const HashCache&) { return *this; }
+  } hash_cache;
 };
 
 namespace {
@@ -299,7 +307,8 @@ std::vector<int64_t> Sharding::DataTileDims() const {
 
 int64_t Sharding::NumTiles() const {
   if (!IsTiled()) return 1;
-  return Product(DataTileDims());
+  const auto& d = rep_->tiles.dims();
+  return Product(std::span<const int64_t>(d.data(), static_cast<size_t>(TiledDataRank())));
 }
 
 int64_t Sharding::TotalNumTiles() const {
@@ -559,6 +568,16 @@ bool operator==(const Sharding& a, const Sharding& b) {
 }
 
 size_t Sharding::Hash() const {
+  const Rep& r = *rep_;
+  size_t cached = r.hash_cache.value.load(std::memory_order_relaxed);
+  if (cached != 0) return cached;
+  size_t h = HashUncached();
+  if (h == 0) h = 1;
+  r.hash_cache.value.store(h, std::memory_order_relaxed);
+  return h;
+}
+
+size_t Sharding::HashUncached() const {
   const Rep& r = *rep_;
   size_t h = absl::HashOf(static_cast<int>(r.kind), r.shard_group.id, r.shard_group.shard_as);
   switch (r.kind) {

@@ -142,11 +142,12 @@ class Sharding {
 
   // Semantic equality: everything but metadata.
   friend bool operator==(const Sharding& a, const Sharding& b);
-  size_t Hash() const;
+  size_t Hash() const;  // cached in the (shared) representation
 
   struct Rep;
 
  private:
+  size_t HashUncached() const;
   explicit Sharding(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
   std::shared_ptr<const Rep> rep_;
 };
