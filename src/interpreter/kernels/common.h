@@ -3,6 +3,8 @@
 // combiners) so that kernels run them natively, and small index helpers.
 #pragma once
 
+#include "interpreter/dtype_traits.h"
+
 #include <bit>
 #include <cmath>
 #include <complex>
@@ -21,85 +23,23 @@
 namespace spmdc::kernels {
 
 // ---------------------------------------------------------------------------------------------
-// Typed element access. Traits<D> gives the storage type of dtype D, the type arithmetic is
-// done in (narrow floats compute in float and round once on store, like XLA's evaluator), and
-// the conversions between the two (sub-byte integers wrap on store).
+// Typed element access: the interpreter's element traits (interpreter/dtype_traits.h: storage
+// type, compute type — narrow floats compute in float and round once on store, sub-byte integers
+// wrap on store — and Load/Store), under the names the kernels use.
 // ---------------------------------------------------------------------------------------------
-template <DType D, typename S, typename C>
-struct TraitsBase {
-  using Storage = S;
-  using Compute = C;
-  static constexpr DType kDType = D;
-  static C Load(S s) { return static_cast<C>(s); }
-  static S Store(C c) { return static_cast<S>(c); }
-};
-
-template <DType D> struct Traits;
-template <> struct Traits<DType::kPred> : TraitsBase<DType::kPred, uint8_t, uint8_t> {
-  static uint8_t Store(uint8_t c) { return c != 0; }
-};
-template <> struct Traits<DType::kS2> : TraitsBase<DType::kS2, int8_t, int32_t> {
-  static int8_t Store(int32_t c) { return static_cast<int8_t>(static_cast<int8_t>(c << 6) >> 6); }
-};
-template <> struct Traits<DType::kS4> : TraitsBase<DType::kS4, int8_t, int32_t> {
-  static int8_t Store(int32_t c) { return static_cast<int8_t>(static_cast<int8_t>(c << 4) >> 4); }
-};
-template <> struct Traits<DType::kU2> : TraitsBase<DType::kU2, uint8_t, uint32_t> {
-  static uint8_t Store(uint32_t c) { return c & 3; }
-};
-template <> struct Traits<DType::kU4> : TraitsBase<DType::kU4, uint8_t, uint32_t> {
-  static uint8_t Store(uint32_t c) { return c & 15; }
-};
-template <> struct Traits<DType::kS8> : TraitsBase<DType::kS8, int8_t, int8_t> {};
-template <> struct Traits<DType::kS16> : TraitsBase<DType::kS16, int16_t, int16_t> {};
-template <> struct Traits<DType::kS32> : TraitsBase<DType::kS32, int32_t, int32_t> {};
-template <> struct Traits<DType::kS64> : TraitsBase<DType::kS64, int64_t, int64_t> {};
-template <> struct Traits<DType::kU8> : TraitsBase<DType::kU8, uint8_t, uint8_t> {};
-template <> struct Traits<DType::kU16> : TraitsBase<DType::kU16, uint16_t, uint16_t> {};
-template <> struct Traits<DType::kU32> : TraitsBase<DType::kU32, uint32_t, uint32_t> {};
-template <> struct Traits<DType::kU64> : TraitsBase<DType::kU64, uint64_t, uint64_t> {};
-template <> struct Traits<DType::kF32> : TraitsBase<DType::kF32, float, float> {};
-template <> struct Traits<DType::kF64> : TraitsBase<DType::kF64, double, double> {};
-template <> struct Traits<DType::kF16> : TraitsBase<DType::kF16, uint16_t, float> {
-  static float Load(uint16_t s) { return HalfToFloat(s); }
-  static uint16_t Store(float c) { return FloatToHalf(c); }
-};
-template <> struct Traits<DType::kBF16> : TraitsBase<DType::kBF16, uint16_t, float> {
-  static float Load(uint16_t s) { return BF16ToFloat(s); }
-  static uint16_t Store(float c) { return FloatToBF16(c); }
-};
 template <DType D>
-struct F8Traits : TraitsBase<D, uint8_t, float> {
-  static float Load(uint8_t s) { return F8ToFloat(D, s); }
-  static uint8_t Store(float c) { return FloatToF8(D, c); }
+struct Traits : interp::Traits<D> {
+  using Storage = typename interp::Traits<D>::S;
+  using Compute = typename interp::Traits<D>::C;
+  static constexpr DType kDType = D;
 };
-template <> struct Traits<DType::kF8E5M2> : F8Traits<DType::kF8E5M2> {};
-template <> struct Traits<DType::kF8E4M3FN> : F8Traits<DType::kF8E4M3FN> {};
-template <> struct Traits<DType::kF8E4M3B11FNUZ> : F8Traits<DType::kF8E4M3B11FNUZ> {};
-template <> struct Traits<DType::kF8E5M2FNUZ> : F8Traits<DType::kF8E5M2FNUZ> {};
-template <> struct Traits<DType::kF8E4M3FNUZ> : F8Traits<DType::kF8E4M3FNUZ> {};
-template <> struct Traits<DType::kF8E4M3> : F8Traits<DType::kF8E4M3> {};
-template <> struct Traits<DType::kF8E3M4> : F8Traits<DType::kF8E3M4> {};
-template <> struct Traits<DType::kC64>
-    : TraitsBase<DType::kC64, std::complex<float>, std::complex<float>> {};
-template <> struct Traits<DType::kC128>
-    : TraitsBase<DType::kC128, std::complex<double>, std::complex<double>> {};
-
-// Placeholders so that the dispatch switch compiles; never dispatched to.
-template <> struct Traits<DType::kToken> : TraitsBase<DType::kToken, uint8_t, uint8_t> {};
-template <> struct Traits<DType::kTuple> : TraitsBase<DType::kTuple, uint8_t, uint8_t> {};
 
 // Calls f(Traits<D>{}) for the array dtype `t`. Returns f's result.
 template <typename F>
 decltype(auto) DispatchDType(DType t, F&& f) {
-  switch (t) {
-#define SPMDC_KERNEL_CASE(e, name, bytes, family) \
-  case DType::e:                                  \
-    return f(Traits<DType::e>{});
-    SPMDC_DTYPE_LIST(SPMDC_KERNEL_CASE)
-#undef SPMDC_KERNEL_CASE
-  }
-  return f(Traits<DType::kF32>{});  // unreachable
+  return interp::DispatchDType(t, [&](auto tag) -> decltype(auto) {
+    return f(Traits<decltype(tag)::value>{});
+  });
 }
 
 template <typename T> struct IsComplexT : std::false_type {};
