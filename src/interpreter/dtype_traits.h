@@ -8,6 +8,8 @@
 // so that for f32/s32/... Load and Store vanish and the compiler vectorises the loop.
 #pragma once
 
+#include <cmath>
+
 #include <bit>
 #include <complex>
 #include <cstdint>
@@ -117,6 +119,20 @@ template <> struct Traits<DType::kF8E5M2FNUZ> : F8Traits<DType::kF8E5M2FNUZ> {};
 template <> struct Traits<DType::kF8E4M3FNUZ> : F8Traits<DType::kF8E4M3FNUZ> {};
 template <> struct Traits<DType::kF8E4M3> : F8Traits<DType::kF8E4M3> {};
 template <> struct Traits<DType::kF8E3M4> : F8Traits<DType::kF8E3M4> {};
+
+// XLA's maximum/minimum on floats: NaN wins (propagates), otherwise the usual order.
+template <typename C>
+inline C NanMax(C a, C b) {
+  if (std::isnan(a)) return a;
+  if (std::isnan(b)) return b;
+  return a > b ? a : b;
+}
+template <typename C>
+inline C NanMin(C a, C b) {
+  if (std::isnan(a)) return a;
+  if (std::isnan(b)) return b;
+  return a < b ? a : b;
+}
 
 // Calls f(DTag<D>{}) for the array dtype `t`. `t` must be an array dtype.
 template <typename F>

@@ -81,18 +81,6 @@ void Map2(const Literal& a, const Literal& b, Literal& out, Op op) {
   }
 }
 
-template <typename C>
-C FloatMax(C a, C b) {
-  if (std::isnan(a)) return a;
-  if (std::isnan(b)) return b;
-  return a > b ? a : b;
-}
-template <typename C>
-C FloatMin(C a, C b) {
-  if (std::isnan(a)) return a;
-  if (std::isnan(b)) return b;
-  return a < b ? a : b;
-}
 
 template <DType D>
 typename Traits<D>::C IntDiv(typename Traits<D>::C a, typename Traits<D>::C b) {
@@ -395,11 +383,11 @@ StatusOr<Literal> Binary(const Instruction& instr, const Literal& a, const Liter
       else if constexpr (T::kIsInt) return run([](C x, C y) { return IntRem<D>(x, y); });
       else return bad();
     case Opcode::kMaximum:
-      if constexpr (kF) return run([](C x, C y) { return FloatMax(x, y); });
+      if constexpr (kF) return run([](C x, C y) { return NanMax(x, y); });
       else if constexpr (kIntLike) return run([](C x, C y) { return x > y ? x : y; });
       else return bad();
     case Opcode::kMinimum:
-      if constexpr (kF) return run([](C x, C y) { return FloatMin(x, y); });
+      if constexpr (kF) return run([](C x, C y) { return NanMin(x, y); });
       else if constexpr (kIntLike) return run([](C x, C y) { return x < y ? x : y; });
       else return bad();
     case Opcode::kPower:
@@ -527,7 +515,7 @@ StatusOr<Literal> Clamp(const Instruction& instr, const Literal& lo, const Liter
       C l = T::Load(pl[i * sl]), v = T::Load(px[i * sx]), h = T::Load(ph[i * sh]);
       C r;
       if constexpr (T::kIsFloat) {
-        r = FloatMin(FloatMax(v, l), h);
+        r = NanMin(NanMax(v, l), h);
       } else {
         r = v < l ? l : v;
         r = r > h ? h : r;

@@ -16,19 +16,9 @@ namespace {
 using interp::DispatchDType;
 using interp::DTag;
 using interp::Traits;
+using interp::NanMax;
+using interp::NanMin;
 
-template <typename C>
-C NanMax(C a, C b) {
-  if (std::isnan(a)) return a;
-  if (std::isnan(b)) return b;
-  return a > b ? a : b;
-}
-template <typename C>
-C NanMin(C a, C b) {
-  if (std::isnan(a)) return a;
-  if (std::isnan(b)) return b;
-  return a < b ? a : b;
-}
 
 template <DType D, typename Op>
 void Loop(void* out_v, const void* a_v, const void* b_v, int64_t count, Op op) {
