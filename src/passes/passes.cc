@@ -5,8 +5,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "fmt/format.h"
-#include "fmt/ranges.h"
 
 namespace spmdc {
 
@@ -57,21 +55,41 @@ namespace {
 // attributes. Only simple attribute kinds are keyed; an instruction with others (called
 // computations, windows, ...) is not a CSE candidate (returns false).
 bool CseKey(const Instruction& i, std::string* key) {
-  *key = fmt::format("{}|{}|", static_cast<int>(i.opcode()), i.shape().ToString(false));
-  for (const Instruction* op : i.operands()) *key += fmt::format("{},", op->unique_id());
+  // Raw bytes, not text: this runs once per instruction of modules with 100k+ instructions.
+  auto put = [key](int64_t v) { key->append(reinterpret_cast<const char*>(&v), sizeof(v)); };
+  auto put_ints = [&](const std::vector<int64_t>& v) {
+    put(static_cast<int64_t>(v.size()));
+    for (int64_t x : v) put(x);
+  };
+  key->clear();
+  put(static_cast<int64_t>(i.opcode()));
+  if (!i.shape().IsArray()) return false;
+  put(static_cast<int64_t>(i.shape().dtype()));
+  put_ints(i.shape().dims());
+  put(i.operand_count());
+  for (const Instruction* op : i.operands()) put(op->unique_id());
   for (const auto& [id, value] : i.attrs().entries()) {
-    *key += fmt::format("|{}=", static_cast<int>(id));
-    if (const auto* v = std::get_if<int64_t>(&value)) *key += std::to_string(*v);
-    else if (const auto* b = std::get_if<bool>(&value)) *key += *b ? "1" : "0";
-    else if (const auto* s = std::get_if<std::string>(&value)) *key += *s;
-    else if (const auto* l = std::get_if<std::vector<int64_t>>(&value)) *key += fmt::format("{}", fmt::join(*l, ","));
-    else if (const auto* sl = std::get_if<SliceSpec>(&value))
-      *key += fmt::format("{};{};{}", fmt::join(sl->starts, ","), fmt::join(sl->limits, ","), fmt::join(sl->strides, ","));
-    else return false;
+    put(static_cast<int64_t>(id));
+    if (const auto* v = std::get_if<int64_t>(&value)) {
+      put(*v);
+    } else if (const auto* b = std::get_if<bool>(&value)) {
+      put(*b ? 1 : 0);
+    } else if (const auto* str = std::get_if<std::string>(&value)) {
+      put(static_cast<int64_t>(str->size()));
+      key->append(*str);
+    } else if (const auto* l = std::get_if<std::vector<int64_t>>(&value)) {
+      put_ints(*l);
+    } else if (const auto* sl = std::get_if<SliceSpec>(&value)) {
+      put_ints(sl->starts);
+      put_ints(sl->limits);
+      put_ints(sl->strides);
+    } else {
+      return false;
+    }
   }
   if (!i.attrs().unknown().empty()) return false;
   if (const Literal* lit = i.literal()) {
-    if (!lit->shape().IsArray() || lit->shape().byte_size() > 4096) return false;
+    if (lit->shape().byte_size() > 4096) return false;
     key->append(reinterpret_cast<const char*>(lit->raw()), lit->shape().byte_size());
   }
   return true;
