@@ -39,9 +39,13 @@ Instruction* SpmdBuilder::Constant(Literal literal) {
 }
 
 Instruction* SpmdBuilder::ScalarS32(int64_t v) {
-  Literal l(Shape::Scalar(DType::kS32));
-  l.SetInt(0, v);
-  return Constant(std::move(l));
+  Instruction*& cached = s32_constants_[v];
+  if (!cached) {
+    Literal l(Shape::Scalar(DType::kS32));
+    l.SetInt(0, v);
+    cached = Constant(std::move(l));
+  }
+  return cached;
 }
 
 Instruction* SpmdBuilder::ScalarOf(DType t, double v) {
@@ -51,7 +55,11 @@ Instruction* SpmdBuilder::ScalarOf(DType t, double v) {
   return Constant(std::move(l));
 }
 
-Instruction* SpmdBuilder::Zero(DType t) { return Constant(Literal(Shape::Scalar(t))); }
+Instruction* SpmdBuilder::Zero(DType t) {
+  Instruction*& cached = zeros_[static_cast<int>(t)];
+  if (!cached) cached = Constant(Literal(Shape::Scalar(t)));
+  return cached;
+}
 
 Instruction* SpmdBuilder::Broadcast(Instruction* operand, const Shape& shape, std::vector<int64_t> dims) {
   Attributes a;
@@ -174,10 +182,14 @@ Instruction* SpmdBuilder::PartitionId() {
 Instruction* SpmdBuilder::TableLookup(const std::vector<int64_t>& table) {
   bool all_same = std::all_of(table.begin(), table.end(), [&](int64_t v) { return v == table[0]; });
   if (all_same) return ScalarS32(table.empty() ? 0 : table[0]);
-  Literal lit(Shape(DType::kS32, {static_cast<int64_t>(table.size())}));
-  for (size_t i = 0; i < table.size(); ++i) lit.SetInt(i, table[i]);
-  Instruction* ds = DynamicSlice(Constant(std::move(lit)), {PartitionId()}, {1});
-  return Reshape(ds, {});
+  Instruction*& cached = tables_[table];
+  if (!cached) {
+    Literal lit(Shape(DType::kS32, {static_cast<int64_t>(table.size())}));
+    for (size_t i = 0; i < table.size(); ++i) lit.SetInt(i, table[i]);
+    Instruction* ds = DynamicSlice(Constant(std::move(lit)), {PartitionId()}, {1});
+    cached = Reshape(ds, {});
+  }
+  return cached;
 }
 
 ReplicaGroups SpmdBuilder::MakeGroups(const std::vector<std::vector<int64_t>>& groups) const {

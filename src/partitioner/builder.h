@@ -102,6 +102,11 @@ class SpmdBuilder {
   SpmdModuleState* state_;
   Computation* comp_;
   Instruction* partition_id_ = nullptr;
+  // Operand-free values are made once per computation (the same offsets and zeros recur in
+  // every reshard; emitting them once keeps the program and the clean-up small).
+  absl::flat_hash_map<std::vector<int64_t>, Instruction*> tables_;
+  absl::flat_hash_map<int64_t, Instruction*> s32_constants_;
+  absl::flat_hash_map<int, Instruction*> zeros_;
 };
 
 }  // namespace spmdc
