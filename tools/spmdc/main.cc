@@ -41,7 +41,8 @@ commands:
   run IN.hlo --num-partitions N ...   propagate, partition and run on N in-process devices
   verify IN.hlo --num-partitions N [--propagate] [--seed S]
                                single device vs N devices on the same random inputs
-  example NAME [-o OUT]        emit an example model module (NAME: mlp, transformer)
+  example NAME [-o OUT]        emit an example model module (mlp, mlp-2d, transformer,
+                               transformer-dp, transformer-tp, transformer-2d, transformer-large)
 
 every command that takes a module also accepts:
   --mesh data=2,model=4        a named device mesh
