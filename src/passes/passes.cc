@@ -117,13 +117,12 @@ StatusOr<bool> RunCse(Module& module) {
 }
 
 StatusOr<bool> RunCleanup(Module& module) {
-  bool changed = false;
-  ASSIGN_OR_RETURN(bool a, RunDce(module));
-  ASSIGN_OR_RETURN(bool b, RunTupleSimplifier(module));
-  ASSIGN_OR_RETURN(bool c, RunCse(module));
-  ASSIGN_OR_RETURN(bool d, RunDce(module));
-  changed = a || b || c || d;
-  return changed;
+  // One DCE at the end removes what the partitioner left unused, what tuple simplification
+  // bypassed and what CSE merged away.
+  ASSIGN_OR_RETURN(bool a, RunTupleSimplifier(module));
+  ASSIGN_OR_RETURN(bool b, RunCse(module));
+  ASSIGN_OR_RETURN(bool c, RunDce(module));
+  return a || b || c;
 }
 
 }  // namespace spmdc

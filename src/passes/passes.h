@@ -16,7 +16,7 @@ StatusOr<bool> RunTupleSimplifier(Module& module);
 // called computations other than identical ones) so that repeated table lookups and reshards of
 // the same value are computed once.
 StatusOr<bool> RunCse(Module& module);
-// DCE, tuple simplification, CSE, DCE.
+// Tuple simplification, CSE, DCE.
 StatusOr<bool> RunCleanup(Module& module);
 
 }  // namespace spmdc
