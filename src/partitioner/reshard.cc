@@ -397,6 +397,12 @@ std::optional<PValue> Resharder::PartialGather(const PValue& v, int64_t dim, int
   return PValue{b_->AllGather(v.hlo, dim, groups), *coarse, v.base_shape};
 }
 
+void Resharder::WarnFullRematerialization(const PValue& v, const Sharding& target, const std::string& context) {
+  b_->state()->warnings.push_back(fmt::format(
+      "full rematerialization{}: {} -> {} moves {} bytes per device", context.empty() ? "" : " of %" + context,
+      v.sharding.ToString(false), target.ToString(false), v.base_shape.byte_size()));
+}
+
 PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context) {
   const Sharding& src = v.sharding;
   if (src == target) return PValue{v.hlo, target, v.base_shape};
@@ -455,13 +461,13 @@ PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std
       if (auto r = TryRefine(inter, target)) return *r;
       if (auto p = TryPermute(inter, target)) return *p;
     } else {
+      // Every dim had to be gathered: the whole value was rematerialized on every device.
+      WarnFullRematerialization(v, target, context);
       return FromReplicated(inter, target);
     }
   }
   // Last resort: full rematerialization.
-  b_->state()->warnings.push_back(fmt::format(
-      "full rematerialization{}: {} -> {} moves {} bytes per device", context.empty() ? "" : " of %" + context,
-      src.ToString(false), target.ToString(false), v.base_shape.byte_size()));
+  WarnFullRematerialization(v, target, context);
   std::vector<int64_t> all(src.TiledDataRank());
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
   PValue full = Gather(v, all);
