@@ -284,7 +284,23 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     case Opcode::kPartitionId: case Opcode::kReplicaId:
       return Unimplemented("%{}: {} is only meaningful inside a manually partitioned region", instr->name(),
                            OpcodeName(instr->opcode()));
-    case Opcode::kRng: case Opcode::kRngGetAndUpdateState: case Opcode::kInfeed: case Opcode::kOutfeed:
+    case Opcode::kRng: {
+      // Random numbers need no agreement across devices, except where devices hold the same
+      // data: a tiled result draws its shard locally; a replicated one is drawn on device 0 and
+      // broadcast (GSPMD.md §3.6).
+      Sharding target = TargetOf(instr);
+      std::vector<Instruction*> ops;
+      for (const Instruction* op : instr->operands())
+        ops.push_back(r_.Reshard(Get(op), Sharding::Replicate(), instr->name()).hlo);
+      if (target.IsTiled() && !target.HasPartialReplication()) {
+        Set(instr, PValue{CloneWith(instr, ops, target.ShardShape(instr->shape())), target, instr->shape()});
+        return absl::OkStatus();
+      }
+      PValue drawn{CloneWith(instr, ops, instr->shape()), Sharding::AssignDevice(0), instr->shape()};
+      Set(instr, r_.Reshard(drawn, target, instr->name()));
+      return absl::OkStatus();
+    }
+    case Opcode::kRngGetAndUpdateState: case Opcode::kInfeed: case Opcode::kOutfeed:
     case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone: case Opcode::kRecvDone:
       return Unimplemented("%{}: {} cannot be partitioned yet", instr->name(), OpcodeName(instr->opcode()));
     default:
