@@ -403,32 +403,14 @@ void Resharder::WarnFullRematerialization(const PValue& v, const Sharding& targe
       v.sharding.ToString(false), target.ToString(false), v.base_shape.byte_size()));
 }
 
-PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context) {
+// The reshard paths that never hold the whole value on a device: refinement, permutes, all-to-all,
+// and gathering only the dims whose tiling differs. nullopt when none applies (instructions it
+// emitted on the way are left for DCE).
+std::optional<PValue> Resharder::ReshardWithoutFullRemat(const PValue& v, const Sharding& target) {
   const Sharding& src = v.sharding;
   if (src == target) return PValue{v.hlo, target, v.base_shape};
-  if (!v.base_shape.IsArray()) return PValue{v.hlo, target, v.base_shape};
-  if (src.IsManual() || target.IsManual()) {
-    // Manual values are per-device already; nothing can be moved automatically. Crossing between
-    // manual and automatic needs the SPMDFullToShardShape / SPMDShardToFullShape custom calls.
-    if (src.IsManual() != target.IsManual() && v.base_shape.rank() > 0 && status_.ok()) {
-      status_ = absl::UnimplementedError(fmt::format(
-          "%{}: resharding {} -> {} crosses a manual region boundary without SPMDFullToShardShape/"
-          "SPMDShardToFullShape", context, src.ToString(false), target.ToString(false)));
-    }
-    return PValue{v.hlo, target, v.base_shape};
-  }
-  if (auto dev = src.UniqueDevice(); dev && !src.IsReplicated()) {
-    return Reshard(FromMaximal(v, *dev), target, context);
-  }
-  if (target.IsTileMaximal()) {
-    // Replicated satisfies a single-device target too (the other devices hold a copy).
-    PValue r = src.IsReplicated() ? v : Gather(v, [&] {
-      std::vector<int64_t> all(src.TiledDataRank());
-      for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
-      return all;
-    }());
-    return PValue{r.hlo, target, v.base_shape};
-  }
+  if (!src.IsTiled() && !src.IsReplicated()) return std::nullopt;
+  if (!target.IsTiled()) return std::nullopt;
   if (src.IsReplicated()) return FromReplicated(v, target);
   if (auto p = TryPermute(v, target)) return *p;
   if (auto r = TryRefine(v, target)) return *r;
@@ -460,10 +442,51 @@ PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std
     if (!inter.sharding.IsReplicated()) {
       if (auto r = TryRefine(inter, target)) return *r;
       if (auto p = TryPermute(inter, target)) return *p;
-    } else {
-      // Every dim had to be gathered: the whole value was rematerialized on every device.
-      WarnFullRematerialization(v, target, context);
-      return FromReplicated(inter, target);
+    }
+    // Gathering every dim would rematerialize the whole value: not here.
+  }
+  return std::nullopt;
+}
+
+PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context) {
+  const Sharding& src = v.sharding;
+  if (src == target) return PValue{v.hlo, target, v.base_shape};
+  if (!v.base_shape.IsArray()) return PValue{v.hlo, target, v.base_shape};
+  if (src.IsManual() || target.IsManual()) {
+    // Manual values are per-device already; nothing can be moved automatically. Crossing between
+    // manual and automatic needs the SPMDFullToShardShape / SPMDShardToFullShape custom calls.
+    if (src.IsManual() != target.IsManual() && v.base_shape.rank() > 0 && status_.ok()) {
+      status_ = absl::UnimplementedError(fmt::format(
+          "%{}: resharding {} -> {} crosses a manual region boundary without SPMDFullToShardShape/"
+          "SPMDShardToFullShape", context, src.ToString(false), target.ToString(false)));
+    }
+    return PValue{v.hlo, target, v.base_shape};
+  }
+  if (auto dev = src.UniqueDevice(); dev && !src.IsReplicated()) {
+    return Reshard(FromMaximal(v, *dev), target, context);
+  }
+  if (target.IsTileMaximal()) {
+    // Replicated satisfies a single-device target too (the other devices hold a copy).
+    PValue r = src.IsReplicated() ? v : Gather(v, [&] {
+      std::vector<int64_t> all(src.TiledDataRank());
+      for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
+      return all;
+    }());
+    return PValue{r.hlo, target, v.base_shape};
+  }
+  if (auto r = ReshardWithoutFullRemat(v, target)) return *r;
+  // Two steps through an intermediate that holds the target's tile counts on swapped dims (the
+  // merge/split patterns, e.g. [4,1] -> [2,1,2] -> [1,2,2] or [2,1,2] -> [4,1] -> [1,4]).
+  const int64_t rank = target.TiledDataRank();
+  for (int64_t a = 0; a < rank; ++a) {
+    for (int64_t b = a + 1; b < rank; ++b) {
+      std::vector<int64_t> perm(rank);
+      for (int64_t i = 0; i < rank; ++i) perm[i] = i;
+      std::swap(perm[a], perm[b]);
+      Sharding mid = TransposeSharding(target, perm);
+      if (mid == target || mid == src) continue;
+      if (auto m = ReshardWithoutFullRemat(v, mid))
+        if (auto t = ReshardWithoutFullRemat(*m, target)) return *t;
     }
   }
   // Last resort: full rematerialization.
