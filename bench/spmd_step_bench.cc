@@ -14,9 +14,9 @@
 #include "interpreter/interpreter.h"
 #include "models/models.h"
 #include "partitioner/partitioner.h"
-#include "passes/passes.h"
 #include "propagation/propagation.h"
 #include "runtime/executor.h"
+#include "runtime/host_values.h"
 #include "support/check.h"
 
 namespace spmdc {
@@ -32,22 +32,11 @@ double Seconds(const std::function<void()>& f, int reps) {
   return best;
 }
 
-std::vector<Literal> Arguments(const Module& m) {
-  std::vector<Literal> args;
-  for (Instruction* p : m.entry()->parameters()) {
-    Literal l(p->shape());
-    if (p->shape().IsArray() && IsFloat(p->shape().dtype()))
-      for (int64_t i = 0; i < l.num_elements(); ++i) l.SetDouble(i, ((i * 7919) % 1000) / 1000.0 - 0.5);
-    args.push_back(std::move(l));
-  }
-  return args;
-}
-
 void Measure(const char* label, const std::string& text, int reps) {
   auto parsed = ParseHloModule(text, label);
   SPMDC_CHECK(parsed.ok());
   std::unique_ptr<Module> module = std::move(*parsed);
-  std::vector<Literal> args = Arguments(*module);
+  std::vector<Literal> args = RandomArguments(*module, /*seed=*/1);
   SingleDeviceContext one;
   InterpreterOptions single_thread;
   single_thread.intra_op_threads = 1;
@@ -57,9 +46,8 @@ void Measure(const char* label, const std::string& text, int reps) {
   int64_t n = module->num_partitions();
   std::unique_ptr<Module> annotated = module->Clone();
   SPMDC_CHECK(PropagateShardings(*annotated).ok());
-  StatusOr<PartitionResult> part = PartitionModule(*annotated, PartitionOptions{n});
+  StatusOr<PartitionResult> part = PartitionAndCleanUp(*annotated, PartitionOptions{n});
   SPMDC_CHECK(part.ok());
-  SPMDC_CHECK(RunCleanup(*part->module).ok());
   SpmdOptions options;
   options.global_result_shape = module->entry()->root()->shape();
   options.cores = static_cast<int>(n);  // one core per device

@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "partitioner/builder.h"
 #include "partitioner/reshard.h"
+#include "passes/passes.h"
 #include "propagation/dim_mapping.h"
 #include "propagation/dot_dims.h"
 #include "sharding/algebra.h"
@@ -1274,6 +1275,13 @@ StatusOr<PartitionResult> Partitioner::Run() {
 }
 
 }  // namespace
+
+StatusOr<PartitionResult> PartitionAndCleanUp(const Module& module, const PartitionOptions& options) {
+  ASSIGN_OR_RETURN(PartitionResult result, PartitionModule(module, options));
+  RETURN_IF_ERROR(RunCleanup(*result.module).status());
+  result.stats.collectives = CountCollectives(*result.module);
+  return result;
+}
 
 std::map<std::string, PartitionStats::Collective> CountCollectives(const Module& module) {
   std::map<std::string, PartitionStats::Collective> out;

@@ -36,6 +36,10 @@ struct PartitionResult {
   PartitionStats stats;
 };
 
+// PartitionModule followed by the clean-up passes (passes.h); the collective statistics then
+// describe the cleaned-up program. What the CLI, the tests and the benchmarks run.
+StatusOr<PartitionResult> PartitionAndCleanUp(const Module& module, const PartitionOptions& options);
+
 // Per-device collective counts and bytes of a (partitioned, cleaned-up) module: static counts,
 // one per instruction; bytes are the larger of operand and result sizes. Loop bodies count once.
 std::map<std::string, PartitionStats::Collective> CountCollectives(const Module& module);

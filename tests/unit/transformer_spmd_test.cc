@@ -8,9 +8,9 @@
 #include "interpreter/interpreter.h"
 #include "models/models.h"
 #include "partitioner/partitioner.h"
-#include "passes/passes.h"
 #include "propagation/propagation.h"
 #include "runtime/executor.h"
+#include "runtime/host_values.h"
 
 namespace spmdc {
 namespace {
@@ -20,14 +20,6 @@ struct Config {
 };
 
 class TransformerSpmdTest : public ::testing::TestWithParam<Config> {};
-
-std::vector<Literal> Leaves(const Literal& l) {
-  if (!l.shape().IsTuple()) return {l};
-  std::vector<Literal> out;
-  for (const Literal& e : l.elements())
-    for (Literal& x : Leaves(e)) out.push_back(std::move(x));
-  return out;
-}
 
 TEST_P(TransformerSpmdTest, VerifiesWithoutRematerialization) {
   const Config c = GetParam();
@@ -46,17 +38,7 @@ TEST_P(TransformerSpmdTest, VerifiesWithoutRematerialization) {
   const int64_t n = c.data * c.model;
   ASSERT_EQ(module->num_partitions(), n);
 
-  std::vector<Literal> args;
-  uint64_t state = 12345;
-  for (Instruction* p : module->entry()->parameters()) {
-    Literal l(p->shape());
-    for (int64_t i = 0; i < l.num_elements(); ++i) {
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      if (IsFloat(p->shape().dtype())) l.SetDouble(i, static_cast<double>(state >> 40) / (1ull << 24) - 0.5);
-      else l.SetInt(i, static_cast<int64_t>((state >> 40) % 4));
-    }
-    args.push_back(std::move(l));
-  }
+  std::vector<Literal> args = RandomArguments(*module, /*seed=*/12345);
   SingleDeviceContext one;
   auto reference = Execute(*module, args, &one);
   ASSERT_TRUE(reference.ok()) << reference.status();
@@ -64,18 +46,17 @@ TEST_P(TransformerSpmdTest, VerifiesWithoutRematerialization) {
   PropagationOptions popts;
   popts.allow_to_output = std::vector<bool>{true};
   ASSERT_TRUE(PropagateShardings(*module, popts).ok());
-  auto partitioned = PartitionModule(*module, PartitionOptions{n});
+  auto partitioned = PartitionAndCleanUp(*module, PartitionOptions{n});
   ASSERT_TRUE(partitioned.ok()) << partitioned.status();
   EXPECT_TRUE(partitioned->stats.warnings.empty())
       << "first warning: " << (partitioned->stats.warnings.empty() ? "" : partitioned->stats.warnings[0]);
-  ASSERT_TRUE(RunCleanup(*partitioned->module).ok());
   SpmdOptions sopts;
   sopts.global_result_shape = module->entry()->root()->shape();
   auto result = ExecuteSpmd(*partitioned->module, n, args, partitioned->parameter_shardings,
                             partitioned->result_sharding, sopts);
   ASSERT_TRUE(result.ok()) << result.status();
 
-  std::vector<Literal> got = Leaves(*result), want = Leaves(*reference);
+  std::vector<Literal> got = FlattenLeaves(*result), want = FlattenLeaves(*reference);
   ASSERT_EQ(got.size(), want.size());
   for (size_t k = 0; k < got.size(); ++k) {
     ASSERT_EQ(got[k].shape().dims(), want[k].shape().dims());

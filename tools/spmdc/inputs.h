@@ -1,6 +1,6 @@
-// Host inputs and outputs of a run: seeded random entry arguments (DESIGN.md: floats uniform in
-// [-1, 1), integers in [0, 8), pred random), .npy inputs, flattening of results into leaves,
-// and the printed summary (shape, a few values, checksum).
+// Host inputs and outputs of a CLI run: entry arguments from .npy files or random
+// (runtime/host_values.h), the printed summary of each output leaf (shape, a few values,
+// checksum), and the comparison `verify` makes against the single-device reference.
 #pragma once
 
 #include <cstdint>
@@ -8,18 +8,15 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "runtime/host_values.h"
 #include "support/status.h"
 
 namespace spmdc::cli {
 
-// A literal of `shape` (tuples recursively) filled from a deterministic generator.
-Literal RandomLiteral(const Shape& shape, uint64_t seed);
 // One argument per entry parameter: from `npy_paths` in order where given, random after that.
 StatusOr<std::vector<Literal>> MakeArguments(const Module& module,
                                              const std::vector<std::string>& npy_paths,
                                              uint64_t seed);
-// Array leaves in pre-order.
-std::vector<Literal> FlattenLeaves(const Literal& value);
 // "f32[64,128] sum=1.25 fnv=0x1234abcd [0.1, -0.2, ...]"
 std::string SummarizeLeaf(const Literal& leaf);
 

@@ -15,7 +15,6 @@
 #include "models/models.h"
 #include "npy.h"
 #include "partitioner/partitioner.h"
-#include "passes/passes.h"
 #include "propagation/propagation.h"
 #include "runtime/executor.h"
 #include "support/check.h"
@@ -106,10 +105,7 @@ StatusOr<int64_t> NumPartitionsOf(const Args& args, const Module& module) {
 
 // Partitions `module` (already propagated or annotated) and cleans the result up.
 StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n) {
-  ASSIGN_OR_RETURN(PartitionResult result, PartitionModule(module, PartitionOptions{n}));
-  RETURN_IF_ERROR(RunCleanup(*result.module).status());
-  // Report what the cleaned-up program really contains.
-  result.stats.collectives = CountCollectives(*result.module);
+  ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(module, PartitionOptions{n}));
   for (const std::string& w : result.stats.warnings) std::fprintf(stderr, "spmdc: warning: %s\n", w.c_str());
   return result;
 }

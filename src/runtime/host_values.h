@@ -1,0 +1,24 @@
+// Host values for runs: the random entry arguments of DESIGN.md (floats uniform in [-1, 1),
+// integers in [0, 8), pred random; seeded, the same stream on every platform) and flattening of
+// results into their array leaves. Shared by the CLI, the tests and the benchmarks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/literal.h"
+#include "ir/module.h"
+
+namespace spmdc {
+
+// A literal of `shape` (tuples recursively) filled from a SplitMix64 stream seeded with `seed`.
+Literal RandomLiteral(const Shape& shape, uint64_t seed);
+// The seed of entry parameter `index` for a run seeded with `seed` (each parameter has its own
+// stream, so that giving one input from a file does not shift the others).
+uint64_t ParameterSeed(uint64_t seed, int64_t index);
+// One random argument per entry parameter of `module`.
+std::vector<Literal> RandomArguments(const Module& module, uint64_t seed);
+// Array leaves in pre-order.
+std::vector<Literal> FlattenLeaves(const Literal& value);
+
+}  // namespace spmdc
