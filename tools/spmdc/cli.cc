@@ -1,6 +1,8 @@
 #include "cli.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -100,6 +102,31 @@ StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source) {
   return module;
 }
 
+Status WriteFile(const std::string& path, std::string_view head, std::string_view tail) {
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
+  // Devices and pipes (-o /dev/null) are written in place; regular files through a temporary
+  // file in the same folder, renamed over the target, so that a failure leaves no partial file.
+  std::string target = special ? path : fmt::format("{}.tmp.{}", path, static_cast<long>(getpid()));
+  {
+    std::ofstream f(target, std::ios::binary | std::ios::trunc);
+    if (!f) return InvalidArgument("{}: cannot write", path);
+    f.write(head.data(), head.size());
+    f.write(tail.data(), tail.size());
+    f.flush();
+    if (!f) {
+      if (!special) std::remove(target.c_str());
+      return InvalidArgument("{}: write failed", path);
+    }
+  }
+  if (!special && std::rename(target.c_str(), path.c_str()) != 0) {
+    std::remove(target.c_str());
+    return InvalidArgument("{}: cannot replace the file", path);
+  }
+  return absl::OkStatus();
+}
+
 Status WriteOutput(const std::string& path, const std::string& raw_text) {
   std::string text = raw_text;
   if (!text.empty() && text.back() != '\n') text += '\n';
@@ -108,15 +135,7 @@ Status WriteOutput(const std::string& path, const std::string& raw_text) {
     std::fflush(stdout);
     return absl::OkStatus();
   }
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return InvalidArgument("{}: cannot write", path);
-    f << text;
-    if (!f) return InvalidArgument("{}: write failed", path);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return InvalidArgument("{}: cannot rename", path);
-  return absl::OkStatus();
+  return WriteFile(path, text);
 }
 
 }  // namespace spmdc::cli

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/module.h"
@@ -50,6 +51,9 @@ StatusOr<Source> ReadSource(const std::string& path);
 // Parses and verifies a module (syntax, shapes, shardings); errors are located diagnostics.
 StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source);
 
+// Writes head then tail to `path`: atomically for regular files (temporary file + rename),
+// in place for devices and pipes.
+Status WriteFile(const std::string& path, std::string_view head, std::string_view tail = {});
 // Writes `text` to `path` atomically (temporary file + rename), or to stdout when path is empty.
 Status WriteOutput(const std::string& path, const std::string& text);
 

@@ -1,5 +1,7 @@
 #include "npy.h"
 
+#include "cli.h"
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -164,16 +166,8 @@ Status WriteNpy(const std::string& path, const Literal& value) {
   out += static_cast<char>(header.size() & 0xff);
   out += static_cast<char>((header.size() >> 8) & 0xff);
   out += header;
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return InvalidArgument("{}: cannot write", path);
-    f.write(out.data(), out.size());
-    f.write(reinterpret_cast<const char*>(stored.raw()), stored.shape().byte_size());
-    if (!f) return InvalidArgument("{}: write failed", path);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return InvalidArgument("{}: cannot rename", path);
-  return absl::OkStatus();
+  return cli::WriteFile(path, out, std::string_view(reinterpret_cast<const char*>(stored.raw()),
+                                                    stored.shape().byte_size()));
 }
 
 }  // namespace spmdc
