@@ -3,7 +3,7 @@
 # nothing when every package is already installed.
 set -euo pipefail
 packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev libfmt-dev
-          libabsl-dev llvm-14-tools python3)
+          libabsl-dev libgoogle-perftools-dev llvm-14-tools python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

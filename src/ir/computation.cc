@@ -68,8 +68,23 @@ std::vector<Instruction*> Computation::instructions() const {
 std::vector<Instruction*> Computation::MakeInstructionPostOrder() const {
   std::vector<Instruction*> order;
   order.reserve(instructions_.size());
-  absl::flat_hash_set<const Instruction*> visited;
-  visited.reserve(instructions_.size());
+  // The visited set: a bitmap over unique ids when the ids are dense enough (a hash set of
+  // pointers is a cache miss per instruction on large computations), else a hash set.
+  const int64_t id_bound = parent_ ? parent_->unique_id_bound() : 0;
+  const bool dense = parent_ && id_bound <= 64 * static_cast<int64_t>(instructions_.size()) + 1024;
+  std::vector<bool> seen_ids(dense ? id_bound : 0, false);
+  absl::flat_hash_set<const Instruction*> seen_ptrs;
+  if (!dense) seen_ptrs.reserve(instructions_.size());
+  // Marks `i` visited; false if it already was.
+  auto visit = [&](const Instruction* i) {
+    const int64_t id = i->unique_id();
+    if (dense && id >= 0 && id < id_bound) {
+      if (seen_ids[id]) return false;
+      seen_ids[id] = true;
+      return true;
+    }
+    return seen_ptrs.insert(i).second;
+  };
   // Iterative DFS; operands (and control predecessors) first.
   std::vector<std::pair<Instruction*, size_t>> stack;
   auto preds = [](Instruction* i, size_t k) -> Instruction* {
@@ -84,14 +99,13 @@ std::vector<Instruction*> Computation::MakeInstructionPostOrder() const {
     return static_cast<size_t>(i->operand_count()) + (cp ? cp->size() : 0);
   };
   for (const auto& start : instructions_) {
-    if (visited.contains(start.get())) continue;
-    visited.insert(start.get());
+    if (!visit(start.get())) continue;
     stack.emplace_back(start.get(), 0);
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       if (next < num_preds(node)) {
         Instruction* p = preds(node, next++);
-        if (p->parent() == this && visited.insert(p).second) stack.emplace_back(p, 0);
+        if (p->parent() == this && visit(p)) stack.emplace_back(p, 0);
       } else {
         order.push_back(node);
         stack.pop_back();

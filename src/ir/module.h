@@ -43,6 +43,8 @@ class Module {
 
   // Fresh unique ids and names for instructions created by passes.
   int64_t NextUniqueId() { return next_unique_id_++; }
+  // Ids handed out so far are below this bound (ids set by hand may not be).
+  int64_t unique_id_bound() const { return next_unique_id_; }
   std::string UniqueName(std::string_view prefix);
   // Registers a name as taken (the parser calls it for every parsed name).
   void ReserveName(const std::string& name);

@@ -178,8 +178,10 @@ class Driver {
     RecordAnnotations();
     PrepareFixpoint();
     for (int aggr = 0; aggr < 4; ++aggr) RunToFixpoint(aggr, /*groups=*/true);
+    const uint64_t before_alignment = s_.clock;
     AlignShardAsGroups();
-    RunToFixpoint(3, /*groups=*/false);
+    // Without a change from the alignment, level 3 without groups is already at its fixpoint.
+    if (s_.clock != before_alignment) RunToFixpoint(3, /*groups=*/false);
     RETURN_IF_ERROR(RemoveBarriers());
     RestoreEntrySignature();
     return changed_;
@@ -190,7 +192,8 @@ class Driver {
   // shard_as/shard_like annotations become groups.
   Status ProcessShardingConstraints() {
     for (Computation* comp : module_.computations()) {
-      std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
+      post_orders_.push_back(comp->MakeInstructionPostOrder());
+      const std::vector<Instruction*>& order = post_orders_.back();
       for (auto it = order.rbegin(); it != order.rend(); ++it) {
         Instruction* instr = *it;
         if (instr->IsCustomCall("Sharding") && instr->operand_count() == 1) {
@@ -216,6 +219,7 @@ class Driver {
             RETURN_IF_ERROR(comp->RemoveInstruction(instr));
             instr = c;
             changed_ = true;
+            stale_orders_.insert(comp);
           } else if (sharding.shard_group().valid()) {
             // An unknown-sharding constraint only carries its group to the operand.
             Sharding given = operand->has_sharding() ? *operand->sharding() : Sharding::Unknown();
@@ -224,6 +228,7 @@ class Driver {
             instr->DropControlEdges();
             RETURN_IF_ERROR(comp->RemoveInstruction(instr));
             changed_ = true;
+            stale_orders_.insert(comp);
             continue;
           }
           RETURN_IF_ERROR(RecordGroup(instr));
@@ -366,8 +371,12 @@ class Driver {
     int64_t max_id = -1;
     std::vector<Instruction*> unnumbered;
     std::vector<std::vector<Instruction*>> orders;
+    size_t k = 0;
     for (Computation* comp : module_.computations()) {
-      orders.push_back(comp->MakeInstructionPostOrder());
+      // The post orders of the constraint processing still hold where it changed nothing.
+      const bool reuse = k < post_orders_.size() && !stale_orders_.contains(comp);
+      orders.push_back(reuse ? std::move(post_orders_[k]) : comp->MakeInstructionPostOrder());
+      ++k;
       for (Instruction* i : orders.back()) {
         if (i->unique_id() < 0) unnumbered.push_back(i);
         max_id = std::max(max_id, i->unique_id());
@@ -403,6 +412,9 @@ class Driver {
         user_begin_[e.id + 1] = static_cast<int64_t>(e.instr->users().size());
       }
     for (size_t i = 1; i < user_begin_.size(); ++i) user_begin_[i] += user_begin_[i - 1];
+    s_.single_non_root_user.assign(max_id + 1, 0);
+    for (const auto& order : orders_)
+      for (const Entry& e : order) s_.single_non_root_user[e.id] = NonRootUsers(*e.instr) == 1;
     user_ids_.assign(user_begin_.back(), -1);
     for (const auto& order : orders_)
       for (const Entry& e : order) {
@@ -689,6 +701,10 @@ class Driver {
   absl::flat_hash_map<const Instruction*, const Instruction*> constraint_source_;
   bool changed_ = false;
   std::vector<std::vector<Entry>> orders_;
+  // Post orders computed by ProcessShardingConstraints (one per computation, in module order) and
+  // the computations whose graph it changed afterwards.
+  std::vector<std::vector<Instruction*>> post_orders_;
+  absl::flat_hash_set<const Computation*> stale_orders_;
   std::vector<uint8_t> bits_;
   // Clock value when the forward / backward rule last ran on an instruction at aggressiveness >= 1
   // (0: not yet). From level 2 on, a rule whose inputs have not changed since is not re-run: the

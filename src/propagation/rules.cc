@@ -226,7 +226,7 @@ bool InferConvolution(Instruction* instr, PropagationState& s) {
 
 bool InferReduce(Instruction* instr, PropagationState& s) {
   int64_t n = instr->operand_count() / 2;
-  bool allow = NonRootUsers(*instr) == 1;
+  bool allow = s.SingleNonRootUser(instr);
   bool changed = false;
   const auto& dims = instr->dimensions();
   for (int64_t k = 0; k < n; ++k) {
@@ -259,7 +259,7 @@ bool InferDynamicSlicing(Instruction* instr, PropagationState& s) {
   bool changed = false;
   if (HasPropagatable(operand) && !slice_dim_sharded()) {
     changed |= s.Improve(instr, *operand->sharding(), operand, is_ds ? "dynamic-slice" : "dynamic-update-slice(update)",
-                         EventKind::kForward, NonRootUsers(*instr) == 1);
+                         EventKind::kForward, s.SingleNonRootUser(instr));
   }
   if (!is_ds && HasPropagatable(instr->operand(0))) {
     changed |= s.Improve(instr, *instr->operand(0)->sharding(), instr->operand(0),
@@ -412,7 +412,7 @@ bool InferSort(Instruction* instr, PropagationState& s) {
       if (d != sort_dim && os.NumTilesOnDim(d) == 1 && shape.dim(d) > 1) movable = true;
     if (!movable) return false;
   }
-  return s.Improve(instr, MaybeTuple(*instr, os), op, "sort", EventKind::kForward, NonRootUsers(*instr) == 1);
+  return s.Improve(instr, MaybeTuple(*instr, os), op, "sort", EventKind::kForward, s.SingleNonRootUser(instr));
 }
 
 bool InferCustomCall(Instruction* instr, PropagationState& s) {
@@ -420,7 +420,7 @@ bool InferCustomCall(Instruction* instr, PropagationState& s) {
   const Instruction* op = RepresentativeOperand(*instr);
   if (!op || !HasPropagatable(op)) return false;
   return s.Improve(instr, *op->sharding(), op, instr->custom_call_target(),
-                   EventKind::kForward, NonRootUsers(*instr) == 1);
+                   EventKind::kForward, s.SingleNonRootUser(instr));
 }
 
 }  // namespace
@@ -430,6 +430,12 @@ int64_t NonRootUsers(const Instruction& instr) {
   for (const Instruction* u : instr.users())
     if (u->IsRoot()) --n;
   return n;
+}
+
+bool PropagationState::SingleNonRootUser(const Instruction* instr) const {
+  const int64_t id = instr->unique_id();
+  if (id >= 0 && static_cast<size_t>(id) < single_non_root_user.size()) return single_non_root_user[id] != 0;
+  return NonRootUsers(*instr) == 1;
 }
 
 bool CanPropagateThrough(const Instruction& i, int aggressiveness) {
@@ -478,6 +484,11 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
 
 bool InferFromOperands(Instruction* instr, PropagationState& s) {
   if (!CanPropagateThrough(*instr, s.aggressiveness)) return false;
+  // Every forward rule but the parameter's (which reads the caller) needs a sharded operand.
+  if (instr->opcode() != Opcode::kParameter &&
+      std::none_of(instr->operands().begin(), instr->operands().end(),
+                   [](const Instruction* o) { return o->has_sharding(); }))
+    return false;
   if (instr->has_sharding() && instr->sharding()->IsManual()) return false;
   // Manual flows forward into anything array-shaped (and correlated tuples).
   const Opcode op = instr->opcode();
@@ -508,7 +519,7 @@ bool InferFromOperands(Instruction* instr, PropagationState& s) {
     }
     return false;
   }
-  const bool allow = NonRootUsers(*instr) == 1;
+  const bool allow = s.SingleNonRootUser(instr);
   switch (op) {
     case Opcode::kGetTupleElement: {
       const Instruction* operand = instr->operand(0);

@@ -65,6 +65,12 @@ struct PropagationState {
   }
   bool may_combine() const { return aggressiveness > 0; }
 
+  // Per instruction (indexed by unique id, filled by the driver; the graph is fixed during the
+  // fixpoint): 1 when it has exactly one user that is not its computation's root. Rules ask this
+  // for every candidate, and reading the users themselves is a cache miss per user.
+  std::vector<uint8_t> single_non_root_user;
+  bool SingleNonRootUser(const Instruction* instr) const;
+
   // One shared copy per distinct non-tuple sharding (value and metadata) set during this run, so
   // that instructions with equal shardings share one object (fewer allocations, hot in cache).
   struct InternHash {
