@@ -255,6 +255,8 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
         s.Set(instr, Sharding::Manual(user->sharding()->metadata()), user, "manual", EventKind::kBackward);
         return true;
       }
+      // Only a manual (or tuple, which may hold manual elements) user implies manual.
+      if (!user->sharding()->IsTuple() && !user->sharding()->IsManual()) continue;
       std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map);
       if (us && us->IsManual()) {
         s.Set(instr, *us, user, "manual", EventKind::kBackward);
