@@ -14,10 +14,6 @@
 namespace spmdc {
 namespace {
 
-bool Contains(const std::vector<int64_t>& v, int64_t x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
 bool HasPropagatable(const Instruction* i) { return i->has_sharding() && IsPropagatable(*i->sharding()); }
 
 // XLA's notion of elementwise (the opcode table's elementwise kinds, plus map, rng, stochastic
@@ -242,23 +238,26 @@ bool InferReduce(Instruction* instr, PropagationState& s) {
 
 // ---- dynamic-slice / dynamic-update-slice -----------------------------------------------------
 
+// The dims along which `sliced` (a DS result or a DUS update) is smaller than `full`.
+std::vector<int64_t> SlicedDims(const Shape& sliced, const Shape& full) {
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < sliced.rank(); ++i)
+    if (sliced.dim(i) != full.dim(i)) dims.push_back(i);
+  return dims;
+}
+
+// DS takes its operand's sharding and DUS its update's, with the sliced dims replicated (XLA's
+// InferDynamicUpdateSliceShardingFromOperand1: a sharded sliced dim is moved into the replication
+// group rather than blocking propagation, at every aggressiveness level); DUS also takes
+// operand 0's sharding as is.
 bool InferDynamicSlicing(Instruction* instr, PropagationState& s) {
   bool is_ds = instr->opcode() == Opcode::kDynamicSlice;
   const Instruction* operand = instr->operand(is_ds ? 0 : 1);
-  auto slice_dim_sharded = [&] {
-    if (!HasPropagatable(operand) || operand->sharding()->IsManual() ||
-        operand->sharding()->NumTiles() == 1)
-      return false;
-    for (int64_t i = 0; i < instr->shape().rank(); ++i)
-      if (operand->sharding()->NumTilesOnDim(i) > 1 &&
-          instr->shape().dim(i) != operand->shape().dim(i))
-        return true;
-    return false;
-  };
-  if (s.aggressiveness == 0 && slice_dim_sharded()) return false;
   bool changed = false;
-  if (HasPropagatable(operand) && !slice_dim_sharded()) {
-    changed |= s.Improve(instr, *operand->sharding(), operand, is_ds ? "dynamic-slice" : "dynamic-update-slice(update)",
+  if (HasPropagatable(operand)) {
+    Sharding cand = PartiallyReplicateTiledShardingOnDims(*operand->sharding(),
+                                                          SlicedDims(instr->shape(), operand->shape()));
+    changed |= s.Improve(instr, cand, operand, is_ds ? "dynamic-slice" : "dynamic-update-slice(update)",
                          EventKind::kForward, NonRootUsers(*instr) == 1);
   }
   if (!is_ds && HasPropagatable(instr->operand(0))) {
@@ -405,11 +404,16 @@ bool InferSort(Instruction* instr, PropagationState& s) {
   const Sharding& os = *op->sharding();
   int64_t sort_dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
   if (!os.IsTileMaximal() && !os.IsManual() && os.NumTilesOnDim(sort_dim) != 1) {
-    // Sharded along the sort dim: only useful if another dim is free to take that sharding.
+    // Sharded along the sort dim: only useful if the partitioner can later move those tiles onto
+    // another dim, i.e. one whose size is divisible by its own tiles times the sort dim's tiles
+    // (XLA's GetFirstTargetDimToMoveShardingTiles; the other dim may already be sharded).
     bool movable = false;
     const Shape& shape = op->shape();
-    for (int64_t d = 0; d < shape.rank(); ++d)
-      if (d != sort_dim && os.NumTilesOnDim(d) == 1 && shape.dim(d) > 1) movable = true;
+    const int64_t sort_tiles = os.NumTilesOnDim(sort_dim);
+    if (shape.dim(sort_dim) > 1) {
+      for (int64_t d = 0; d < shape.rank(); ++d)
+        if (d != sort_dim && shape.dim(d) % (sort_tiles * os.NumTilesOnDim(d)) == 0) movable = true;
+    }
     if (!movable) return false;
   }
   return s.Improve(instr, MaybeTuple(*instr, os), op, "sort", EventKind::kForward, NonRootUsers(*instr) == 1);
@@ -465,8 +469,9 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
     case Opcode::kTranspose: case Opcode::kTuple: case Opcode::kWhile: case Opcode::kReduce:
     case Opcode::kRngBitGenerator: case Opcode::kReverse: case Opcode::kCall:
       return true;
-    case Opcode::kAllReduce: case Opcode::kReduceScatter:
-      return !i.attrs().Has(AttrId::kChannelId);
+    case Opcode::kAllReduce: case Opcode::kReduceScatter: case Opcode::kCollectivePermute:
+      // Current XLA accepts these with or without a channel id (older versions required none).
+      return true;
     case Opcode::kParameter:
       return allow_to_parameters || s.computation_map.contains(comp);
     case Opcode::kCustomCall:

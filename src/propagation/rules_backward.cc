@@ -100,7 +100,11 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
       if (user.opcode() == Opcode::kDynamicUpdateSlice && index == 0) return us;
       int64_t data = user.opcode() == Opcode::kDynamicSlice ? 0 : 1;
       if (index != data) return std::nullopt;
-      return us;
+      // The sliced dims of the user's sharding say nothing about where the full operand lives.
+      std::vector<int64_t> sliced;
+      for (int64_t i = 0; i < user.shape().rank(); ++i)
+        if (user.shape().dim(i) != instr.shape().dim(i)) sliced.push_back(i);
+      return PartiallyReplicateTiledShardingOnDims(us, sliced);
     }
     case Opcode::kReduceWindow: {
       int64_t n = user.operand_count() / 2;
@@ -263,6 +267,13 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
     }
   }
   if (!SupportsSpatialPartitioning(*instr, s, false, s.allow_to_parameters)) return false;
+  // The state of an rng-bit-generator is replicated, whatever it had (XLA overrides here).
+  for (const Instruction* user : instr->users()) {
+    if (user->opcode() != Opcode::kRngBitGenerator) continue;
+    if (instr->has_sharding() && instr->sharding()->IsReplicated()) return false;
+    s.Set(instr, Sharding::Replicate(), user, "rng-bit-generator state", EventKind::kBackward);
+    return true;
+  }
   bool changed = false;
   for (const Instruction* user : instr->users()) {
     if (s.UserUnchanged(user)) continue;
