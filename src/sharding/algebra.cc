@@ -19,6 +19,8 @@ int64_t Product(std::span<const int64_t> v) {
   return p;
 }
 
+int64_t CeilOfRatio(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 bool Contains(std::span<const int64_t> v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
@@ -906,23 +908,37 @@ bool SubTilingImpl(const Shape& shape, const Sharding& potential_sub, const Shar
   }
   if (potential_sub.TotalNumTiles() != sharding.TotalNumTiles()) return false;
   if (potential_sub == sharding) return true;
-  for (int64_t d = 0; d < shape.rank(); ++d) {
-    if (potential_sub.NumTilesOnDim(d) < sharding.NumTilesOnDim(d)) return false;
+  // XLA's test: with base tile sizes ceil(dim / tiles), no dim may have a larger sub tile, and
+  // every device's sub tile must start inside its tile and (unless it reaches the end of the
+  // dim, where padding differs) end inside it. Offsets are unclamped, as in XLA.
+  const int64_t rank = shape.rank();
+  std::vector<int64_t> sub_base(rank), base(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    sub_base[d] = CeilOfRatio(shape.dim(d), potential_sub.NumTilesOnDim(d));
+    base[d] = CeilOfRatio(shape.dim(d), sharding.NumTilesOnDim(d));
+    if (sub_base[d] > base[d]) return false;
   }
-  const TileAssignment& ta = potential_sub.tile_assignment();
-  for (int64_t linear = 0; linear < ta.num_elements(); ++linear) {
-    const int64_t device = ta.At(linear);
-    if (!sharding.tile_assignment().UsesDevice(device)) return false;
-    auto sub_off = potential_sub.TileOffsetForDevice(shape, device);
-    auto sub_lim = potential_sub.TileLimitForDevice(shape, device);
-    auto off = sharding.TileOffsetForDevice(shape, device);
-    auto lim = sharding.TileLimitForDevice(shape, device);
-    for (int64_t d = 0; d < shape.rank(); ++d) {
-      if (sub_off[d] >= sub_lim[d]) break;  // empty sub tile: trivially inside
-      if (sub_off[d] < off[d] || sub_lim[d] > lim[d]) return false;
+  absl::flat_hash_map<int64_t, std::vector<int64_t>> index_of;
+  sharding.tile_assignment().Each([&](std::span<const int64_t> index, int64_t device) {
+    index_of[device].assign(index.begin(), index.begin() + rank);
+  });
+  bool ok = true;
+  potential_sub.tile_assignment().Each([&](std::span<const int64_t> index, int64_t device) {
+    if (!ok) return;
+    auto it = index_of.find(device);
+    if (it == index_of.end()) {
+      ok = false;
+      return;
     }
-  }
-  return true;
+    for (int64_t d = 0; d < rank && ok; ++d) {
+      const int64_t sub_off = sub_base[d] * index[d];
+      const int64_t off = base[d] * it->second[d];
+      if (sub_off < off) ok = false;
+      const bool last = sub_off + sub_base[d] >= shape.dim(d);
+      if (!last && sub_off + sub_base[d] > off + base[d]) ok = false;
+    }
+  });
+  return ok;
 }
 
 }  // namespace
