@@ -165,6 +165,7 @@ class Driver {
     param_flags_ = Flags(options.allow_to_parameters, module, AttrId::kAllowPropagationToParameters);
     s_.allow_to_output = Any(out_flags_);
     s_.allow_to_parameters = Any(param_flags_);
+    s_.is_spmd = options.is_spmd;
   }
 
   StatusOr<bool> Run() {

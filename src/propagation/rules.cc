@@ -229,6 +229,15 @@ bool InferReduce(Instruction* instr, PropagationState& s) {
     const Instruction* op = instr->operand(k);
     if (!HasPropagatable(op)) continue;
     const Sharding& os = *op->sharding();
+    bool reduces_sharded_dim = false;
+    if (os.IsTiled())
+      for (int64_t d : dims) reduces_sharded_dim |= os.NumTilesOnDim(d) > 1;
+    if (!s.is_spmd && reduces_sharded_dim) {
+      // Without SPMD a reduction along a sharded dim is not partitioned: replicated.
+      changed |= s.Improve(instr, MaybeTuple(*instr, ReplicateAllDataDims(os)), op, "reduce", EventKind::kForward,
+                           allow);
+      continue;
+    }
     Sharding after = os.IsReplicated() ? os : PartiallyReplicateTiledShardingOnDims(os, dims);
     Sharding cand = after.IsReplicated() ? after : RemoveShapeDimensions(after, dims);
     changed |= s.Improve(instr, MaybeTuple(*instr, cand), op, "reduce", EventKind::kForward, allow);
@@ -285,6 +294,7 @@ bool InferGather(Instruction* instr, PropagationState& s) {
     changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), m.index_passthrough, m.output_batch, rank),
                          indices, "gather(indices passthrough)", EventKind::kForward);
   }
+  if (!s.is_spmd) return changed;  // operand-based rules are SPMD-only in XLA
   std::optional<ParallelDims> par = GatherParallelDims(*instr, s.computation_map);
   if (par) {
     if (HasPropagatable(operand))
@@ -307,6 +317,12 @@ bool InferGather(Instruction* instr, PropagationState& s) {
 bool InferScatter(Instruction* instr, PropagationState& s) {
   int64_t n = instr->operand_count() / 2;
   bool changed = false;
+  if (!s.is_spmd) {
+    // XLA without SPMD: a scatter is only ever replicated.
+    for (int64_t i = 0; i < n; ++i)
+      changed |= ImproveElement(instr, i, Sharding::Replicate(), nullptr, "scatter (not SPMD)", s);
+    return changed;
+  }
   for (int64_t i = 0; i < n; ++i) {
     if (HasPropagatable(instr->operand(i)))
       changed |= ImproveElement(instr, i, *instr->operand(i)->sharding(), instr->operand(i),
@@ -458,7 +474,7 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
   bool is_entry_root = comp->IsEntry() && comp->root() == &i;
   if (comp->root() == &i && !s.computation_map.contains(comp) && !(is_entry_root && allow_to_output))
     return false;
-  if (IsElementwise(i)) return true;
+  if (IsElementwise(i) && (i.opcode() != Opcode::kRng || s.is_spmd)) return true;
   switch (i.opcode()) {
     case Opcode::kBroadcast: case Opcode::kConcatenate: case Opcode::kConditional:
     case Opcode::kConstant: case Opcode::kConvolution: case Opcode::kOptimizationBarrier:
@@ -467,15 +483,17 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
     case Opcode::kPad: case Opcode::kReduceWindow: case Opcode::kReshape: case Opcode::kScatter:
     case Opcode::kSelectAndScatter: case Opcode::kSlice: case Opcode::kSort:
     case Opcode::kTranspose: case Opcode::kTuple: case Opcode::kWhile: case Opcode::kReduce:
-    case Opcode::kRngBitGenerator: case Opcode::kReverse: case Opcode::kCall:
+    case Opcode::kRngBitGenerator: case Opcode::kCall:
       return true;
+    case Opcode::kReverse:
+      return s.is_spmd;
     case Opcode::kAllReduce: case Opcode::kReduceScatter: case Opcode::kCollectivePermute:
       // Current XLA accepts these with or without a channel id (older versions required none).
       return true;
     case Opcode::kParameter:
       return allow_to_parameters || s.computation_map.contains(comp);
     case Opcode::kCustomCall:
-      return IsPassthroughCustomCall(i) || IsBarrier(i);
+      return s.is_spmd && (IsPassthroughCustomCall(i) || IsBarrier(i));
     default:
       return false;
   }
