@@ -80,10 +80,8 @@ Sharding ConcatOperandSubset(const Instruction& instr, const Instruction& concat
   std::vector<int64_t> dims = ta.dims();
   dims[cdim] = last - first;
   std::vector<int64_t> devices;
-  int64_t count = 0;
   ta.Each([&](std::span<const int64_t> index, int64_t device) {
     if (index[cdim] >= first && index[cdim] < last) devices.push_back(device);
-    ++count;
   });
   if (devices.size() == 1) return Sharding::AssignDevice(devices[0], us.metadata());
   TileAssignment sliced = TileAssignment::FromDevices(std::move(dims), std::move(devices));
