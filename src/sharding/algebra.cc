@@ -396,6 +396,8 @@ Sharding IntervalReshapeSharding(const Shape& src, const Shape& dst, const Shard
   return result;
 }
 
+Sharding ReshapeThroughImpl(const Shape& src_shape, const Shape& dst_shape, const Sharding& sharding);
+
 }  // namespace
 
 Sharding PropagateShardingThroughReshape(const Shape& src_shape, const Shape& dst_shape,
@@ -404,6 +406,15 @@ Sharding PropagateShardingThroughReshape(const Shape& src_shape, const Shape& ds
   if (!src_shape.IsArray() || !dst_shape.IsArray() || src_shape.rank() != sharding.TiledDataRank())
     return ReplicateAllDataDims(sharding, dst_shape.IsArray() ? dst_shape.rank() : -1);
   if (src_shape.dims() == dst_shape.dims()) return sharding;
+  MemoKey key(kMemoReshapeThrough, sharding);
+  key.Add(src_shape.dims());
+  key.Add(dst_shape.dims());
+  Sharding result = Memoized<Sharding>(std::move(key), [&] { return ReshapeThroughImpl(src_shape, dst_shape, sharding); });
+  return result.WithMetadata(sharding.metadata());
+}
+
+namespace {
+Sharding ReshapeThroughImpl(const Shape& src_shape, const Shape& dst_shape, const Sharding& sharding) {
   Sharding result = Sharding::Replicate();
   if (sharding.SubgroupManualDim() >= 0) {
     // Per manual group, as if the manual dim were not there.
@@ -416,8 +427,9 @@ Sharding PropagateShardingThroughReshape(const Shape& src_shape, const Shape& ds
   } else {
     result = IntervalReshapeSharding(src_shape, dst_shape, sharding);
   }
-  return result.WithMetadata(sharding.metadata());
+  return result;
 }
+}  // namespace
 
 Sharding ReverseSharding(const Sharding& sharding, std::span<const int64_t> dims) {
   if (PassesThrough(sharding)) return sharding;
