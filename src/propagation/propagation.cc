@@ -165,6 +165,7 @@ class Driver {
     param_flags_ = Flags(options.allow_to_parameters, module, AttrId::kAllowPropagationToParameters);
     s_.allow_to_output = Any(out_flags_);
     s_.allow_to_parameters = Any(param_flags_);
+    s_.is_spmd = options.is_spmd;
   }
 
   StatusOr<bool> Run() {
@@ -654,7 +655,12 @@ class Driver {
                EventKind::kPostProcess);
     }
     const auto& params = entry->parameters();
-    if (s_.allow_to_parameters && param_flags_.size() == params.size() && params.size() > 1) {
+    // A single tuple parameter may have one flag per tuple element (flat tuples only).
+    const bool per_element = params.size() == 1 && params[0] && params[0]->shape().IsTuple() &&
+                             param_flags_.size() != 1 &&
+                             static_cast<int64_t>(param_flags_.size()) == params[0]->shape().tuple_size() &&
+                             params[0]->shape().tuple_size() == params[0]->shape().leaf_count();
+    if (s_.allow_to_parameters && param_flags_.size() == params.size()) {
       for (size_t i = 0; i < params.size(); ++i) {
         if (param_flags_[i] || !params[i]) continue;
         auto saved = saved_params_.find(i);
@@ -663,14 +669,32 @@ class Driver {
         else
           params[i]->clear_sharding();
       }
+    } else if (s_.allow_to_parameters && per_element && saved_params_.size() == 1 && params[0]->has_sharding() &&
+               params[0]->sharding()->IsTuple()) {
+      const Sharding& saved = saved_params_.begin()->second;
+      std::vector<Sharding> leaves = params[0]->sharding()->tuple_elements();
+      bool restored = false;
+      for (int64_t i = 0; i < static_cast<int64_t>(leaves.size()); ++i) {
+        Sharding sub = saved.GetSubSharding(params[0]->shape(), {&i, 1});
+        if (!param_flags_[i] && !sub.IsUnknown() && !(leaves[i] == sub)) {
+          leaves[i] = sub;
+          restored = true;
+        }
+      }
+      if (restored)
+        s_.Set(params[0], Sharding::Tuple(std::move(leaves)), nullptr,
+               "entry parameter: restored (propagation not allowed)", EventKind::kPostProcess);
     }
     // Shardings inferred for the entry signature must divide evenly, else they become replicated.
+    // As in XLA, a tuple result is checked only with one flag per element, and parameters only
+    // with one flag per parameter (or per element of a single tuple parameter).
     if (s_.allow_to_output && root->has_sharding()) {
-      if (root->shape().IsTuple() && root->sharding()->IsTuple()) {
+      if (root->shape().IsTuple() && root->sharding()->IsTuple() &&
+          static_cast<int64_t>(out_flags_.size()) == root->shape().tuple_size()) {
         std::vector<Sharding> leaves = root->sharding()->tuple_elements();
         bool fix = false;
         for (int64_t i = 0; i < root->shape().tuple_size() && i < static_cast<int64_t>(leaves.size()); ++i) {
-          if (FlagAt(out_flags_, i) && !EvenlyPartitions(root->shape().tuple_shape(i), leaves[i])) {
+          if (out_flags_[i] && !EvenlyPartitions(root->shape().tuple_shape(i), leaves[i])) {
             leaves[i] = Sharding::Replicate();
             fix = true;
           }
@@ -683,11 +707,24 @@ class Driver {
       }
     }
     if (s_.allow_to_parameters) {
-      for (size_t i = 0; i < params.size(); ++i) {
-        bool allowed = FlagAt(param_flags_, i);
-        if (params[i] && params[i]->has_sharding() && allowed &&
-            !EvenlyPartitions(params[i]->shape(), *params[i]->sharding()))
-          s_.Set(params[i], Sharding::Replicate(), nullptr, "entry parameter: uneven -> replicated",
+      if (param_flags_.size() == params.size()) {
+        for (size_t i = 0; i < params.size(); ++i) {
+          if (params[i] && params[i]->has_sharding() && param_flags_[i] &&
+              !EvenlyPartitions(params[i]->shape(), *params[i]->sharding()))
+            s_.Set(params[i], Sharding::Replicate(), nullptr, "entry parameter: uneven -> replicated",
+                   EventKind::kPostProcess);
+        }
+      } else if (per_element && params[0]->has_sharding() && params[0]->sharding()->IsTuple()) {
+        std::vector<Sharding> leaves = params[0]->sharding()->tuple_elements();
+        bool fix = false;
+        for (int64_t i = 0; i < static_cast<int64_t>(leaves.size()); ++i) {
+          if (param_flags_[i] && !EvenlyPartitions(params[0]->shape().tuple_shape(i), leaves[i])) {
+            leaves[i] = Sharding::Replicate();
+            fix = true;
+          }
+        }
+        if (fix)
+          s_.Set(params[0], Sharding::Tuple(std::move(leaves)), nullptr, "entry parameter: uneven -> replicated",
                  EventKind::kPostProcess);
       }
     }

@@ -19,6 +19,11 @@ struct PropagationOptions {
   // May entry parameters' shardings be inferred (per parameter, per element of a single tuple
   // parameter, or one value for all)? Unset: the module header's attribute, else false.
   std::optional<std::vector<bool>> allow_to_parameters;
+  // XLA's is_spmd. false: the older spatial-partitioning rules (no merging of partial shardings,
+  // a reduce over a sharded dim is replicated, broadcast/concat backward keep whole devices, no
+  // reverse / rng / custom-call / gather-operand sharding). For comparing with XLA's tests of
+  // that mode only: the partitioner expects SPMD shardings.
+  bool is_spmd = true;
 };
 
 // Runs propagation on `module` in place. Returns whether any sharding changed. Errors:

@@ -14,10 +14,6 @@
 namespace spmdc {
 namespace {
 
-bool Contains(const std::vector<int64_t>& v, int64_t x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
 bool HasPropagatable(const Instruction* i) { return i->has_sharding() && IsPropagatable(*i->sharding()); }
 
 // XLA's notion of elementwise (the opcode table's elementwise kinds, plus map, rng, stochastic
@@ -233,6 +229,15 @@ bool InferReduce(Instruction* instr, PropagationState& s) {
     const Instruction* op = instr->operand(k);
     if (!HasPropagatable(op)) continue;
     const Sharding& os = *op->sharding();
+    bool reduces_sharded_dim = false;
+    if (os.IsTiled())
+      for (int64_t d : dims) reduces_sharded_dim |= os.NumTilesOnDim(d) > 1;
+    if (!s.is_spmd && reduces_sharded_dim) {
+      // Without SPMD a reduction along a sharded dim is not partitioned: replicated.
+      changed |= s.Improve(instr, MaybeTuple(*instr, ReplicateAllDataDims(os)), op, "reduce", EventKind::kForward,
+                           allow);
+      continue;
+    }
     Sharding after = os.IsReplicated() ? os : PartiallyReplicateTiledShardingOnDims(os, dims);
     Sharding cand = after.IsReplicated() ? after : RemoveShapeDimensions(after, dims);
     changed |= s.Improve(instr, MaybeTuple(*instr, cand), op, "reduce", EventKind::kForward, allow);
@@ -242,23 +247,26 @@ bool InferReduce(Instruction* instr, PropagationState& s) {
 
 // ---- dynamic-slice / dynamic-update-slice -----------------------------------------------------
 
+// The dims along which `sliced` (a DS result or a DUS update) is smaller than `full`.
+std::vector<int64_t> SlicedDims(const Shape& sliced, const Shape& full) {
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < sliced.rank(); ++i)
+    if (sliced.dim(i) != full.dim(i)) dims.push_back(i);
+  return dims;
+}
+
+// DS takes its operand's sharding and DUS its update's, with the sliced dims replicated (XLA's
+// InferDynamicUpdateSliceShardingFromOperand1: a sharded sliced dim is moved into the replication
+// group rather than blocking propagation, at every aggressiveness level); DUS also takes
+// operand 0's sharding as is.
 bool InferDynamicSlicing(Instruction* instr, PropagationState& s) {
   bool is_ds = instr->opcode() == Opcode::kDynamicSlice;
   const Instruction* operand = instr->operand(is_ds ? 0 : 1);
-  auto slice_dim_sharded = [&] {
-    if (!HasPropagatable(operand) || operand->sharding()->IsManual() ||
-        operand->sharding()->NumTiles() == 1)
-      return false;
-    for (int64_t i = 0; i < instr->shape().rank(); ++i)
-      if (operand->sharding()->NumTilesOnDim(i) > 1 &&
-          instr->shape().dim(i) != operand->shape().dim(i))
-        return true;
-    return false;
-  };
-  if (s.aggressiveness == 0 && slice_dim_sharded()) return false;
   bool changed = false;
-  if (HasPropagatable(operand) && !slice_dim_sharded()) {
-    changed |= s.Improve(instr, *operand->sharding(), operand, is_ds ? "dynamic-slice" : "dynamic-update-slice(update)",
+  if (HasPropagatable(operand)) {
+    Sharding cand = PartiallyReplicateTiledShardingOnDims(*operand->sharding(),
+                                                          SlicedDims(instr->shape(), operand->shape()));
+    changed |= s.Improve(instr, cand, operand, is_ds ? "dynamic-slice" : "dynamic-update-slice(update)",
                          EventKind::kForward, s.SingleNonRootUser(instr));
   }
   if (!is_ds && HasPropagatable(instr->operand(0))) {
@@ -286,6 +294,7 @@ bool InferGather(Instruction* instr, PropagationState& s) {
     changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), m.index_passthrough, m.output_batch, rank),
                          indices, "gather(indices passthrough)", EventKind::kForward);
   }
+  if (!s.is_spmd) return changed;  // operand-based rules are SPMD-only in XLA
   std::optional<ParallelDims> par = GatherParallelDims(*instr, s.computation_map);
   if (par) {
     if (HasPropagatable(operand))
@@ -308,6 +317,12 @@ bool InferGather(Instruction* instr, PropagationState& s) {
 bool InferScatter(Instruction* instr, PropagationState& s) {
   int64_t n = instr->operand_count() / 2;
   bool changed = false;
+  if (!s.is_spmd) {
+    // XLA without SPMD: a scatter is only ever replicated.
+    for (int64_t i = 0; i < n; ++i)
+      changed |= ImproveElement(instr, i, Sharding::Replicate(), nullptr, "scatter (not SPMD)", s);
+    return changed;
+  }
   for (int64_t i = 0; i < n; ++i) {
     if (HasPropagatable(instr->operand(i)))
       changed |= ImproveElement(instr, i, *instr->operand(i)->sharding(), instr->operand(i),
@@ -405,11 +420,16 @@ bool InferSort(Instruction* instr, PropagationState& s) {
   const Sharding& os = *op->sharding();
   int64_t sort_dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
   if (!os.IsTileMaximal() && !os.IsManual() && os.NumTilesOnDim(sort_dim) != 1) {
-    // Sharded along the sort dim: only useful if another dim is free to take that sharding.
+    // Sharded along the sort dim: only useful if the partitioner can later move those tiles onto
+    // another dim, i.e. one whose size is divisible by its own tiles times the sort dim's tiles
+    // (XLA's GetFirstTargetDimToMoveShardingTiles; the other dim may already be sharded).
     bool movable = false;
     const Shape& shape = op->shape();
-    for (int64_t d = 0; d < shape.rank(); ++d)
-      if (d != sort_dim && os.NumTilesOnDim(d) == 1 && shape.dim(d) > 1) movable = true;
+    const int64_t sort_tiles = os.NumTilesOnDim(sort_dim);
+    if (shape.dim(sort_dim) > 1) {
+      for (int64_t d = 0; d < shape.rank(); ++d)
+        if (d != sort_dim && shape.dim(d) % (sort_tiles * os.NumTilesOnDim(d)) == 0) movable = true;
+    }
     if (!movable) return false;
   }
   return s.Improve(instr, MaybeTuple(*instr, os), op, "sort", EventKind::kForward, s.SingleNonRootUser(instr));
@@ -460,7 +480,7 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
   bool is_entry_root = comp->IsEntry() && comp->root() == &i;
   if (comp->root() == &i && !s.computation_map.contains(comp) && !(is_entry_root && allow_to_output))
     return false;
-  if (IsElementwise(i)) return true;
+  if (IsElementwise(i) && (i.opcode() != Opcode::kRng || s.is_spmd)) return true;
   switch (i.opcode()) {
     case Opcode::kBroadcast: case Opcode::kConcatenate: case Opcode::kConditional:
     case Opcode::kConstant: case Opcode::kConvolution: case Opcode::kOptimizationBarrier:
@@ -469,14 +489,17 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
     case Opcode::kPad: case Opcode::kReduceWindow: case Opcode::kReshape: case Opcode::kScatter:
     case Opcode::kSelectAndScatter: case Opcode::kSlice: case Opcode::kSort:
     case Opcode::kTranspose: case Opcode::kTuple: case Opcode::kWhile: case Opcode::kReduce:
-    case Opcode::kRngBitGenerator: case Opcode::kReverse: case Opcode::kCall:
+    case Opcode::kRngBitGenerator: case Opcode::kCall:
       return true;
-    case Opcode::kAllReduce: case Opcode::kReduceScatter:
-      return !i.attrs().Has(AttrId::kChannelId);
+    case Opcode::kReverse:
+      return s.is_spmd;
+    case Opcode::kAllReduce: case Opcode::kReduceScatter: case Opcode::kCollectivePermute:
+      // Current XLA accepts these with or without a channel id (older versions required none).
+      return true;
     case Opcode::kParameter:
       return allow_to_parameters || s.computation_map.contains(comp);
     case Opcode::kCustomCall:
-      return IsPassthroughCustomCall(i) || IsBarrier(i);
+      return s.is_spmd && (IsPassthroughCustomCall(i) || IsBarrier(i));
     default:
       return false;
   }

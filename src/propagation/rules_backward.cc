@@ -63,31 +63,64 @@ std::optional<Sharding> MergeParallelAndPassthrough(std::optional<Sharding> para
   return parallel;
 }
 
+// Without SPMD, a concatenate sharded along its concat dim gives each operand the part of the
+// tile array that holds its range (XLA's non-SPMD rule): one device becomes a maximal sharding.
+Sharding ConcatOperandSubset(const Instruction& instr, const Instruction& concat, const Sharding& us) {
+  const int64_t cdim = concat.dimensions().empty() ? 0 : concat.dimensions()[0];
+  const TileAssignment& ta = us.tile_assignment();
+  if (ta.dim(cdim) == 1) return us;
+  int64_t start = 0;
+  for (const Instruction* op : concat.operands()) {
+    if (op == &instr) break;
+    start += op->shape().dim(cdim);
+  }
+  const int64_t tile = (concat.shape().dim(cdim) + ta.dim(cdim) - 1) / ta.dim(cdim);
+  const int64_t first = start / tile;
+  const int64_t last = (start + instr.shape().dim(cdim) + tile - 1) / tile;
+  std::vector<int64_t> dims = ta.dims();
+  dims[cdim] = last - first;
+  std::vector<int64_t> devices;
+  ta.Each([&](std::span<const int64_t> index, int64_t device) {
+    if (index[cdim] >= first && index[cdim] < last) devices.push_back(device);
+  });
+  if (devices.size() == 1) return Sharding::AssignDevice(devices[0], us.metadata());
+  TileAssignment sliced = TileAssignment::FromDevices(std::move(dims), std::move(devices));
+  if (us.ReplicateOnLastTileDim()) return Sharding::PartialTile(std::move(sliced), us.metadata());
+  return Sharding::Subgroup(std::move(sliced), us.subgroup_types(), us.metadata());
+}
+
 }  // namespace
 
 std::optional<Sharding> ShardingFromUser(const Instruction& instr, const Instruction& user,
-                                         int aggressiveness, const CallerMap* callers) {
+                                         int aggressiveness, const CallerMap* callers, bool is_spmd) {
   if (!user.has_sharding()) return std::nullopt;
-  return ShardingFromUserWith(instr, user, *user.sharding(), aggressiveness, callers);
+  return ShardingFromUserWith(instr, user, *user.sharding(), aggressiveness, callers, is_spmd);
 }
 
 std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Instruction& user,
                                              const Sharding& us, int aggressiveness,
-                                             const CallerMap* callers) {
+                                             const CallerMap* callers, bool is_spmd) {
   if (!CanPropagateThrough(user, aggressiveness)) return std::nullopt;
   if (!IsPropagatable(us)) return std::nullopt;
-  const bool may_combine = aggressiveness > 0;
+  const bool may_combine = is_spmd && aggressiveness > 0;
   const int64_t index = OperandIndex(user, instr);
   switch (user.opcode()) {
     case Opcode::kBroadcast: {
       if (us.IsReplicated() || us.IsManual()) return us;
+      if (!is_spmd && us.IsTiled()) {
+        // Without SPMD a broadcast whose new dims are sharded gives its operand nothing.
+        const auto& kept = user.dimensions();
+        for (int64_t d = 0; d < user.shape().rank(); ++d)
+          if (std::find(kept.begin(), kept.end(), d) == kept.end() && us.NumTilesOnDim(d) > 1) return std::nullopt;
+      }
       std::vector<int64_t> dst(instr.shape().rank());
       std::iota(dst.begin(), dst.end(), 0);
       return MapShardingDims(us, user.dimensions(), dst, instr.shape().rank());
     }
     case Opcode::kConcatenate:
       if (aggressiveness == 0) return std::nullopt;
-      return us;  // SPMD: operands take the result's sharding (sharded concat dim or not)
+      if (is_spmd || us.IsReplicated() || !us.IsTiled()) return us;  // SPMD: the result's sharding
+      return ConcatOperandSubset(instr, user, us);
     case Opcode::kConvolution: {
       DotDims d = DotDimsOfConvolution(user);
       if (!d.conv_spatial.empty()) return std::nullopt;
@@ -100,7 +133,11 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
       if (user.opcode() == Opcode::kDynamicUpdateSlice && index == 0) return us;
       int64_t data = user.opcode() == Opcode::kDynamicSlice ? 0 : 1;
       if (index != data) return std::nullopt;
-      return us;
+      // The sliced dims of the user's sharding say nothing about where the full operand lives.
+      std::vector<int64_t> sliced;
+      for (int64_t i = 0; i < user.shape().rank(); ++i)
+        if (user.shape().dim(i) != instr.shape().dim(i)) sliced.push_back(i);
+      return PartiallyReplicateTiledShardingOnDims(us, sliced);
     }
     case Opcode::kReduceWindow: {
       int64_t n = user.operand_count() / 2;
@@ -188,7 +225,7 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
       GatherDimMap m = GatherDimMapOf(user);
       const int64_t rank = instr.shape().rank();
       if (index == 1) return MapShardingDims(us, m.output_batch, m.index_passthrough, rank);
-      if (index != 0) return std::nullopt;
+      if (index != 0 || !is_spmd) return std::nullopt;
       if (us.IsTileMaximal() || us.IsManual()) return us;
       // Parallel dims first (as the partitioner prefers them), merged with the passthrough dims.
       std::optional<Sharding> parallel, passthrough;
@@ -220,7 +257,9 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
                                   : Sharding::Replicate();
       Sharding out = SubSharding(user, us, index - n - 1);
       std::optional<Sharding> from_output;
-      if (out.IsTileMaximal() || out.IsManual()) {
+      if (!is_spmd) {
+        // Without SPMD only the indices say anything about the updates.
+      } else if (out.IsTileMaximal() || out.IsManual()) {
         from_output = out;
       } else {
         std::optional<Sharding> parallel, passthrough;
@@ -257,7 +296,7 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
       }
       // Only a manual (or tuple, which may hold manual elements) user implies manual.
       if (!user->sharding()->IsTuple() && !user->sharding()->IsManual()) continue;
-      std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map);
+      std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map, s.is_spmd);
       if (us && us->IsManual()) {
         s.Set(instr, *us, user, "manual", EventKind::kBackward);
         return true;
@@ -265,10 +304,17 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
     }
   }
   if (!SupportsSpatialPartitioning(*instr, s, false, s.allow_to_parameters)) return false;
+  // The state of an rng-bit-generator is replicated, whatever it had (XLA overrides here).
+  for (const Instruction* user : instr->users()) {
+    if (user->opcode() != Opcode::kRngBitGenerator) continue;
+    if (instr->has_sharding() && instr->sharding()->IsReplicated()) return false;
+    s.Set(instr, Sharding::Replicate(), user, "rng-bit-generator state", EventKind::kBackward);
+    return true;
+  }
   bool changed = false;
   for (const Instruction* user : instr->users()) {
     if (s.UserUnchanged(user)) continue;
-    std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map);
+    std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map, s.is_spmd);
     if (!us) continue;
     // ShardBarrierTo blocks backward flow: users see it as replicated.
     if (instr->IsCustomCall("ShardBarrierTo")) us = Sharding::Replicate();
@@ -426,7 +472,7 @@ bool InferUnspecifiedDimsFromUsers(Instruction* annotate, const std::vector<int6
   bool changed = false;
   for (const Instruction* user : op_for_users->users()) {
     if (!user->has_sharding() || !user->sharding()->IsTiled()) continue;
-    std::optional<Sharding> us = ShardingFromUser(*op_for_users, *user, s.aggressiveness, &s.computation_map);
+    std::optional<Sharding> us = ShardingFromUser(*op_for_users, *user, s.aggressiveness, &s.computation_map, s.is_spmd);
     if (!us || us->IsTileMaximal()) continue;
     if (!conv) {
       changed |= RefineOpenDims(annotate, dims, *us, user, "unspecified dims from user", EventKind::kBackward, s);

@@ -21,6 +21,7 @@ struct PropagationState {
   Provenance* provenance = nullptr;
   bool allow_to_output = false;
   bool allow_to_parameters = false;
+  bool is_spmd = true;  // PropagationOptions::is_spmd
   // Called computation -> the while/conditional/call that calls it.
   CallerMap computation_map;
   // Shardings that must not change (user annotations).
@@ -63,7 +64,7 @@ struct PropagationState {
           operands_changed_at[u->unique_id()] = clock;
     }
   }
-  bool may_combine() const { return aggressiveness > 0; }
+  bool may_combine() const { return is_spmd && aggressiveness > 0; }
 
   // Per instruction (indexed by unique id, filled by the driver; the graph is fixed during the
   // fixpoint): 1 when it has exactly one user that is not its computation's root. Rules ask this
@@ -118,11 +119,11 @@ bool InferFromShardGroup(Instruction* instr, const std::vector<Instruction*>& gr
 // The sharding `user` implies for its operand `instr` (null when none).
 std::optional<Sharding> ShardingFromUser(const Instruction& instr, const Instruction& user,
                                          int aggressiveness,
-                                         const CallerMap* callers = nullptr);
+                                         const CallerMap* callers = nullptr, bool is_spmd = true);
 // Same, as if `user` had `user_sharding` (used to look ahead along unsharded chains).
 std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Instruction& user,
                                              const Sharding& user_sharding, int aggressiveness,
-                                             const CallerMap* callers = nullptr);
+                                             const CallerMap* callers = nullptr, bool is_spmd = true);
 // The sorted `unspecified_dims=[..]` of a Sharding / SPMDFullToShardShape / SPMDShardToFullShape
 // custom call's backend_config (empty when none).
 std::vector<int64_t> ParseUnspecifiedDims(const Instruction& cc);

@@ -19,6 +19,8 @@ int64_t Product(std::span<const int64_t> v) {
   return p;
 }
 
+int64_t CeilOfRatio(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 bool Contains(std::span<const int64_t> v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
@@ -241,13 +243,193 @@ std::optional<Sharding> ReshapeSharding(const Shape& src_shape, const Shape& dst
   return ReshapeImplMemo(src_shape, dst_shape, sharding, /*replicate_rest=*/false);
 }
 
+namespace {
+
+// XLA's reshape rule for propagation (its ReshapeSharding), which PropagateShardingThroughReshape
+// must reproduce exactly, including where it gives up: source and target dims are consumed from
+// the major end with three stacks (sizes, tiles, target sizes). Runs of untiled source dims are
+// multiplied together and matched against whole target dims; a tiled source dim maps onto an
+// equal target dim, or splits off gcd(tiles, target size) tiles onto a target dim (the rest of
+// the source dim and of the target dim staying on their stacks, the next tiles multiplying into
+// the same target dim); it stops at the first dim it cannot place (later tiles are dropped) and
+// fails when a tiled source dim is not divisible by its tiles. The device array is only
+// reshaped: the dropped partitions become (more) replication.
+std::optional<Sharding> StackReshapeSharding(const Shape& src, const Shape& dst, const Sharding& s) {
+  if (!s.IsTiled()) return s;
+  const std::vector<int64_t> tiles = s.DataTileDims();
+  std::vector<int64_t> src_stack(src.dims().rbegin(), src.dims().rend());
+  std::vector<int64_t> tile_stack(tiles.rbegin(), tiles.rend());
+  std::vector<int64_t> dst_stack(dst.dims().rbegin(), dst.dims().rend());
+  std::vector<int64_t> out;
+  std::vector<int64_t> to_replicate;
+  int64_t src_index = -1;  // the source dim last popped (XLA's bookkeeping, also for merged entries)
+  bool multiply_into_last = false;
+  auto append = [&](int64_t t) {
+    if (multiply_into_last) out.back() *= t;
+    else out.push_back(t);
+    multiply_into_last = false;
+  };
+  auto push_src = [&](int64_t size, int64_t t) {
+    src_stack.push_back(size);
+    tile_stack.push_back(t);
+    --src_index;
+  };
+  auto pop_src = [&] {
+    src_stack.pop_back();
+    tile_stack.pop_back();
+    ++src_index;
+  };
+  while (!src_stack.empty() && !dst_stack.empty() && Product(tile_stack) != 1) {
+    int64_t untiled = 1;
+    while (!tile_stack.empty() && tile_stack.back() == 1) {
+      untiled *= src_stack.back();
+      pop_src();
+    }
+    while (!dst_stack.empty() && dst_stack.back() > 1 && untiled % dst_stack.back() == 0) {
+      untiled /= dst_stack.back();
+      dst_stack.pop_back();
+      append(1);
+    }
+    if (untiled != 1) push_src(untiled, 1);
+    if (src_stack.empty() || dst_stack.empty()) break;
+    const int64_t s_size = src_stack.back();
+    const int64_t s_tiles = tile_stack.back();
+    pop_src();
+    const int64_t t_size = dst_stack.back();
+    dst_stack.pop_back();
+    if (s_size == t_size) {
+      append(s_tiles);
+    } else if (t_size == 1) {
+      append(1);
+      push_src(s_size, s_tiles);
+    } else if (s_size == 1) {
+      dst_stack.push_back(t_size);
+      if (s_tiles > 1) to_replicate.push_back(src_index);
+    } else if (s_tiles == 1) {
+      if (!src_stack.empty() && tile_stack.back() == 1) {
+        src_stack.back() *= s_size;
+      } else {
+        break;
+      }
+    } else if (s_size % s_tiles != 0) {
+      return std::nullopt;
+    } else {
+      const int64_t g = std::gcd(s_tiles, t_size);
+      if (g == 1) break;
+      push_src(s_size / g, s_tiles / g);
+      dst_stack.push_back(t_size / g);
+      append(g);
+      multiply_into_last = true;
+    }
+  }
+  if (Product(out) == 1) return std::nullopt;
+  while (static_cast<int64_t>(out.size()) < dst.rank()) out.push_back(1);
+  Sharding base = s;
+  if (!to_replicate.empty()) {
+    std::vector<int64_t> valid;
+    for (int64_t d : to_replicate)
+      if (d >= 0 && d < s.TiledDataRank()) valid.push_back(d);
+    base = PartiallyReplicateTiledShardingOnDims(s, valid);
+    if (!base.IsTiled()) return std::nullopt;
+  }
+  std::vector<SubgroupType> types = base.subgroup_types();
+  const bool last_replicated = base.ReplicateOnLastTileDim();
+  const auto& all = base.tile_assignment().dims();
+  int64_t replication_dim = -1;
+  for (int64_t i = base.TiledDataRank(); i < static_cast<int64_t>(all.size()); ++i) {
+    const bool is_replication = last_replicated ? i + 1 == static_cast<int64_t>(all.size())
+                                                : types[i - base.TiledDataRank()] == SubgroupType::kReplicated;
+    if (is_replication) replication_dim = static_cast<int64_t>(out.size());
+    out.push_back(is_replication ? 1 : all[i]);
+  }
+  const int64_t quot = base.tile_assignment().num_elements() / Product(out);
+  if (quot > 1) {
+    if (last_replicated) {
+      out.back() = quot;
+      types = {SubgroupType::kReplicated};
+    } else if (replication_dim >= 0) {
+      out[replication_dim] = quot;
+    } else {
+      out.push_back(quot);
+      types.push_back(SubgroupType::kReplicated);
+    }
+  } else if (last_replicated) {
+    return std::nullopt;  // cannot happen: a replicated dim keeps at least its own size
+  }
+  return Build(base.tile_assignment().Reshape(out), std::move(types), base.metadata());
+}
+
+// XLA's PropagateShardingThroughReshape: the tiles of maximal intervals of source dims, each
+// reshaped with StackReshapeSharding (the other dims' tiles treated as replication) and merged,
+// trying the longest interval from each start first.
+Sharding IntervalReshapeSharding(const Shape& src, const Shape& dst, const Sharding& s) {
+  const int64_t src_rank = src.rank();
+  const int64_t dst_rank = dst.rank();
+  Sharding result = Sharding::Replicate();
+  int64_t start = 0;
+  while (start < src_rank) {
+    bool found = false;
+    for (int64_t end = src_rank; end > start; --end) {
+      std::vector<int64_t> grouped(src_rank, 1);
+      for (int64_t i = start; i < end; ++i) grouped[i] = s.tile_assignment().dim(i);
+      if (Product(grouped) == 1) continue;
+      std::optional<Sharding> reshaped = StackReshapeSharding(src, dst, Sharding::Tile(TileAssignment(grouped)));
+      if (!reshaped || !reshaped->IsTiled()) continue;
+      std::vector<int64_t> perm;
+      for (int64_t i = start; i < end; ++i) perm.push_back(i);
+      for (int64_t i = 0; i < start; ++i) perm.push_back(i);
+      for (int64_t i = end; i < s.tile_assignment().num_dimensions(); ++i) perm.push_back(i);
+      std::vector<int64_t> dims = reshaped->tile_assignment().dims();
+      const int64_t rest = s.tile_assignment().num_elements() / Product(dims);
+      if (static_cast<int64_t>(dims.size()) == dst_rank) dims.push_back(rest);
+      else dims.back() *= rest;
+      Sharding ungrouped = Build(s.tile_assignment().Transpose(perm).Reshape(dims), {SubgroupType::kReplicated},
+                                 ShardingMetadata{});
+      if (MergeShardingIfCompatible(ungrouped, result.NumTiles() + 1, &result)) {
+        start = end;
+        found = true;
+        break;
+      }
+    }
+    if (!found) ++start;
+  }
+  return result;
+}
+
+Sharding ReshapeThroughImpl(const Shape& src_shape, const Shape& dst_shape, const Sharding& sharding);
+
+}  // namespace
+
 Sharding PropagateShardingThroughReshape(const Shape& src_shape, const Shape& dst_shape,
                                          const Sharding& sharding) {
-  if (sharding.IsTuple()) return sharding;
-  auto s = ReshapeImplMemo(src_shape, dst_shape, sharding, /*replicate_rest=*/true);
-  if (s) return *s;
-  return ReplicateAllDataDims(sharding, dst_shape.IsArray() ? dst_shape.rank() : -1);
+  if (sharding.IsTuple() || !sharding.IsTiled()) return sharding;
+  if (!src_shape.IsArray() || !dst_shape.IsArray() || src_shape.rank() != sharding.TiledDataRank())
+    return ReplicateAllDataDims(sharding, dst_shape.IsArray() ? dst_shape.rank() : -1);
+  if (src_shape.dims() == dst_shape.dims()) return sharding;
+  MemoKey key(kMemoReshapeThrough, sharding);
+  key.Add(src_shape.dims());
+  key.Add(dst_shape.dims());
+  Sharding result = Memoized<Sharding>(std::move(key), [&] { return ReshapeThroughImpl(src_shape, dst_shape, sharding); });
+  return result.WithMetadata(sharding.metadata());
 }
+
+namespace {
+Sharding ReshapeThroughImpl(const Shape& src_shape, const Shape& dst_shape, const Sharding& sharding) {
+  Sharding result = Sharding::Replicate();
+  if (sharding.SubgroupManualDim() >= 0) {
+    // Per manual group, as if the manual dim were not there.
+    const int64_t manual[] = {sharding.SubgroupManualDim()};
+    GroupedSharding g = GroupShardingOnDims(sharding, manual);
+    if (g.sharding.IsTiled()) g.sharding = IntervalReshapeSharding(src_shape, dst_shape, g.sharding);
+    g.data_rank = dst_shape.rank();
+    g.group_dims[0] += dst_shape.rank() - src_shape.rank();
+    result = UngroupSharding(g);
+  } else {
+    result = IntervalReshapeSharding(src_shape, dst_shape, sharding);
+  }
+  return result;
+}
+}  // namespace
 
 Sharding ReverseSharding(const Sharding& sharding, std::span<const int64_t> dims) {
   if (PassesThrough(sharding)) return sharding;
@@ -738,23 +920,37 @@ bool SubTilingImpl(const Shape& shape, const Sharding& potential_sub, const Shar
   }
   if (potential_sub.TotalNumTiles() != sharding.TotalNumTiles()) return false;
   if (potential_sub == sharding) return true;
-  for (int64_t d = 0; d < shape.rank(); ++d) {
-    if (potential_sub.NumTilesOnDim(d) < sharding.NumTilesOnDim(d)) return false;
+  // XLA's test: with base tile sizes ceil(dim / tiles), no dim may have a larger sub tile, and
+  // every device's sub tile must start inside its tile and (unless it reaches the end of the
+  // dim, where padding differs) end inside it. Offsets are unclamped, as in XLA.
+  const int64_t rank = shape.rank();
+  std::vector<int64_t> sub_base(rank), base(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    sub_base[d] = CeilOfRatio(shape.dim(d), potential_sub.NumTilesOnDim(d));
+    base[d] = CeilOfRatio(shape.dim(d), sharding.NumTilesOnDim(d));
+    if (sub_base[d] > base[d]) return false;
   }
-  const TileAssignment& ta = potential_sub.tile_assignment();
-  for (int64_t linear = 0; linear < ta.num_elements(); ++linear) {
-    const int64_t device = ta.At(linear);
-    if (!sharding.tile_assignment().UsesDevice(device)) return false;
-    auto sub_off = potential_sub.TileOffsetForDevice(shape, device);
-    auto sub_lim = potential_sub.TileLimitForDevice(shape, device);
-    auto off = sharding.TileOffsetForDevice(shape, device);
-    auto lim = sharding.TileLimitForDevice(shape, device);
-    for (int64_t d = 0; d < shape.rank(); ++d) {
-      if (sub_off[d] >= sub_lim[d]) break;  // empty sub tile: trivially inside
-      if (sub_off[d] < off[d] || sub_lim[d] > lim[d]) return false;
+  absl::flat_hash_map<int64_t, std::vector<int64_t>> index_of;
+  sharding.tile_assignment().Each([&](std::span<const int64_t> index, int64_t device) {
+    index_of[device].assign(index.begin(), index.begin() + rank);
+  });
+  bool ok = true;
+  potential_sub.tile_assignment().Each([&](std::span<const int64_t> index, int64_t device) {
+    if (!ok) return;
+    auto it = index_of.find(device);
+    if (it == index_of.end()) {
+      ok = false;
+      return;
     }
-  }
-  return true;
+    for (int64_t d = 0; d < rank && ok; ++d) {
+      const int64_t sub_off = sub_base[d] * index[d];
+      const int64_t off = base[d] * it->second[d];
+      if (sub_off < off) ok = false;
+      const bool last = sub_off + sub_base[d] >= shape.dim(d);
+      if (!last && sub_off + sub_base[d] > off + base[d]) ok = false;
+    }
+  });
+  return ok;
 }
 
 }  // namespace

@@ -79,6 +79,7 @@ enum MemoFn : uint32_t {
   kMemoMerge,
   kMemoSubTiling,
   kMemoMapDims,
+  kMemoReshapeThrough,
 };
 
 // Whether keeping a value in a table costs little memory: explicit device arrays are only kept

@@ -30,8 +30,9 @@ commands:
   print IN.hlo [-o OUT]        parse + verify; print the module in canonical HLO text
   run IN.hlo [--inputs a.npy,b.npy] [--outputs DIR] [--seed S]
                                execute on one device; print a summary of each output
-  propagate IN.hlo [--propagate-to-output] [--propagate-to-parameters] [-o OUT]
+  propagate IN.hlo [--propagate-to-output] [--propagate-to-parameters] [--no-spmd] [-o OUT]
                                infer a sharding for every instruction; print the module
+                               (--no-spmd: XLA's is_spmd=false rules, for comparison only)
   explain IN.hlo NAME|--all    why NAME has its sharding: the rule chain back to annotations
   partition IN.hlo --num-partitions N [--stats] [-o OUT]
                                partition as annotated; print the per-device SPMD module
@@ -78,6 +79,7 @@ PropagationOptions PropagationOptionsFrom(const Args& args) {
   PropagationOptions options;
   if (args.Has("propagate-to-output")) options.allow_to_output = std::vector<bool>{true};
   if (args.Has("propagate-to-parameters")) options.allow_to_parameters = std::vector<bool>{true};
+  if (args.Has("no-spmd")) options.is_spmd = false;
   return options;
 }
 
@@ -323,7 +325,9 @@ int Main(int argc, char** argv) {
                                              {"propagate-to-parameters", false}};
   std::vector<FlagSpec> propagate_flags = with(propagation);
   propagate_flags.push_back({"o", true});
+  propagate_flags.push_back({"no-spmd", false});
   std::vector<FlagSpec> explain_flags = with(propagation);
+  explain_flags.push_back({"no-spmd", false});
   explain_flags.push_back({"all", false});
   const std::vector<Command> commands = {
       {"check", with({}), CmdCheck},
