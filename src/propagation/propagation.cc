@@ -109,9 +109,25 @@ std::vector<bool> Flags(const std::optional<std::vector<bool>>& given, const Mod
 
 bool Any(const std::vector<bool>& v) { return std::any_of(v.begin(), v.end(), [](bool b) { return b; }); }
 
-// Instructions that must share one sharding across a control-flow boundary.
-std::vector<Instruction*> Related(Instruction* i) {
+// Instructions that must share one sharding across a control-flow boundary. A parameter of a
+// conditional branch or a callee is related to the caller's operand that feeds it.
+std::vector<Instruction*> Related(Instruction* i, const CallerMap& callers) {
   switch (i->opcode()) {
+    case Opcode::kParameter: {
+      auto it = callers.find(i->parent());
+      if (it == callers.end()) return {};
+      Instruction* caller = it->second;
+      if (caller->opcode() == Opcode::kConditional) {
+        std::vector<Computation*> branches = caller->called_computations();
+        for (size_t b = 0; b < branches.size(); ++b)
+          if (branches[b] == i->parent() && static_cast<int64_t>(b) + 1 < caller->operand_count())
+            return {i, caller->operand(b + 1)};
+      } else if (caller->opcode() == Opcode::kCall) {
+        int64_t k = i->parameter_number();
+        if (k >= 0 && k < caller->operand_count()) return {i, caller->operand(k)};
+      }
+      return {};
+    }
     case Opcode::kWhile: {
       Computation* cond = i->computation_attr(AttrId::kCondition);
       Computation* body = i->computation_attr(AttrId::kBody);
@@ -271,7 +287,7 @@ class Driver {
     for (const auto& [comp, instrs] : comp_instrs_) {
       for (Instruction* instr : instrs) {
         if (!IsControlFlow(instr)) continue;
-        std::vector<Instruction*> related = Related(instr);
+        std::vector<Instruction*> related = Related(instr, s_.computation_map);
         const Instruction* sharded = nullptr;
         for (Instruction* r : related)
           if (r->has_sharding()) {
@@ -282,7 +298,10 @@ class Driver {
           for (Instruction* r : related) r->set_sharding(sharded->sharding_ptr());
         }
         if (instr->opcode() == Opcode::kWhile) {
+          // Both the body and the condition map to the while (the condition's parameter and its
+          // root may then carry shardings too).
           if (Computation* body = instr->computation_attr(AttrId::kBody)) s_.computation_map[body] = instr;
+          if (Computation* cond = instr->computation_attr(AttrId::kCondition)) s_.computation_map[cond] = instr;
         } else {
           for (Computation* c : instr->called_computations()) s_.computation_map[c] = instr;
         }
@@ -295,8 +314,23 @@ class Driver {
   void CollectProvided() {
     Computation* entry = module_.entry();
     Instruction* root = entry->root();
-    if (!s_.allow_to_output && (!root->has_sharding() || !root->sharding()->IsUnknown()))
+    const Instruction* original_root = root;
+    if (!s_.allow_to_output && (!root->has_sharding() || !root->sharding()->IsUnknown())) {
+      if (root->opcode() == Opcode::kWhile) {
+        // A fixed while root would pin its body and condition too: a copy takes the fixed
+        // sharding instead, and the while stays refinable.
+        auto copy = std::make_unique<Instruction>(Opcode::kCopy, root->shape(), module_.UniqueName("copy"));
+        copy->AppendOperand(root);
+        if (root->has_sharding()) copy->set_sharding(root->sharding_ptr());
+        Instruction* c = entry->AddInstruction(std::move(copy));
+        entry->set_root(c);
+        for (auto& [comp, instrs] : comp_instrs_)
+          if (comp == entry) instrs.push_back(c);
+        root = c;
+        changed_ = true;
+      }
       s_.provided.insert(root);
+    }
     if (!s_.allow_to_parameters) {
       for (Instruction* p : entry->parameters())
         if (p && p->has_sharding() && !p->sharding()->IsUnknown()) s_.provided.insert(p);
@@ -309,7 +343,7 @@ class Driver {
         if (instr->sharding()->IsUnknown()) {
           // Unknown shardings take part as replicated (but stay refinable).
           instr->set_sharding(std::make_shared<const Sharding>(Sharding::Replicate(instr->sharding()->metadata())));
-        } else if (instr != root && instr->opcode() != Opcode::kParameter) {
+        } else if (instr != root && instr != original_root && instr->opcode() != Opcode::kParameter) {
           s_.provided.insert(instr);
         }
       }
@@ -335,10 +369,12 @@ class Driver {
   // Copies `instr`'s sharding to every instruction related to it through control flow.
   void PropagateAcrossCalls(Instruction* instr, std::vector<Instruction*>* changed) {
     auto to_related = [&](Instruction* anchor) {
-      std::vector<Instruction*> related = Related(anchor);
+      std::vector<Instruction*> related = Related(anchor, s_.computation_map);
       if (std::find(related.begin(), related.end(), instr) == related.end()) return;
       for (Instruction* r : related) {
         if (r->has_sharding() && *r->sharding() == *instr->sharding()) continue;
+        // Fixed shardings (annotations, the entry root) are never overwritten.
+        if (s_.provided.contains(r)) continue;
         s_.Set(r, *instr->sharding(), instr, "control-flow consistency", EventKind::kControlFlow);
         changed->push_back(r);
         PropagateAcrossCalls(r, changed);
@@ -347,7 +383,13 @@ class Driver {
     if (IsControlFlow(instr)) to_related(instr);
     if (instr->opcode() == Opcode::kParameter || instr->IsRoot()) {
       auto it = s_.computation_map.find(instr->parent());
-      if (it != s_.computation_map.end()) to_related(it->second);
+      if (it != s_.computation_map.end()) {
+        to_related(it->second);
+        // A branch / callee parameter hands its sharding back to the caller's operand.
+        if (instr->opcode() == Opcode::kParameter &&
+            (it->second->opcode() == Opcode::kConditional || it->second->opcode() == Opcode::kCall))
+          to_related(instr);
+      }
     }
   }
 
