@@ -456,7 +456,14 @@ class Driver {
 
   void ClearCache(const Instruction* instr, const Instruction* for_users = nullptr) {
     for (const Instruction* op : instr->operands()) Bits(op) &= ~kDoneBwd;
-    for (const Instruction* u : (for_users ? for_users : instr)->users()) Bits(u) &= ~kDoneFwd;
+    for (const Instruction* u : (for_users ? for_users : instr)->users()) {
+      Bits(u) &= ~kDoneFwd;
+      // The parameters of a called computation read the caller's operands.
+      if (IsControlFlow(u))
+        for (const Computation* c : u->called_computations())
+          for (const Instruction* p : c->parameters())
+            if (p) Bits(p) &= ~kDoneFwd;
+    }
     if (Bits(instr) & kInGroup)
       if (const auto* group = s_.GroupOf(instr))
         for (const Instruction* m : *group)
