@@ -189,6 +189,7 @@ class Driver {
     // The graph does not change from here until the barriers are removed: list each
     // computation's instructions once (a computation keeps them in a linked list).
     for (Computation* comp : module_.computations()) comp_instrs_.emplace_back(comp, comp->instructions());
+    RETURN_IF_ERROR(CheckDevicesInWhileBodies());
     BuildComputationMap();
     CollectProvided();
     RecordAnnotations();
@@ -281,6 +282,61 @@ class Driver {
     for (int64_t i = 0; i < entry->num_parameters(); ++i)
       if (entry->parameter(i) && entry->parameter(i)->has_sharding())
         saved_params_[i] = *entry->parameter(i)->sharding();
+  }
+
+  // A while body holding a device-to-device channel op (send/recv that is not a host transfer,
+  // all-reduce/reduce-scatter with a channel) placed on device D runs entirely on D: every other
+  // single-device instruction in the body must be on D, and the body root (hence the while) is
+  // placed on D. (XLA's CheckAndUpdateDeviceAssignmentsInWhileBody.)
+  Status CheckDevicesInWhileBodies() {
+    for (const auto& [comp, instrs] : comp_instrs_) {
+      for (Instruction* w : instrs) {
+        if (w->opcode() != Opcode::kWhile) continue;
+        Computation* body = w->computation_attr(AttrId::kBody);
+        if (!body) continue;
+        std::optional<int64_t> unique;
+        const Instruction* channel = nullptr;
+        std::vector<std::pair<int64_t, const Instruction*>> others;
+        auto conflict = [&](const Instruction* i, int64_t device) {
+          return InvalidArgument("instruction %{} is on device {}, which conflicts with device {} of channel instruction %{}",
+                                 i->name(), device, *unique, channel->name());
+        };
+        for (const Instruction* i : body->instructions()) {
+          if (!i->has_sharding()) continue;
+          std::optional<int64_t> device = i->sharding()->UniqueDevice();
+          if (!device) continue;
+          const Opcode op = i->opcode();
+          const bool is_channel =
+              ((op == Opcode::kSend || op == Opcode::kRecv) && !i->bool_attr(AttrId::kIsHostTransfer)) ||
+              ((op == Opcode::kAllReduce || op == Opcode::kReduceScatter) && i->attrs().Has(AttrId::kChannelId));
+          if (unique) {
+            if (*unique != *device) return conflict(i, *device);
+          } else if (is_channel) {
+            channel = i;
+            unique = device;
+            for (const auto& [d, other] : others)
+              if (d != *unique) return conflict(other, d);
+          } else {
+            others.emplace_back(*device, i);
+          }
+        }
+        if (!unique) continue;
+        if (w->has_sharding()) {
+          std::optional<int64_t> wd = w->sharding()->UniqueDevice();
+          if (wd && *wd != *unique) return conflict(w, *wd);
+        }
+        Instruction* root = body->root();
+        std::optional<int64_t> rd = root->has_sharding() ? root->sharding()->UniqueDevice() : std::nullopt;
+        if (!rd) {
+          root->set_sharding(std::make_shared<const Sharding>(
+              Sharding::AssignDevice(*unique).NormalizeTupleSharding(root->shape())));
+          changed_ = true;
+        } else if (*rd != *unique) {
+          return conflict(root, *rd);
+        }
+      }
+    }
+    return absl::OkStatus();
   }
 
   void BuildComputationMap() {
