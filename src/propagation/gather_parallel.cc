@@ -51,6 +51,33 @@ int64_t ResultDimOfIndicesDim(int64_t indices_dim, int64_t index_vector_dim,
   return -1;
 }
 
+// The iota-derived ("implicit") parallel dims as (indices dim, operand dim) pairs: an iota along
+// indices dim d feeding the index of operand dim o with slice size 1 (and d not an explicit
+// batching dim) makes d and o parallel. One iota dim feeding two such positions, or a pair whose
+// sizes differ, disables them all (nullopt).
+std::optional<DimPairs> ImplicitParallelDims(const Instruction& operand, const Instruction& indices,
+                                             int64_t index_vector_dim, const std::vector<int64_t>& slice_sizes,
+                                             const std::vector<int64_t>& index_map,
+                                             const std::vector<int64_t>& indices_batching,
+                                             const CallerMap& callers) {
+  std::vector<int64_t> per_index =
+      IotaDimPerIndex(indices, index_vector_dim, static_cast<int64_t>(index_map.size()), callers);
+  DimPairs pairs;
+  for (size_t i = 0; i < per_index.size(); ++i) {
+    const int64_t idim = per_index[i];
+    if (idim < 0) continue;
+    for (const auto& [d, o] : pairs)
+      if (d == idim) return std::nullopt;
+    const int64_t odim = index_map[i];
+    if (odim < 0 || odim >= static_cast<int64_t>(slice_sizes.size())) continue;
+    if (slice_sizes[odim] != 1 || Contains(indices_batching, idim)) continue;
+    if (idim >= indices.shape().rank() || operand.shape().dim(odim) != indices.shape().dim(idim))
+      return std::nullopt;
+    pairs.emplace_back(idim, odim);
+  }
+  return pairs;
+}
+
 // Shared by gather and scatter. `slice_sizes` per operand dim, `index_map` the operand dim of
 // each index-vector position, `window_dims` the offset (gather) / update window (scatter) dims,
 // `operand_batching` / `indices_batching` the explicit batching dims.
@@ -71,32 +98,10 @@ std::optional<ParallelDims> Collect(const Instruction& operand, const Instructio
   if (kind != ParallelKind::kImplicit)
     for (size_t k = 0; k < operand_batching.size() && k < indices_batching.size(); ++k)
       add(indices_batching[k], operand_batching[k]);
-  if (kind != ParallelKind::kExplicit) {
-    // An iota along indices dim d addressing operand dim o with slice size 1 (and not an explicit
-    // batching dim) makes d and o parallel. The same iota dim feeding two positions, or a parallel
-    // pair whose sizes differ, disables the implicit parallel dims altogether.
-    std::vector<int64_t> per_index =
-        IotaDimPerIndex(indices, index_vector_dim, static_cast<int64_t>(index_map.size()), callers);
-    const Instruction* sized = &indices;
-    while (sized->opcode() == Opcode::kCopy) sized = sized->operand(0);
-    if (sized->opcode() != Opcode::kConcatenate) sized = &indices;
-    std::vector<int64_t> seen;
-    ParallelDims implicit;
-    for (size_t i = 0; i < per_index.size(); ++i) {
-      int64_t idim = per_index[i];
-      if (idim < 0) continue;
-      if (Contains(seen, idim)) return kind == ParallelKind::kAll && !out.empty() ? std::optional(out) : std::nullopt;
-      int64_t odim = index_map[i];
-      if (odim < 0 || odim >= static_cast<int64_t>(slice_sizes.size())) continue;
-      if (slice_sizes[odim] != 1 || Contains(indices_batching, idim)) continue;
-      if (idim >= sized->shape().rank() || operand.shape().dim(odim) != sized->shape().dim(idim))
-        return kind == ParallelKind::kAll && !out.empty() ? std::optional(out) : std::nullopt;
-      seen.push_back(idim);
-      implicit.indices.push_back(idim);
-      implicit.operand.push_back(odim);
-    }
-    for (size_t k = 0; k < implicit.indices.size(); ++k) add(implicit.indices[k], implicit.operand[k]);
-  }
+  if (kind != ParallelKind::kExplicit)
+    if (std::optional<DimPairs> implicit = ImplicitParallelDims(operand, indices, index_vector_dim, slice_sizes,
+                                                                index_map, indices_batching, callers))
+      for (const auto& [idim, odim] : *implicit) add(idim, odim);
   if (out.empty()) return std::nullopt;
   return out;
 }
