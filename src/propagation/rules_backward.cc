@@ -1,6 +1,7 @@
 // Backward rules of propagation (user -> operand, GSPMD.md §2.4 "Backward"), shard-group
 // propagation, and the refinement of partially specified Sharding constraints.
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "propagation/dim_mapping.h"
@@ -140,7 +141,16 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
       } else {
         const Sharding& proto = us.IsTuple() ? (us.tuple_elements().empty() ? us : us.tuple_elements()[0]) : us;
         if (us.IsTuple() && us.tuple_elements().empty()) return std::nullopt;
-        leaves.assign(Sharding::RequiredLeaves(instr.shape()), ReplicateAllDataDims(proto, -1));
+        // Every other leaf: replicated data dims of its own rank (a manual subgroup is kept).
+        std::function<void(const Shape&)> add_leaves = [&](const Shape& shape) {
+          if (!shape.IsTuple()) {
+            leaves.push_back(ReplicateAllDataDims(proto, shape.IsArray() ? shape.rank() : 0));
+            return;
+          }
+          for (const Shape& sub : shape.tuple_shapes()) add_leaves(sub);
+        };
+        add_leaves(instr.shape());
+        if (leaves.empty()) leaves.push_back(ReplicateAllDataDims(proto, 0));
       }
       if (!us.IsTuple()) {
         if (leaf < static_cast<int64_t>(leaves.size())) leaves[leaf] = us;
