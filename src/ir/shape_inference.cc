@@ -239,6 +239,11 @@ Status CheckUnaryType(Opcode op, DType t) {
 
 StatusOr<Shape> InferUnary(const Instruction& instr) {
   RETURN_IF_ERROR(ExpectOperandCount(instr, 1));
+  // As in XLA, a copy takes any shape, tuples included (e.g. `ROOT %copy = (..) copy(%while)`).
+  if (instr.opcode() == Opcode::kCopy) {
+    ASSIGN_OR_RETURN(const Instruction* op, Operand(instr, 0));
+    return StripLayout(op->shape());
+  }
   ASSIGN_OR_RETURN(Shape s, ArrayOperand(instr, 0));
   Opcode op = instr.opcode();
   DType t = s.dtype();

@@ -11,16 +11,19 @@ namespace {
 bool Contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 // Which indices dim the iota feeding index-vector position i varies along (-1: not an iota).
+// A concatenate along index_vector_dim (possibly behind copies) contributes piece by piece.
 std::vector<int64_t> IotaDimPerIndex(const Instruction& indices, int64_t index_vector_dim,
                                      int64_t num_indices, const CallerMap& callers) {
   std::vector<int64_t> per_index(num_indices, -1);
   auto count_from = [&](const Instruction& piece) {
     return piece.shape().rank() > index_vector_dim ? piece.shape().dim(index_vector_dim) : 1;
   };
-  if (indices.opcode() == Opcode::kConcatenate && !indices.dimensions().empty() &&
-      indices.dimensions()[0] == index_vector_dim) {
+  const Instruction* concat = &indices;
+  while (concat->opcode() == Opcode::kCopy) concat = concat->operand(0);
+  if (concat->opcode() == Opcode::kConcatenate && !concat->dimensions().empty() &&
+      concat->dimensions()[0] == index_vector_dim) {
     int64_t at = 0;
-    for (const Instruction* piece : indices.operands()) {
+    for (const Instruction* piece : concat->operands()) {
       int64_t n = count_from(*piece);
       std::optional<int64_t> dim = DimensionForIota(*piece, callers);
       if (dim && *dim != index_vector_dim)
@@ -36,47 +39,70 @@ std::vector<int64_t> IotaDimPerIndex(const Instruction& indices, int64_t index_v
   return per_index;
 }
 
-// Shared by gather and scatter: `slice_sizes` per operand dim, `index_map` the operand dim of
-// each index-vector position, `index_to_result` the (indices dim, result dim) passthrough pairs,
-// `batching` explicit (operand dim, result dim) batching pairs and their indices dims.
-std::optional<ParallelDims> Collect(const Instruction& indices, int64_t index_vector_dim,
-                                    const std::vector<int64_t>& slice_sizes,
-                                    const std::vector<int64_t>& index_map, const DimPairs& index_to_result,
-                                    const DimPairs& batching, const std::vector<int64_t>& batching_index_dims,
-                                    const CallerMap& callers) {
-  struct Entry { int64_t indices, operand, result; };
-  std::vector<Entry> entries;
-  auto result_of = [&](int64_t indices_dim) -> int64_t {
-    for (const auto& [i, r] : index_to_result)
-      if (i == indices_dim) return r;
-    return -1;
-  };
+// The result (output / update) dim of each indices batch dim: the non-index_vector_dim indices
+// dims in order, against the result dims that are not offset / window dims.
+int64_t ResultDimOfIndicesDim(int64_t indices_dim, int64_t index_vector_dim,
+                              const std::vector<int64_t>& window_dims, int64_t result_rank) {
+  int64_t batch_index = indices_dim - (indices_dim > index_vector_dim ? 1 : 0);
+  for (int64_t r = 0, seen = 0; r < result_rank; ++r) {
+    if (Contains(window_dims, r)) continue;
+    if (seen++ == batch_index) return r;
+  }
+  return -1;
+}
+
+// The iota-derived ("implicit") parallel dims as (indices dim, operand dim) pairs: an iota along
+// indices dim d feeding the index of operand dim o with slice size 1 (and d not an explicit
+// batching dim) makes d and o parallel. One iota dim feeding two such positions, or a pair whose
+// sizes differ, disables them all (nullopt).
+std::optional<DimPairs> ImplicitParallelDims(const Instruction& operand, const Instruction& indices,
+                                             int64_t index_vector_dim, const std::vector<int64_t>& slice_sizes,
+                                             const std::vector<int64_t>& index_map,
+                                             const std::vector<int64_t>& indices_batching,
+                                             const CallerMap& callers) {
   std::vector<int64_t> per_index =
       IotaDimPerIndex(indices, index_vector_dim, static_cast<int64_t>(index_map.size()), callers);
+  DimPairs pairs;
   for (size_t i = 0; i < per_index.size(); ++i) {
-    int64_t idim = per_index[i];
+    const int64_t idim = per_index[i];
     if (idim < 0) continue;
-    for (const Entry& e : entries)
-      if (e.indices == idim) return std::nullopt;  // one iota dim addressing two operand dims
-    int64_t odim = index_map[i];
-    if (odim < 0 || odim >= static_cast<int64_t>(slice_sizes.size()) || slice_sizes[odim] != 1) continue;
-    int64_t rdim = result_of(idim);
-    if (rdim < 0) continue;
-    entries.push_back({idim, odim, rdim});
+    for (const auto& [d, o] : pairs)
+      if (d == idim) return std::nullopt;
+    const int64_t odim = index_map[i];
+    if (odim < 0 || odim >= static_cast<int64_t>(slice_sizes.size())) continue;
+    if (slice_sizes[odim] != 1 || Contains(indices_batching, idim)) continue;
+    if (idim >= indices.shape().rank() || operand.shape().dim(odim) != indices.shape().dim(idim))
+      return std::nullopt;
+    pairs.emplace_back(idim, odim);
   }
-  for (size_t k = 0; k < batching.size() && k < batching_index_dims.size(); ++k) {
-    bool dup = false;
-    for (const Entry& e : entries) dup |= e.indices == batching_index_dims[k] || e.operand == batching[k].first;
-    if (!dup) entries.push_back({batching_index_dims[k], batching[k].first, batching[k].second});
-  }
-  if (entries.empty()) return std::nullopt;
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.indices < b.indices; });
+  return pairs;
+}
+
+// Shared by gather and scatter. `slice_sizes` per operand dim, `index_map` the operand dim of
+// each index-vector position, `window_dims` the offset (gather) / update window (scatter) dims,
+// `operand_batching` / `indices_batching` the explicit batching dims.
+std::optional<ParallelDims> Collect(const Instruction& operand, const Instruction& indices,
+                                    int64_t index_vector_dim, int64_t result_rank,
+                                    const std::vector<int64_t>& slice_sizes,
+                                    const std::vector<int64_t>& index_map,
+                                    const std::vector<int64_t>& window_dims,
+                                    const std::vector<int64_t>& operand_batching,
+                                    const std::vector<int64_t>& indices_batching, const CallerMap& callers,
+                                    ParallelKind kind) {
   ParallelDims out;
-  for (const Entry& e : entries) {
-    out.indices.push_back(e.indices);
-    out.operand.push_back(e.operand);
-    out.result.push_back(e.result);
-  }
+  auto add = [&](int64_t idim, int64_t odim) {
+    out.indices.push_back(idim);
+    out.operand.push_back(odim);
+    out.result.push_back(ResultDimOfIndicesDim(idim, index_vector_dim, window_dims, result_rank));
+  };
+  if (kind != ParallelKind::kImplicit)
+    for (size_t k = 0; k < operand_batching.size() && k < indices_batching.size(); ++k)
+      add(indices_batching[k], operand_batching[k]);
+  if (kind != ParallelKind::kExplicit)
+    if (std::optional<DimPairs> implicit = ImplicitParallelDims(operand, indices, index_vector_dim, slice_sizes,
+                                                                index_map, indices_batching, callers))
+      for (const auto& [idim, odim] : *implicit) add(idim, odim);
+  if (out.empty()) return std::nullopt;
   return out;
 }
 
@@ -137,16 +163,16 @@ std::optional<int64_t> DimensionForIota(const Instruction& i, const CallerMap& c
   return std::nullopt;
 }
 
-std::optional<ParallelDims> GatherParallelDims(const Instruction& gather, const CallerMap& callers) {
+std::optional<ParallelDims> GatherParallelDims(const Instruction& gather, const CallerMap& callers,
+                                               ParallelKind kind) {
   const GatherDims d = GatherDimsOf(gather);
-  const Instruction& indices = *gather.operand(1);
-  std::vector<int64_t> batching_index_dims = d.start_indices_batching_dims;
-  return Collect(indices, d.index_vector_dim, d.slice_sizes, d.start_index_map,
-                 GatherIndexPassthroughDims(indices.shape(), gather.shape(), d),
-                 GatherOperandBatchingDims(indices.shape(), gather.shape(), d), batching_index_dims, callers);
+  return Collect(*gather.operand(0), *gather.operand(1), d.index_vector_dim, gather.shape().rank(),
+                 d.slice_sizes, d.start_index_map, d.offset_dims, d.operand_batching_dims,
+                 d.start_indices_batching_dims, callers, kind);
 }
 
-std::optional<ParallelDims> ScatterParallelDims(const Instruction& scatter, const CallerMap& callers) {
+std::optional<ParallelDims> ScatterParallelDims(const Instruction& scatter, const CallerMap& callers,
+                                                ParallelKind kind) {
   const ScatterDims d = ScatterDimsOf(scatter);
   const int64_t n = scatter.operand_count() / 2;
   const Instruction& indices = *scatter.operand(n);
@@ -161,9 +187,9 @@ std::optional<ParallelDims> ScatterParallelDims(const Instruction& scatter, cons
       slice_sizes[i] = updates.dim(d.update_window_dims[window]);
     ++window;
   }
-  return Collect(indices, d.index_vector_dim, slice_sizes, d.scatter_dims_to_operand_dims,
-                 ScatterIndexPassthroughDims(indices.shape(), updates, d),
-                 ScatterOperandBatchingDims(indices.shape(), updates, d), d.scatter_indices_batching_dims, callers);
+  return Collect(*scatter.operand(0), indices, d.index_vector_dim, updates.rank(), slice_sizes,
+                 d.scatter_dims_to_operand_dims, d.update_window_dims, d.input_batching_dims,
+                 d.scatter_indices_batching_dims, callers, kind);
 }
 
 }  // namespace spmdc

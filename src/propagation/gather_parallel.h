@@ -21,14 +21,20 @@ using CallerMap = absl::flat_hash_map<const Computation*, Instruction*>;
 // The dimension along which `maybe_iota` counts 0, 1, 2, ... (XLA's GetDimensionForIota).
 std::optional<int64_t> DimensionForIota(const Instruction& maybe_iota, const CallerMap& callers);
 
-// One entry per parallel dim, ordered by the indices dim: indices[k], operand[k] and result[k]
-// (the gather output dim, or the scatter update dim) move together.
+// One entry per parallel dim: indices[k], operand[k] and result[k] (the gather output dim, or the
+// scatter update dim) move together.
 struct ParallelDims {
   std::vector<int64_t> indices, operand, result;
   bool empty() const { return indices.empty(); }
 };
-std::optional<ParallelDims> GatherParallelDims(const Instruction& gather, const CallerMap& callers);
+// Which parallel dims: the explicit batching dims, the iota-derived ("implicit") ones, or both
+// (explicit first). Forward propagation treats the two kinds in separate steps; backward
+// propagation to the operand / updates uses both.
+enum class ParallelKind { kAll, kExplicit, kImplicit };
+std::optional<ParallelDims> GatherParallelDims(const Instruction& gather, const CallerMap& callers,
+                                               ParallelKind kind = ParallelKind::kAll);
 // For scatter(operands..., indices, updates...); `result` holds update dims.
-std::optional<ParallelDims> ScatterParallelDims(const Instruction& scatter, const CallerMap& callers);
+std::optional<ParallelDims> ScatterParallelDims(const Instruction& scatter, const CallerMap& callers,
+                                                ParallelKind kind = ParallelKind::kAll);
 
 }  // namespace spmdc

@@ -109,9 +109,25 @@ std::vector<bool> Flags(const std::optional<std::vector<bool>>& given, const Mod
 
 bool Any(const std::vector<bool>& v) { return std::any_of(v.begin(), v.end(), [](bool b) { return b; }); }
 
-// Instructions that must share one sharding across a control-flow boundary.
-std::vector<Instruction*> Related(Instruction* i) {
+// Instructions that must share one sharding across a control-flow boundary. A parameter of a
+// conditional branch or a callee is related to the caller's operand that feeds it.
+std::vector<Instruction*> Related(Instruction* i, const CallerMap& callers) {
   switch (i->opcode()) {
+    case Opcode::kParameter: {
+      auto it = callers.find(i->parent());
+      if (it == callers.end()) return {};
+      Instruction* caller = it->second;
+      if (caller->opcode() == Opcode::kConditional) {
+        std::vector<Computation*> branches = caller->called_computations();
+        for (size_t b = 0; b < branches.size(); ++b)
+          if (branches[b] == i->parent() && static_cast<int64_t>(b) + 1 < caller->operand_count())
+            return {i, caller->operand(b + 1)};
+      } else if (caller->opcode() == Opcode::kCall) {
+        int64_t k = i->parameter_number();
+        if (k >= 0 && k < caller->operand_count()) return {i, caller->operand(k)};
+      }
+      return {};
+    }
     case Opcode::kWhile: {
       Computation* cond = i->computation_attr(AttrId::kCondition);
       Computation* body = i->computation_attr(AttrId::kBody);
@@ -174,6 +190,7 @@ class Driver {
     // The graph does not change from here until the barriers are removed: list each
     // computation's instructions once (a computation keeps them in a linked list).
     for (Computation* comp : module_.computations()) comp_instrs_.emplace_back(comp, comp->instructions());
+    RETURN_IF_ERROR(CheckDevicesInWhileBodies());
     BuildComputationMap();
     CollectProvided();
     RecordAnnotations();
@@ -273,11 +290,66 @@ class Driver {
         saved_params_[i] = *entry->parameter(i)->sharding();
   }
 
+  // A while body holding a device-to-device channel op (send/recv that is not a host transfer,
+  // all-reduce/reduce-scatter with a channel) placed on device D runs entirely on D: every other
+  // single-device instruction in the body must be on D, and the body root (hence the while) is
+  // placed on D. (XLA's CheckAndUpdateDeviceAssignmentsInWhileBody.)
+  Status CheckDevicesInWhileBodies() {
+    for (const auto& [comp, instrs] : comp_instrs_) {
+      for (Instruction* w : instrs) {
+        if (w->opcode() != Opcode::kWhile) continue;
+        Computation* body = w->computation_attr(AttrId::kBody);
+        if (!body) continue;
+        std::optional<int64_t> unique;
+        const Instruction* channel = nullptr;
+        std::vector<std::pair<int64_t, const Instruction*>> others;
+        auto conflict = [&](const Instruction* i, int64_t device) {
+          return InvalidArgument("instruction %{} is on device {}, which conflicts with device {} of channel instruction %{}",
+                                 i->name(), device, *unique, channel->name());
+        };
+        for (const Instruction* i : body->instructions()) {
+          if (!i->has_sharding()) continue;
+          std::optional<int64_t> device = i->sharding()->UniqueDevice();
+          if (!device) continue;
+          const Opcode op = i->opcode();
+          const bool is_channel =
+              ((op == Opcode::kSend || op == Opcode::kRecv) && !i->bool_attr(AttrId::kIsHostTransfer)) ||
+              ((op == Opcode::kAllReduce || op == Opcode::kReduceScatter) && i->attrs().Has(AttrId::kChannelId));
+          if (unique) {
+            if (*unique != *device) return conflict(i, *device);
+          } else if (is_channel) {
+            channel = i;
+            unique = device;
+            for (const auto& [d, other] : others)
+              if (d != *unique) return conflict(other, d);
+          } else {
+            others.emplace_back(*device, i);
+          }
+        }
+        if (!unique) continue;
+        if (w->has_sharding()) {
+          std::optional<int64_t> wd = w->sharding()->UniqueDevice();
+          if (wd && *wd != *unique) return conflict(w, *wd);
+        }
+        Instruction* root = body->root();
+        std::optional<int64_t> rd = root->has_sharding() ? root->sharding()->UniqueDevice() : std::nullopt;
+        if (!rd) {
+          root->set_sharding(std::make_shared<const Sharding>(
+              Sharding::AssignDevice(*unique).NormalizeTupleSharding(root->shape())));
+          changed_ = true;
+        } else if (*rd != *unique) {
+          return conflict(root, *rd);
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
   void BuildComputationMap() {
     for (const auto& [comp, instrs] : comp_instrs_) {
       for (Instruction* instr : instrs) {
         if (!IsControlFlow(instr)) continue;
-        std::vector<Instruction*> related = Related(instr);
+        std::vector<Instruction*> related = Related(instr, s_.computation_map);
         const Instruction* sharded = nullptr;
         for (Instruction* r : related)
           if (r->has_sharding()) {
@@ -288,7 +360,10 @@ class Driver {
           for (Instruction* r : related) r->set_sharding(sharded->sharding_ptr());
         }
         if (instr->opcode() == Opcode::kWhile) {
+          // Both the body and the condition map to the while (the condition's parameter and its
+          // root may then carry shardings too).
           if (Computation* body = instr->computation_attr(AttrId::kBody)) s_.computation_map[body] = instr;
+          if (Computation* cond = instr->computation_attr(AttrId::kCondition)) s_.computation_map[cond] = instr;
         } else {
           for (Computation* c : instr->called_computations()) s_.computation_map[c] = instr;
         }
@@ -301,8 +376,23 @@ class Driver {
   void CollectProvided() {
     Computation* entry = module_.entry();
     Instruction* root = entry->root();
-    if (!s_.allow_to_output && (!root->has_sharding() || !root->sharding()->IsUnknown()))
+    const Instruction* original_root = root;
+    if (!s_.allow_to_output && (!root->has_sharding() || !root->sharding()->IsUnknown())) {
+      if (root->opcode() == Opcode::kWhile) {
+        // A fixed while root would pin its body and condition too: a copy takes the fixed
+        // sharding instead, and the while stays refinable.
+        auto copy = std::make_unique<Instruction>(Opcode::kCopy, root->shape(), module_.UniqueName("copy"));
+        copy->AppendOperand(root);
+        if (root->has_sharding()) copy->set_sharding(root->sharding_ptr());
+        Instruction* c = entry->AddInstruction(std::move(copy));
+        entry->set_root(c);
+        for (auto& [comp, instrs] : comp_instrs_)
+          if (comp == entry) instrs.push_back(c);
+        root = c;
+        changed_ = true;
+      }
       s_.provided.insert(root);
+    }
     if (!s_.allow_to_parameters) {
       for (Instruction* p : entry->parameters())
         if (p && p->has_sharding() && !p->sharding()->IsUnknown()) s_.provided.insert(p);
@@ -315,7 +405,7 @@ class Driver {
         if (instr->sharding()->IsUnknown()) {
           // Unknown shardings take part as replicated (but stay refinable).
           instr->set_sharding(std::make_shared<const Sharding>(Sharding::Replicate(instr->sharding()->metadata())));
-        } else if (instr != root && instr->opcode() != Opcode::kParameter) {
+        } else if (instr != root && instr != original_root && instr->opcode() != Opcode::kParameter) {
           s_.provided.insert(instr);
         }
       }
@@ -341,10 +431,12 @@ class Driver {
   // Copies `instr`'s sharding to every instruction related to it through control flow.
   void PropagateAcrossCalls(Instruction* instr, std::vector<Instruction*>* changed) {
     auto to_related = [&](Instruction* anchor) {
-      std::vector<Instruction*> related = Related(anchor);
+      std::vector<Instruction*> related = Related(anchor, s_.computation_map);
       if (std::find(related.begin(), related.end(), instr) == related.end()) return;
       for (Instruction* r : related) {
         if (r->has_sharding() && *r->sharding() == *instr->sharding()) continue;
+        // Fixed shardings (annotations, the entry root) are never overwritten.
+        if (s_.provided.contains(r)) continue;
         s_.Set(r, *instr->sharding(), instr, "control-flow consistency", EventKind::kControlFlow);
         changed->push_back(r);
         PropagateAcrossCalls(r, changed);
@@ -353,7 +445,13 @@ class Driver {
     if (IsControlFlow(instr)) to_related(instr);
     if (instr->opcode() == Opcode::kParameter || instr->IsRoot()) {
       auto it = s_.computation_map.find(instr->parent());
-      if (it != s_.computation_map.end()) to_related(it->second);
+      if (it != s_.computation_map.end()) {
+        to_related(it->second);
+        // A branch / callee parameter hands its sharding back to the caller's operand.
+        if (instr->opcode() == Opcode::kParameter &&
+            (it->second->opcode() == Opcode::kConditional || it->second->opcode() == Opcode::kCall))
+          to_related(instr);
+      }
     }
   }
 
@@ -427,7 +525,14 @@ class Driver {
 
   void ClearCache(const Instruction* instr, const Instruction* for_users = nullptr) {
     for (const Instruction* op : instr->operands()) Bits(op) &= ~kDoneBwd;
-    for (const Instruction* u : (for_users ? for_users : instr)->users()) Bits(u) &= ~kDoneFwd;
+    for (const Instruction* u : (for_users ? for_users : instr)->users()) {
+      Bits(u) &= ~kDoneFwd;
+      // The parameters of a called computation read the caller's operands.
+      if (IsControlFlow(u))
+        for (const Computation* c : u->called_computations())
+          for (const Instruction* p : c->parameters())
+            if (p) Bits(p) &= ~kDoneFwd;
+    }
     if (Bits(instr) & kInGroup)
       if (const auto* group = s_.GroupOf(instr))
         for (const Instruction* m : *group)

@@ -290,23 +290,30 @@ bool InferGather(Instruction* instr, PropagationState& s) {
   const int64_t rank = instr->shape().rank();
   const Instruction* operand = instr->operand(0);
   const Instruction* indices = instr->operand(1);
+  // Operand and indices shardings on parallel dims (operand / indices dim -> output dim).
+  auto parallel = [&](const ParallelDims& par, std::string_view what) {
+    if (HasPropagatable(operand))
+      changed |= s.Improve(instr, MapShardingDims(*operand->sharding(), par.operand, par.result, rank), operand,
+                           fmt::format("gather(operand {})", what), EventKind::kForward);
+    if (HasPropagatable(indices))
+      changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), par.indices, par.result, rank), indices,
+                           fmt::format("gather(indices {})", what), EventKind::kForward);
+  };
+  // XLA's order: explicit batching dims, index passthrough, implicit (iota) parallel dims, then
+  // operand passthrough. The order matters: among equally specific candidates the first wins.
+  if (std::optional<ParallelDims> explicit_dims =
+          GatherParallelDims(*instr, s.computation_map, ParallelKind::kExplicit))
+    parallel(*explicit_dims, "batching dims");
   if (HasPropagatable(indices)) {
     changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), m.index_passthrough, m.output_batch, rank),
                          indices, "gather(indices passthrough)", EventKind::kForward);
   }
   if (!s.is_spmd) return changed;  // operand-based rules are SPMD-only in XLA
-  std::optional<ParallelDims> par = GatherParallelDims(*instr, s.computation_map);
-  if (par) {
-    if (HasPropagatable(operand))
-      changed |= s.Improve(instr, MapShardingDims(*operand->sharding(), par->operand, par->result, rank), operand,
-                           "gather(operand parallel dims)", EventKind::kForward);
-    if (HasPropagatable(indices))
-      changed |= s.Improve(instr, MapShardingDims(*indices->sharding(), par->indices, par->result, rank), indices,
-                           "gather(indices parallel dims)", EventKind::kForward);
-  }
-  if (HasPropagatable(operand) && !operand->sharding()->IsTileMaximal()) {
+  std::optional<ParallelDims> par = GatherParallelDims(*instr, s.computation_map, ParallelKind::kImplicit);
+  if (par) parallel(*par, "parallel dims");
+  if (HasPropagatable(operand) && !operand->sharding()->IsTileMaximal() && !operand->sharding()->IsManual()) {
     Sharding filtered = *operand->sharding();
-    if (par && !operand->sharding()->IsManual())
+    if (par)
       filtered = PartiallyReplicateTiledShardingOnDims(filtered, par->operand);
     if (std::optional<Sharding> cand = NonTrivial(MapShardingDims(filtered, m.operand_passthrough, m.output_offset, rank)))
       changed |= s.Improve(instr, *cand, operand, "gather(operand passthrough)", EventKind::kForward);
@@ -315,7 +322,9 @@ bool InferGather(Instruction* instr, PropagationState& s) {
 }
 
 bool InferScatter(Instruction* instr, PropagationState& s) {
-  int64_t n = instr->operand_count() / 2;
+  const int64_t n = instr->operand_count() / 2;
+  const int64_t rank = instr->operand(0)->shape().rank();
+  const Instruction* indices = instr->operand(n);
   bool changed = false;
   if (!s.is_spmd) {
     // XLA without SPMD: a scatter is only ever replicated.
@@ -323,37 +332,49 @@ bool InferScatter(Instruction* instr, PropagationState& s) {
       changed |= ImproveElement(instr, i, Sharding::Replicate(), nullptr, "scatter (not SPMD)", s);
     return changed;
   }
+  // Operand i, the indices and update i on parallel dims, into result element i.
+  auto parallel = [&](const ParallelDims& par, std::string_view what) {
+    for (int64_t i = 0; i < n; ++i) {
+      const Instruction* operand = instr->operand(i);
+      if (HasPropagatable(operand))
+        changed |= ImproveElement(instr, i, MapShardingDims(*operand->sharding(), par.operand, par.operand, rank),
+                                  operand, fmt::format("scatter(operand {})", what), s);
+    }
+    if (HasPropagatable(indices)) {
+      Sharding cand = MapShardingDims(*indices->sharding(), par.indices, par.operand, rank);
+      for (int64_t i = 0; i < n; ++i)
+        changed |= ImproveElement(instr, i, cand, indices, fmt::format("scatter(indices {})", what), s);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const Instruction* update = instr->operand(n + 1 + i);
+      if (HasPropagatable(update))
+        changed |= ImproveElement(instr, i, MapShardingDims(*update->sharding(), par.result, par.operand, rank),
+                                  update, fmt::format("scatter(updates {})", what), s);
+    }
+  };
+  if (std::optional<ParallelDims> explicit_dims =
+          ScatterParallelDims(*instr, s.computation_map, ParallelKind::kExplicit))
+    parallel(*explicit_dims, "batching dims");
   for (int64_t i = 0; i < n; ++i) {
     if (HasPropagatable(instr->operand(i)))
       changed |= ImproveElement(instr, i, *instr->operand(i)->sharding(), instr->operand(i),
                                 "scatter(operand)", s);
   }
-  const Instruction* indices = instr->operand(n);
-  const Instruction* update0 = instr->operand(n + 1);
-  if (!HasPropagatable(indices) && !HasPropagatable(update0)) return changed;
+  bool any_update = false;
+  for (int64_t i = 0; i < n; ++i) any_update |= HasPropagatable(instr->operand(n + 1 + i));
+  if (!HasPropagatable(indices) && !any_update) return changed;
+  if (std::optional<ParallelDims> par = ScatterParallelDims(*instr, s.computation_map, ParallelKind::kImplicit))
+    parallel(*par, "parallel dims");
   ScatterDimMap m = ScatterDimMapOf(*instr);
-  int64_t rank = instr->operand(0)->shape().rank();
-  auto all_elements = [&](const Sharding& cand, const Instruction* from, std::string_view rule) {
-    bool c = false;
-    for (int64_t i = 0; i < n; ++i) c |= ImproveElement(instr, i, cand, from, rule, s);
-    return c;
-  };
-  if (std::optional<ParallelDims> par = ScatterParallelDims(*instr, s.computation_map)) {
-    const Instruction* operand = instr->operand(0);
-    if (HasPropagatable(operand))
-      changed |= all_elements(MapShardingDims(*operand->sharding(), par->operand, par->operand, rank), operand,
-                              "scatter(operand parallel dims)");
-    if (HasPropagatable(indices))
-      changed |= all_elements(MapShardingDims(*indices->sharding(), par->indices, par->operand, rank), indices,
-                              "scatter(indices parallel dims)");
-    if (HasPropagatable(update0))
-      changed |= all_elements(MapShardingDims(*update0->sharding(), par->result, par->operand, rank), update0,
-                              "scatter(updates parallel dims)");
-  }
-  if (HasPropagatable(update0) && !update0->sharding()->IsTileMaximal()) {
-    if (std::optional<Sharding> cand =
-            NonTrivial(MapShardingDims(*update0->sharding(), m.update_window, m.operand_passthrough, rank)))
-      changed |= all_elements(*cand, update0, "scatter(update window passthrough)");
+  for (int64_t i = 0; i < n; ++i) {
+    const Instruction* update = instr->operand(n + 1 + i);
+    if (!HasPropagatable(update)) continue;
+    // A replicated (or manual) update is offered as is; a tiled one only when some window dim
+    // keeps a partition.
+    std::optional<Sharding> cand = *update->sharding();
+    if (!cand->IsTileMaximal() && !cand->IsManual())
+      cand = NonTrivial(MapShardingDims(*update->sharding(), m.update_window, m.operand_passthrough, rank));
+    if (cand) changed |= ImproveElement(instr, i, *cand, update, "scatter(update window passthrough)", s);
   }
   return changed;
 }
@@ -374,9 +395,13 @@ bool InferTuple(Instruction* instr, PropagationState& s) {
     int64_t leaves_here = op->shape().IsTuple() ? op->shape().leaf_count() : 1;
     if (op->has_sharding()) {
       for (int64_t j = 0; j < leaves_here && index + j < static_cast<int64_t>(leaves.size()); ++j) {
+        // A token-shaped outfeed carries a tuple sharding (operands..., token): its output is the
+        // last element.
         Sharding os = op->shape().IsTuple()
                           ? (op->sharding()->IsTuple() ? op->sharding()->tuple_elements()[j] : *op->sharding())
-                          : *op->sharding();
+                          : (op->sharding()->IsTuple() && !op->sharding()->tuple_elements().empty()
+                                 ? op->sharding()->tuple_elements().back()
+                                 : *op->sharding());
         if (!had || IsShardingMoreSpecific(os, leaves[index + j])) {
           leaves[index + j] = os;
           from = op;
@@ -489,7 +514,7 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
     case Opcode::kPad: case Opcode::kReduceWindow: case Opcode::kReshape: case Opcode::kScatter:
     case Opcode::kSelectAndScatter: case Opcode::kSlice: case Opcode::kSort:
     case Opcode::kTranspose: case Opcode::kTuple: case Opcode::kWhile: case Opcode::kReduce:
-    case Opcode::kRngBitGenerator: case Opcode::kCall:
+    case Opcode::kRngBitGenerator:
       return true;
     case Opcode::kReverse:
       return s.is_spmd;

@@ -1,6 +1,7 @@
 // Backward rules of propagation (user -> operand, GSPMD.md §2.4 "Backward"), shard-group
 // propagation, and the refinement of partially specified Sharding constraints.
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "propagation/dim_mapping.h"
@@ -177,7 +178,16 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
       } else {
         const Sharding& proto = us.IsTuple() ? (us.tuple_elements().empty() ? us : us.tuple_elements()[0]) : us;
         if (us.IsTuple() && us.tuple_elements().empty()) return std::nullopt;
-        leaves.assign(Sharding::RequiredLeaves(instr.shape()), ReplicateAllDataDims(proto, -1));
+        // Every other leaf: replicated data dims of its own rank (a manual subgroup is kept).
+        std::function<void(const Shape&)> add_leaves = [&](const Shape& shape) {
+          if (!shape.IsTuple()) {
+            leaves.push_back(ReplicateAllDataDims(proto, shape.IsArray() ? shape.rank() : 0));
+            return;
+          }
+          for (const Shape& sub : shape.tuple_shapes()) add_leaves(sub);
+        };
+        add_leaves(instr.shape());
+        if (leaves.empty()) leaves.push_back(ReplicateAllDataDims(proto, 0));
       }
       if (!us.IsTuple()) {
         if (leaf < static_cast<int64_t>(leaves.size())) leaves[leaf] = us;
@@ -217,9 +227,23 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
     case Opcode::kReverse:
       return ReverseSharding(us, user.dimensions());
     case Opcode::kOutfeed: {
+      // The outfeed's sharding covers (operands..., token): operand 0 takes element 0 of it
+      // (a tuple sharding when operand 0 is a tuple).
       if (index != 0) return std::nullopt;
       if (!us.IsTuple()) return us;
-      return us.tuple_elements().empty() ? std::nullopt : std::optional<Sharding>(us.tuple_elements()[0]);
+      std::vector<Shape> shapes;
+      for (const Instruction* op : user.operands()) shapes.push_back(op->shape());
+      Shape whole = Shape::Tuple(std::move(shapes));
+      if (Sharding::RequiredLeaves(whole) != static_cast<int64_t>(us.tuple_elements().size())) {
+        // An outfeed sharding that also counts the token result: the operands come first.
+        std::vector<Shape> with_token = whole.tuple_shapes();
+        with_token.push_back(Shape::Token());
+        whole = Shape::Tuple(std::move(with_token));
+        if (Sharding::RequiredLeaves(whole) != static_cast<int64_t>(us.tuple_elements().size()))
+          return us.tuple_elements().empty() ? std::nullopt : std::optional<Sharding>(us.tuple_elements()[0]);
+      }
+      const int64_t first = 0;
+      return us.GetSubSharding(whole, {&first, 1});
     }
     case Opcode::kGather: {
       GatherDimMap m = GatherDimMapOf(user);
@@ -313,6 +337,12 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
   }
   bool changed = false;
   for (const Instruction* user : instr->users()) {
+    // The state fed to an rng-bit-generator is replicated, whatever else its users want.
+    if (user->opcode() == Opcode::kRngBitGenerator) {
+      if (instr->has_sharding() && instr->sharding()->IsReplicated()) return changed;
+      s.Set(instr, Sharding::Replicate(), user, "rng-bit-generator state", EventKind::kBackward);
+      return true;
+    }
     if (s.UserUnchanged(user)) continue;
     std::optional<Sharding> us = ShardingFromUser(*instr, *user, s.aggressiveness, &s.computation_map, s.is_spmd);
     if (!us) continue;

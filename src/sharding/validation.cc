@@ -121,7 +121,14 @@ Status VerifyModuleShardings(const Module& module, const DiagnosticSource* sourc
   for (const Computation* comp : module.computations()) {
     for (const Instruction* instr : comp->instructions()) {
       if (!instr->has_sharding()) continue;
-      Status status = ValidateSharding(*instr->sharding(), instr->shape(), devices);
+      // An outfeed (token-shaped) may carry a tuple sharding over (operand, token), as in XLA.
+      Shape shape = instr->shape();
+      if (instr->opcode() == Opcode::kOutfeed && instr->sharding()->IsTuple()) {
+        std::vector<Shape> operands;
+        for (const Instruction* op : instr->operands()) operands.push_back(op->shape());
+        shape = Shape::Tuple(std::move(operands));
+      }
+      Status status = ValidateSharding(*instr->sharding(), shape, devices);
       if (status.ok()) continue;
       std::string message = fmt::format("instruction '{}': {}", instr->name(), std::string(status.message()));
       if (source != nullptr) {
