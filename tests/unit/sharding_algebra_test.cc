@@ -445,6 +445,25 @@ TEST(ShardingAlgebra, MergeWithManualSubgroups) {
   EXPECT_EQ(merged, dst);
 }
 
+TEST(ShardingAlgebra, ManualSubgroupGroupingAndReshape) {
+  // XLA's GetManualSubgroupSharding: one group per manual coordinate (devices in row-major order
+  // of the other tile dims); the in-group sharding is the rest, replication kept as a last tile dim.
+  GroupedSharding g = GetManualSubgroupSharding(P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}"));
+  EXPECT_EQ(g.device_groups, (std::vector<std::vector<int64_t>>{{0, 1, 4, 5}, {2, 3, 6, 7}}));
+  EXPECT_EQ(g.sharding, P("{devices=[2,1,2]<=[4] last_tile_dim_replicate}"));
+  EXPECT_EQ(UngroupSharding(g), P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}"));
+  // PropagateShardingThroughReshape reshapes per manual group and regroups.
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({8, 16}), F32({8, 4, 4}),
+                                            P("{devices=[2,2,2]<=[8] last_tile_dims={manual}}")),
+            P("{devices=[2,2,1,2]<=[8] last_tile_dims={manual}}"));
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({8, 16}), F32({128}),
+                                            P("{devices=[1,1,2,4]<=[8] last_tile_dims={manual, replicated}}")),
+            P("{devices=[1,2,4]<=[8] last_tile_dims={manual, replicated}}"));
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({8, 16}), F32({2, 4, 16}),
+                                            P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}")),
+            P("{devices=[2,1,1,2,2]<=[8] last_tile_dims={manual, replicated}}"));
+}
+
 TEST(ShardingAlgebra, ReplicateAllDataDimsKeepsTypedSubgroups) {
   // XLA keeps every typed subgroup (not only manual ones); only plain or partially replicated
   // tilings become replicated.
