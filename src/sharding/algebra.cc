@@ -298,6 +298,13 @@ std::optional<Sharding> StackReshapeSharding(const Shape& src, const Shape& dst,
     const int64_t t_size = dst_stack.back();
     dst_stack.pop_back();
     if (s_size == t_size) {
+      // The rest of a target dim already split by earlier tiles: tiles that do not divide it
+      // would cut across those earlier tiles, so only their gcd with the size is kept (newer
+      // XLA; e.g. [2,3] tiled [2,2] -> [6] keeps 2 tiles, not 4).
+      if (multiply_into_last && s_size % s_tiles != 0) {
+        append(std::gcd(s_size, s_tiles));
+        break;
+      }
       append(s_tiles);
     } else if (t_size == 1) {
       append(1);

@@ -464,6 +464,16 @@ TEST(ShardingAlgebra, ManualSubgroupGroupingAndReshape) {
             P("{devices=[2,1,1,2,2]<=[8] last_tile_dims={manual, replicated}}"));
 }
 
+TEST(ShardingAlgebra, ReshapeMergeKeepsOnlyDividingTilesOfAPartlySplitDim) {
+  // [2,3] tiled [2,2] -> [6]: dim 0's 2 tiles split the target; dim 1's 2 tiles do not divide
+  // its 3 elements, so newer XLA keeps gcd(3, 2) = 1 of them (4 tiles of [6] would cut rows).
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({2, 3}), F32({6}), P("{devices=[2,2]<=[4]}")),
+            P("{devices=[2,2]<=[4] last_tile_dim_replicate}"));
+  // Dividing tiles still merge.
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({2, 4}), F32({8}), P("{devices=[2,2]<=[4]}")),
+            P("{devices=[4]<=[4]}"));
+}
+
 TEST(ShardingAlgebra, ReplicateAllDataDimsKeepsTypedSubgroups) {
   // XLA keeps every typed subgroup (not only manual ones); only plain or partially replicated
   // tilings become replicated.
