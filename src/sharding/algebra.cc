@@ -955,7 +955,7 @@ bool SubTilingImpl(const Shape& shape, const Sharding& potential_sub, const Shar
       const int64_t p = sub_ta.dim(d);
       const int64_t t = d < rank ? sharding.NumTilesOnDim(d) : p;
       front.push_back(static_cast<int64_t>(split_dims.size()));
-      split_dims.push_back(p == t ? p : t);
+      split_dims.push_back(t);
       if (p != t) {
         back.push_back(static_cast<int64_t>(split_dims.size()));
         split_dims.push_back(p / t);
