@@ -53,10 +53,14 @@ Sharding TransposeShardingImpl(const Sharding& sharding, std::span<const int64_t
     for (int64_t i = data_rank; i < rank; ++i) full.push_back(i);
   }
   SPMDC_CHECK(static_cast<int64_t>(full.size()) == rank);
+  // Subgroup dims may be permuted among themselves (their types follow, as in XLA).
+  const std::vector<SubgroupType> old_types = SubgroupTypesOf(sharding);
+  std::vector<SubgroupType> types;
   for (int64_t i = data_rank; i < rank; ++i) {
-    SPMDC_CHECK_MSG(full[i] == i, "TransposeSharding must not move subgroup dims");
+    SPMDC_CHECK_MSG(full[i] >= data_rank, "TransposeSharding must not move subgroup dims into data dims");
+    types.push_back(old_types[full[i] - data_rank]);
   }
-  return WithTiles(sharding, sharding.tile_assignment().Transpose(full));
+  return Build(sharding.tile_assignment().Transpose(full), std::move(types), sharding.metadata());
 }
 
 }  // namespace

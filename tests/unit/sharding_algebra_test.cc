@@ -474,6 +474,14 @@ TEST(ShardingAlgebra, ReshapeMergeKeepsOnlyDividingTilesOfAPartlySplitDim) {
             P("{devices=[4]<=[4]}"));
 }
 
+TEST(ShardingAlgebra, TransposeMayPermuteSubgroupDims) {
+  // A full permutation may swap subgroup dims; their types move with them (XLA recomputes the
+  // subgroup types from the permutation), and the result is canonicalised again.
+  Sharding s = P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}");
+  std::vector<int64_t> perm = {0, 1, 3, 2};
+  EXPECT_EQ(TransposeSharding(s, perm), s);
+}
+
 TEST(ShardingAlgebra, ReplicateAllDataDimsKeepsTypedSubgroups) {
   // XLA keeps every typed subgroup (not only manual ones); only plain or partially replicated
   // tilings become replicated.
