@@ -229,6 +229,13 @@ bool InferReduce(Instruction* instr, PropagationState& s) {
     const Instruction* op = instr->operand(k);
     if (!HasPropagatable(op)) continue;
     const Sharding& os = *op->sharding();
+    if (os.IsManual()) {
+      // Only the result element of this input (XLA improves the sub-sharding at {k}); the whole
+      // result becomes manual earlier, when it had no tiled sharding yet.
+      changed |= instr->shape().IsTuple() ? ImproveElement(instr, k, os, op, "reduce", s)
+                                          : s.Improve(instr, os, op, "reduce", EventKind::kForward, allow);
+      continue;
+    }
     bool reduces_sharded_dim = false;
     if (os.IsTiled())
       for (int64_t d : dims) reduces_sharded_dim |= os.NumTilesOnDim(d) > 1;

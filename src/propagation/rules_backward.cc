@@ -389,6 +389,10 @@ bool RefineOpenDims(Instruction* annotate, const std::vector<int64_t>& dims, con
   return true;
 }
 
+// XLA's HloSharding::IsTiled: neither tile-maximal, manual nor unknown as a whole, so a tuple
+// with one tiled element counts (Sharding::IsTiled is per leaf).
+bool IsTiledAsAWhole(const Sharding& s) { return !s.IsTileMaximal() && !s.IsManual() && !s.IsUnknown(); }
+
 bool IsManualConversion(const Instruction& i) {
   return i.IsCustomCall("SPMDFullToShardShape") || i.IsCustomCall("SPMDShardToFullShape");
 }
@@ -501,7 +505,7 @@ bool InferUnspecifiedDimsFromUsers(Instruction* annotate, const std::vector<int6
   const Instruction* op_for_users = conv ? conv : annotate;
   bool changed = false;
   for (const Instruction* user : op_for_users->users()) {
-    if (!user->has_sharding() || !user->sharding()->IsTiled()) continue;
+    if (!user->has_sharding() || !IsTiledAsAWhole(*user->sharding())) continue;
     std::optional<Sharding> us = ShardingFromUser(*op_for_users, *user, s.aggressiveness, &s.computation_map, s.is_spmd);
     if (!us || us->IsTileMaximal()) continue;
     if (!conv) {

@@ -53,10 +53,14 @@ Sharding TransposeShardingImpl(const Sharding& sharding, std::span<const int64_t
     for (int64_t i = data_rank; i < rank; ++i) full.push_back(i);
   }
   SPMDC_CHECK(static_cast<int64_t>(full.size()) == rank);
+  // Subgroup dims may be permuted among themselves (their types follow, as in XLA).
+  const std::vector<SubgroupType> old_types = SubgroupTypesOf(sharding);
+  std::vector<SubgroupType> types;
   for (int64_t i = data_rank; i < rank; ++i) {
-    SPMDC_CHECK_MSG(full[i] == i, "TransposeSharding must not move subgroup dims");
+    SPMDC_CHECK_MSG(full[i] >= data_rank, "TransposeSharding must not move subgroup dims into data dims");
+    types.push_back(old_types[full[i] - data_rank]);
   }
-  return WithTiles(sharding, sharding.tile_assignment().Transpose(full));
+  return Build(sharding.tile_assignment().Transpose(full), std::move(types), sharding.metadata());
 }
 
 }  // namespace
@@ -298,6 +302,13 @@ std::optional<Sharding> StackReshapeSharding(const Shape& src, const Shape& dst,
     const int64_t t_size = dst_stack.back();
     dst_stack.pop_back();
     if (s_size == t_size) {
+      // The rest of a target dim already split by earlier tiles: tiles that do not divide it
+      // would cut across those earlier tiles, so only their gcd with the size is kept (newer
+      // XLA; e.g. [2,3] tiled [2,2] -> [6] keeps 2 tiles, not 4).
+      if (multiply_into_last && s_size % s_tiles != 0) {
+        append(std::gcd(s_size, s_tiles));
+        break;
+      }
       append(s_tiles);
     } else if (t_size == 1) {
       append(1);
@@ -509,7 +520,9 @@ Sharding ReplicateAllDataDims(const Sharding& sharding, int64_t data_rank) {
     for (const Sharding& e : sharding.tuple_elements()) elements.push_back(ReplicateAllDataDims(e, data_rank));
     return Sharding::Tuple(std::move(elements));
   }
-  if (sharding.IsTiled() && sharding.SubgroupManualDim() >= 0) {
+  // Any typed subgroup (manual, or maximal) survives; plain and partially replicated tilings
+  // become replicated (XLA tests for "no subgroup types").
+  if (sharding.IsTiled() && !sharding.subgroup_types().empty()) {
     std::vector<int64_t> all(sharding.TiledDataRank());
     std::iota(all.begin(), all.end(), 0);
     Sharding s = PartiallyReplicateTiledShardingOnDims(sharding, all);
@@ -863,15 +876,11 @@ bool MergeImpl(const Sharding& to_merge, int64_t minimum_tiles, Sharding* dst) {
     members[key].push_back(device);
   }
   if (manual_size > 1) {
-    // Each device's manual group in to_merge must match dst's: devices sharing a dst manual
-    // coordinate share a to_merge manual coordinate.
-    absl::flat_hash_map<int64_t, int64_t> manual_map;
+    // Every device must sit at the same manual coordinate in both (XLA intersects the groups of
+    // equal manual index; groups that are merely relabelled do not merge).
     for (int64_t linear = 0; linear < total; ++linear) {
       const int64_t device = dst_ta.At(linear);
-      const int64_t a = (*dst_ta.IndexOf(device))[dst_manual];
-      const int64_t b = (*merge_ta.IndexOf(device))[merge_manual];
-      auto [it, inserted] = manual_map.emplace(a, b);
-      if (!inserted && it->second != b) return false;
+      if ((*dst_ta.IndexOf(device))[dst_manual] != (*merge_ta.IndexOf(device))[merge_manual]) return false;
     }
   }
   std::vector<int64_t> devices;
@@ -910,6 +919,13 @@ bool MergeShardingIfCompatible(const Sharding& to_merge, int64_t minimum_tiles, 
 }
 
 namespace {
+// XLA's sub-tiling test. Per data dim the sub sharding needs at least as many tiles. When every
+// tiled dim splits evenly (tile counts divide, tile sizes divide, and no tile of either is pure
+// padding), the answer is read off the tile arrays: without partial replication the two must be
+// equal; otherwise each tile of `sharding`, split into its sub tiles (the split factors moved to
+// the end, i.e. into the replication dim), must hold the same devices -- manual subgroup dims
+// included. Otherwise every device's sub tile must start inside its tile and, unless it runs past
+// the end of the dim (where padding differs), end inside it; offsets are unclamped.
 bool SubTilingImpl(const Shape& shape, const Sharding& potential_sub, const Sharding& sharding) {
   if (potential_sub.IsManual() || sharding.IsManual()) return false;
   if (sharding.IsTileMaximal()) return true;
@@ -920,15 +936,42 @@ bool SubTilingImpl(const Shape& shape, const Sharding& potential_sub, const Shar
   }
   if (potential_sub.TotalNumTiles() != sharding.TotalNumTiles()) return false;
   if (potential_sub == sharding) return true;
-  // XLA's test: with base tile sizes ceil(dim / tiles), no dim may have a larger sub tile, and
-  // every device's sub tile must start inside its tile and (unless it reaches the end of the
-  // dim, where padding differs) end inside it. Offsets are unclamped, as in XLA.
   const int64_t rank = shape.rank();
   std::vector<int64_t> sub_base(rank), base(rank);
+  bool evenly_nested = true;
   for (int64_t d = 0; d < rank; ++d) {
-    sub_base[d] = CeilOfRatio(shape.dim(d), potential_sub.NumTilesOnDim(d));
-    base[d] = CeilOfRatio(shape.dim(d), sharding.NumTilesOnDim(d));
-    if (sub_base[d] > base[d]) return false;
+    const int64_t p = potential_sub.NumTilesOnDim(d), t = sharding.NumTilesOnDim(d);
+    if (p < t) return false;
+    sub_base[d] = CeilOfRatio(shape.dim(d), p);
+    base[d] = CeilOfRatio(shape.dim(d), t);
+    if (t != 1 && (p % t != 0 || base[d] % sub_base[d] != 0 || shape.dim(d) <= (p - 1) * sub_base[d] ||
+                   shape.dim(d) <= (t - 1) * base[d])) {
+      evenly_nested = false;
+    }
+  }
+  if (evenly_nested) {
+    if (!sharding.HasPartialReplication()) return false;  // equality was checked above
+    // Split each refined dim d of the sub array into [t, p / t], move the p / t factors behind
+    // everything (in dim order), and read the result with the dims of `sharding`.
+    const TileAssignment& sub_ta = potential_sub.tile_assignment();
+    std::vector<int64_t> split_dims, front, back;
+    for (int64_t d = 0; d < sub_ta.num_dimensions(); ++d) {
+      const int64_t p = sub_ta.dim(d);
+      const int64_t t = d < rank ? sharding.NumTilesOnDim(d) : p;
+      front.push_back(static_cast<int64_t>(split_dims.size()));
+      split_dims.push_back(t);
+      if (p != t) {
+        back.push_back(static_cast<int64_t>(split_dims.size()));
+        split_dims.push_back(p / t);
+      }
+    }
+    std::vector<int64_t> perm = front;
+    perm.insert(perm.end(), back.begin(), back.end());
+    TileAssignment moved = sub_ta.Reshape(split_dims).Transpose(perm).Reshape(sharding.tile_assignment().dims());
+    const int64_t group = moved.dims().back();
+    std::vector<int64_t> ids = moved.devices();
+    for (size_t at = 0; at < ids.size(); at += group) std::sort(ids.begin() + at, ids.begin() + at + group);
+    return ids == sharding.tile_assignment().devices();
   }
   absl::flat_hash_map<int64_t, std::vector<int64_t>> index_of;
   sharding.tile_assignment().Each([&](std::span<const int64_t> index, int64_t device) {
@@ -946,8 +989,8 @@ bool SubTilingImpl(const Shape& shape, const Sharding& potential_sub, const Shar
       const int64_t sub_off = sub_base[d] * index[d];
       const int64_t off = base[d] * it->second[d];
       if (sub_off < off) ok = false;
-      const bool last = sub_off + sub_base[d] >= shape.dim(d);
-      if (!last && sub_off + sub_base[d] > off + base[d]) ok = false;
+      // A sub tile reaching past the end of the dim is exempt from the end check.
+      if (sub_off + sub_base[d] <= shape.dim(d) && sub_off + sub_base[d] > off + base[d]) ok = false;
     }
   });
   return ok;

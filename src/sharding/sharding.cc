@@ -65,10 +65,12 @@ TileAssignment SortLastDimGroups(const TileAssignment& tiles) {
   return TileAssignment::FromDevices(tiles.dims(), std::move(ids));
 }
 
+// XLA orders subgroup types by their OpSharding enum value (MAXIMAL=1 < MANUAL=4), except that
+// REPLICATED (0) always comes last so the replication groups can be sorted.
 int SubgroupOrder(SubgroupType t) {
   switch (t) {
-    case SubgroupType::kManual: return 0;
-    case SubgroupType::kMaximal: return 1;
+    case SubgroupType::kMaximal: return 0;
+    case SubgroupType::kManual: return 1;
     case SubgroupType::kReplicated: return 2;
   }
   return 3;

@@ -59,8 +59,8 @@ class Sharding {
   // devices inside each replication group are sorted.
   static Sharding PartialTile(TileAssignment tiles, ShardingMetadata metadata = {});
   // The last types.size() tile dims are typed subgroups. Normalised: same-type dims merged, size-1
-  // dims dropped, MANUAL before REPLICATED, a lone REPLICATED becomes PartialTile, only-subgroup
-  // arrays become Manual / Replicate.
+  // dims dropped, types ordered MAXIMAL, MANUAL, REPLICATED, a lone REPLICATED becomes
+  // PartialTile, only-subgroup arrays become Manual / Replicate.
   static Sharding Subgroup(TileAssignment tiles, std::vector<SubgroupType> types,
                            ShardingMetadata metadata = {});
   // Flattened leaf shardings (pre-order); each must not be a tuple.

@@ -406,6 +406,92 @@ TEST(ShardingAlgebra, SubTilingAndSpecificity) {
                                       P("{{devices=[2]<=[2]}, {replicated}}")));
 }
 
+TEST(ShardingAlgebra, SubTilingWithManualSubgroups) {
+  Shape shape = F32({8, 8});
+  // Evenly nested tilings are compared on the tile arrays, as XLA does: without partial
+  // replication in `sharding` only equality counts, even when every device's data would fit
+  // (here the manual groups shrink from 4 to 2 devices).
+  EXPECT_FALSE(IsSubTilingOrEqualSharding(shape, P("{devices=[2,2,2]<=[8] last_tile_dims={manual}}"),
+                                          P("{devices=[2,1,4]<=[8] last_tile_dims={manual}}")));
+  // With partial replication, the split tiles must hold the devices of the replication groups:
+  // the manual groups have to agree too.
+  Sharding sup = P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}");  // a*4+m*2+r
+  EXPECT_TRUE(IsSubTilingOrEqualSharding(
+      shape, P("{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={manual}}"), sup));  // a*4+m*2+b
+  EXPECT_FALSE(IsSubTilingOrEqualSharding(
+      shape, P("{devices=[2,2,2]<=[8] last_tile_dims={manual}}"), sup));  // a*4+b*2+m
+  // XLA rejects a sub sharding with fewer tiles on some dim before looking at offsets.
+  EXPECT_FALSE(IsSubTilingOrEqualSharding(F32({2}), P("{devices=[3,2]<=[6] last_tile_dim_replicate}"),
+                                          P("{devices=[6]<=[6]}")));
+  // Uneven shapes compare per-device offsets (the tile arrays say nothing there).
+  EXPECT_TRUE(IsSubTilingOrEqualSharding(F32({5, 8}), P("{devices=[4,2]<=[8]}"),
+                                         P("{devices=[4,1,2]<=[8] last_tile_dim_replicate}")));
+  EXPECT_FALSE(IsSubTilingOrEqualSharding(F32({5, 8}), P("{devices=[4,2]<=[2,4]T(1,0)}"),
+                                          P("{devices=[4,1,2]<=[8] last_tile_dim_replicate}")));
+}
+
+TEST(ShardingAlgebra, MergeWithManualSubgroups) {
+  Sharding dst = P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}");  // a*4+m*2+r
+  // to_merge tiles dim 1 by bit 0 with the same manual groups: merged.
+  Sharding same = P("{devices=[1,2,2,2]0,4,2,6,1,5,3,7 last_tile_dims={manual, replicated}}");
+  Sharding merged = dst;
+  ASSERT_TRUE(MergeShardingIfCompatible(same, 3, &merged));
+  EXPECT_EQ(merged, P("{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={manual}}"));
+  // The same device sets with the manual groups relabelled (group 0 <-> group 1): XLA intersects
+  // groups of equal manual index, which are disjoint here, so nothing merges.
+  Sharding swapped = P("{devices=[1,2,2,2]2,6,0,4,3,7,1,5 last_tile_dims={manual, replicated}}");
+  merged = dst;
+  EXPECT_FALSE(MergeShardingIfCompatible(swapped, 3, &merged));
+  EXPECT_EQ(merged, dst);
+}
+
+TEST(ShardingAlgebra, ManualSubgroupGroupingAndReshape) {
+  // XLA's GetManualSubgroupSharding: one group per manual coordinate (devices in row-major order
+  // of the other tile dims); the in-group sharding is the rest, replication kept as a last tile dim.
+  GroupedSharding g = GetManualSubgroupSharding(P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}"));
+  EXPECT_EQ(g.device_groups, (std::vector<std::vector<int64_t>>{{0, 1, 4, 5}, {2, 3, 6, 7}}));
+  EXPECT_EQ(g.sharding, P("{devices=[2,1,2]<=[4] last_tile_dim_replicate}"));
+  EXPECT_EQ(UngroupSharding(g), P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}"));
+  // PropagateShardingThroughReshape reshapes per manual group and regroups.
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({8, 16}), F32({8, 4, 4}),
+                                            P("{devices=[2,2,2]<=[8] last_tile_dims={manual}}")),
+            P("{devices=[2,2,1,2]<=[8] last_tile_dims={manual}}"));
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({8, 16}), F32({128}),
+                                            P("{devices=[1,1,2,4]<=[8] last_tile_dims={manual, replicated}}")),
+            P("{devices=[1,2,4]<=[8] last_tile_dims={manual, replicated}}"));
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({8, 16}), F32({2, 4, 16}),
+                                            P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}")),
+            P("{devices=[2,1,1,2,2]<=[8] last_tile_dims={manual, replicated}}"));
+}
+
+TEST(ShardingAlgebra, ReshapeMergeKeepsOnlyDividingTilesOfAPartlySplitDim) {
+  // [2,3] tiled [2,2] -> [6]: dim 0's 2 tiles split the target; dim 1's 2 tiles do not divide
+  // its 3 elements, so newer XLA keeps gcd(3, 2) = 1 of them (4 tiles of [6] would cut rows).
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({2, 3}), F32({6}), P("{devices=[2,2]<=[4]}")),
+            P("{devices=[2,2]<=[4] last_tile_dim_replicate}"));
+  // Dividing tiles still merge.
+  EXPECT_EQ(PropagateShardingThroughReshape(F32({2, 4}), F32({8}), P("{devices=[2,2]<=[4]}")),
+            P("{devices=[4]<=[4]}"));
+}
+
+TEST(ShardingAlgebra, TransposeMayPermuteSubgroupDims) {
+  // A full permutation may swap subgroup dims; their types move with them (XLA recomputes the
+  // subgroup types from the permutation), and the result is canonicalised again.
+  Sharding s = P("{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}");
+  std::vector<int64_t> perm = {0, 1, 3, 2};
+  EXPECT_EQ(TransposeSharding(s, perm), s);
+}
+
+TEST(ShardingAlgebra, ReplicateAllDataDimsKeepsTypedSubgroups) {
+  // XLA keeps every typed subgroup (not only manual ones); only plain or partially replicated
+  // tilings become replicated.
+  EXPECT_EQ(ReplicateAllDataDims(P("{devices=[2,2,2]<=[8] last_tile_dims={maximal}}")),
+            P("{devices=[1,1,2,4]<=[4,2]T(1,0) last_tile_dims={maximal, replicated}}"));
+  EXPECT_EQ(ReplicateAllDataDims(P("{devices=[2,2,2]<=[8] last_tile_dims={manual}}"), 3),
+            P("{devices=[1,1,1,2,4]<=[4,2]T(1,0) last_tile_dims={manual, replicated}}"));
+  EXPECT_EQ(ReplicateAllDataDims(P("{devices=[2,1,4]<=[8] last_tile_dim_replicate}")), P("{replicated}"));
+}
+
 TEST(ShardingAlgebra, FindCommon) {
   Sharding a = P("{devices=[2,1,2]<=[4] last_tile_dim_replicate}");
   Sharding b = P("{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}");

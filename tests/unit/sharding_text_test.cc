@@ -76,6 +76,12 @@ TEST(ShardingText, PartialReplicationAndSubgroups) {
                   "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={manual, replicated}}");
   ExpectCanonical("{devices=[2,2,2]<=[8] last_tile_dims={manual, manual}}",
                   "{devices=[2,4]<=[8] last_tile_dims={manual}}");
+  // XLA orders subgroup types by OpSharding enum value (MAXIMAL=1 before MANUAL=4), REPLICATED
+  // last; its printer's "maximul" spelling parses too.
+  ExpectCanonical("{devices=[2,2,2]<=[8] last_tile_dims={manual, maximal}}",
+                  "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={maximal, manual}}");
+  ExpectCanonical("{devices=[2,2,2]<=[8] last_tile_dims={maximul, manual}}",
+                  "{devices=[2,2,2]<=[8] last_tile_dims={maximal, manual}}");
 }
 
 TEST(ShardingText, Tuples) {
