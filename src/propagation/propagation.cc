@@ -295,11 +295,16 @@ class Driver {
     CollectProvided();
     RecordAnnotations();
     PrepareFixpoint();
-    for (int aggr = 0; aggr < 4; ++aggr) RunToFixpoint(aggr, /*groups=*/true);
-    const uint64_t before_alignment = s_.clock;
+    for (int aggr = 0; aggr < 3; ++aggr) RunToFixpoint(aggr, /*groups=*/true);
+    const uint64_t level3_start = s_.clock;
+    RunToFixpoint(3, /*groups=*/true);
     AlignShardAsGroups();
-    // Without a change from the alignment, level 3 without groups is already at its fixpoint.
-    if (s_.clock != before_alignment) RunToFixpoint(3, /*groups=*/false);
+    // One more run at level 3, shard groups included, with fresh caches (as XLA does): even
+    // without a change from the alignment it may refine an instruction whose rule reads more
+    // than what clears its cache (its own sharding, the other operand of a dot, a dot's chain
+    // of single users). When nothing changed since level 3 began, every rule already ran on
+    // today's inputs and the run would change nothing.
+    if (s_.clock != level3_start) RunToFixpoint(3, /*groups=*/true);
     RETURN_IF_ERROR(RemoveBarriers());
     RestoreEntrySignature();
     return changed_;
