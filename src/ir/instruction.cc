@@ -20,8 +20,14 @@ void Instruction::AddUser(Instruction* user) {
 }
 
 void Instruction::RemoveUser(Instruction* user) {
+  // As in XLA (HloInstruction::Users::RemoveUser), the last user takes the removed one's place.
+  // The order of users is observable (sharding propagation offers them in this order), and with
+  // this rule an instruction that replaces a user (added last, then the old one removed) takes
+  // over its position.
   auto it = std::find(users_.begin(), users_.end(), user);
-  if (it != users_.end()) users_.erase(it);
+  if (it == users_.end()) return;
+  *it = users_.back();
+  users_.pop_back();
 }
 
 void Instruction::AppendOperand(Instruction* op) {

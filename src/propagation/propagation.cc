@@ -154,6 +154,106 @@ std::vector<Instruction*> Related(Instruction* i, const CallerMap& callers) {
   }
 }
 
+// The instruction order XLA's passes visit a computation in (HloComputation::
+// MakeInstructionPostOrder), which decides who wins where two shardings meet in one sweep. A
+// depth-first search starts only from the instructions without users, in instruction order (the
+// root, dead code, a constraint added by the preprocessing at the end of the list). From each
+// node the search descends first into its control predecessors (the last one first), then into
+// its operands (the first one first), then into the earlier collectives with its channel id;
+// each node is listed after everything it descended into. Computation::MakeInstructionPostOrder
+// starts from every instruction in list order instead, so text order and operand order disagree
+// there: for `x` read by constraints `c1`, `c2` in `tuple(c2, c1)`, XLA lists c2 before c1.
+// `slot` is scratch indexed by unique id (all -1 before and after).
+std::vector<Instruction*> XlaPostOrder(const Computation& comp, std::vector<int32_t>& slot) {
+  const std::vector<Instruction*> list = comp.instructions();
+  const int32_t n = static_cast<int32_t>(list.size());
+  const int64_t bound = static_cast<int64_t>(slot.size());
+  auto in_range = [&](const Instruction* i) { return i->unique_id() >= 0 && i->unique_id() < bound; };
+  bool dense = true;
+  for (int32_t k = 0; k < n; ++k) {
+    if (!in_range(list[k])) dense = false;
+    else slot[list[k]->unique_id()] = k;
+  }
+  absl::flat_hash_map<const Instruction*, int32_t> sparse;  // when some id is out of range
+  if (!dense)
+    for (int32_t k = 0; k < n; ++k) sparse[list[k]] = k;
+  auto index_of = [&](const Instruction* i) -> int32_t {
+    if (i->parent() != &comp) return -1;
+    if (dense) return slot[i->unique_id()];
+    auto it = sparse.find(i);
+    return it == sparse.end() ? -1 : it->second;
+  };
+  // Collectives sharing a channel id stay in list order: each one depends on the earlier ones.
+  absl::flat_hash_map<int64_t, std::vector<int32_t>> channel_groups;
+  absl::flat_hash_map<int32_t, std::vector<int32_t>> channel_deps;
+  for (int32_t k = 0; k < n; ++k) {
+    switch (list[k]->opcode()) {
+      case Opcode::kAllReduce: case Opcode::kAllGather: case Opcode::kAllToAll:
+      case Opcode::kCollectiveBroadcast: case Opcode::kCollectivePermute: case Opcode::kRaggedAllToAll:
+      case Opcode::kReduceScatter:
+        if (list[k]->attrs().Has(AttrId::kChannelId)) {
+          std::vector<int32_t>& group = channel_groups[list[k]->int_attr(AttrId::kChannelId)];
+          if (!group.empty()) channel_deps[k] = group;
+          group.push_back(k);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  // The children of each node in the order they are descended into: control predecessors (last
+  // first), operands (first first), then channel dependencies (last first, skipped from a start
+  // node). This is the order of XLA's explicit stack, which pushes them the other way round.
+  // Listed once, densely, so that the search itself chases no pointers.
+  std::vector<int32_t> begin(n + 1, 0), children;
+  std::vector<uint8_t> start(n, 0);
+  children.reserve(2 * n);
+  for (int32_t k = 0; k < n; ++k) {
+    const Instruction* i = list[k];
+    start[k] = i->users().empty();
+    if (const auto* preds = i->control_predecessors())
+      for (auto p = preds->rbegin(); p != preds->rend(); ++p)
+        if (int32_t c = index_of(*p); c >= 0) children.push_back(c);
+    for (const Instruction* op : i->operands())
+      if (int32_t c = index_of(op); c >= 0) children.push_back(c);
+    if (!start[k] && !channel_deps.empty())
+      if (auto d = channel_deps.find(k); d != channel_deps.end())
+        for (auto c = d->second.rbegin(); c != d->second.rend(); ++c) children.push_back(*c);
+    begin[k + 1] = static_cast<int32_t>(children.size());
+  }
+  if (dense)
+    for (const Instruction* i : list) slot[i->unique_id()] = -1;
+  std::vector<Instruction*> order;
+  order.reserve(n);
+  std::vector<uint8_t> state(n, 0);  // 1 on the search path, 2 listed
+  std::vector<std::pair<int32_t, int32_t>> stack;  // node, next child position
+  for (int32_t s = 0; s < n; ++s) {
+    if (!start[s] || state[s] != 0) continue;
+    state[s] = 1;
+    stack.emplace_back(s, begin[s]);
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next == begin[node + 1]) {
+        state[node] = 2;
+        order.push_back(list[node]);
+        stack.pop_back();
+        continue;
+      }
+      const int32_t c = children[next++];
+      if (state[c] == 0) {
+        state[c] = 1;
+        stack.emplace_back(c, begin[c]);
+      }
+    }
+  }
+  // Instructions only reachable from a cycle of users (none in a valid computation) keep their
+  // list position.
+  if (static_cast<int32_t>(order.size()) != n)
+    for (int32_t k = 0; k < n; ++k)
+      if (state[k] == 0) order.push_back(list[k]);
+  return order;
+}
+
 bool IsControlFlow(const Instruction* i) {
   return i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional || i->opcode() == Opcode::kCall;
 }
@@ -195,11 +295,16 @@ class Driver {
     CollectProvided();
     RecordAnnotations();
     PrepareFixpoint();
-    for (int aggr = 0; aggr < 4; ++aggr) RunToFixpoint(aggr, /*groups=*/true);
-    const uint64_t before_alignment = s_.clock;
+    for (int aggr = 0; aggr < 3; ++aggr) RunToFixpoint(aggr, /*groups=*/true);
+    const uint64_t level3_start = s_.clock;
+    RunToFixpoint(3, /*groups=*/true);
     AlignShardAsGroups();
-    // Without a change from the alignment, level 3 without groups is already at its fixpoint.
-    if (s_.clock != before_alignment) RunToFixpoint(3, /*groups=*/false);
+    // One more run at level 3, shard groups included, with fresh caches (as XLA does): even
+    // without a change from the alignment it may refine an instruction whose rule reads more
+    // than what clears its cache (its own sharding, the other operand of a dot, a dot's chain
+    // of single users). When nothing changed since level 3 began, every rule already ran on
+    // today's inputs and the run would change nothing.
+    if (s_.clock != level3_start) RunToFixpoint(3, /*groups=*/true);
     RETURN_IF_ERROR(RemoveBarriers());
     RestoreEntrySignature();
     return changed_;
@@ -209,8 +314,9 @@ class Driver {
   // Sharding custom calls become copies carrying the sharding (keeping the custom call's name);
   // shard_as/shard_like annotations become groups.
   Status ProcessShardingConstraints() {
+    post_order_slot_.assign(module_.unique_id_bound(), -1);
     for (Computation* comp : module_.computations()) {
-      post_orders_.push_back(comp->MakeInstructionPostOrder());
+      post_orders_.push_back(XlaPostOrder(*comp, post_order_slot_));
       const std::vector<Instruction*>& order = post_orders_.back();
       for (auto it = order.rbegin(); it != order.rend(); ++it) {
         Instruction* instr = *it;
@@ -388,6 +494,7 @@ class Driver {
         entry->set_root(c);
         for (auto& [comp, instrs] : comp_instrs_)
           if (comp == entry) instrs.push_back(c);
+        stale_orders_.insert(entry);
         root = c;
         changed_ = true;
       }
@@ -470,11 +577,12 @@ class Driver {
     int64_t max_id = -1;
     std::vector<Instruction*> unnumbered;
     std::vector<std::vector<Instruction*>> orders;
+    post_order_slot_.resize(module_.unique_id_bound(), -1);
     size_t k = 0;
     for (Computation* comp : module_.computations()) {
       // The post orders of the constraint processing still hold where it changed nothing.
       const bool reuse = k < post_orders_.size() && !stale_orders_.contains(comp);
-      orders.push_back(reuse ? std::move(post_orders_[k]) : comp->MakeInstructionPostOrder());
+      orders.push_back(reuse ? std::move(post_orders_[k]) : XlaPostOrder(*comp, post_order_slot_));
       ++k;
       for (Instruction* i : orders.back()) {
         if (i->unique_id() < 0) unnumbered.push_back(i);
@@ -847,6 +955,7 @@ class Driver {
   // the computations whose graph it changed afterwards.
   std::vector<std::vector<Instruction*>> post_orders_;
   absl::flat_hash_set<const Computation*> stale_orders_;
+  std::vector<int32_t> post_order_slot_;  // scratch of XlaPostOrder
   std::vector<uint8_t> bits_;
   // Clock value when the forward / backward rule last ran on an instruction at aggressiveness >= 1
   // (0: not yet). From level 2 on, a rule whose inputs have not changed since is not re-run: the
