@@ -59,6 +59,22 @@ std::vector<std::string> SplitList(const std::string& s) {
   return out;
 }
 
+StatusOr<int64_t> NumPartitionsOf(const Args& args, const Module& module) {
+  std::optional<std::string> text = args.Get("num-partitions");
+  if (!text) {
+    if (module.num_partitions() > 1) return module.num_partitions();
+    return InvalidArgument("--num-partitions N is required (the module does not set num_partitions)");
+  }
+  char* end = nullptr;
+  long long n = std::strtoll(text->c_str(), &end, 10);
+  if (end == text->c_str() || *end != '\0' || n < 1 || n > (1 << 20))
+    return InvalidArgument("--num-partitions expects a positive integer, got '{}'", *text);
+  if (module.num_partitions() > 1 && module.num_partitions() != n)
+    return InvalidArgument("--num-partitions {} disagrees with the module's num_partitions={}", n,
+                           module.num_partitions());
+  return static_cast<int64_t>(n);
+}
+
 StatusOr<std::unique_ptr<Module>> LoadPositional(const Args& args, size_t extra_positional = 0) {
   if (args.positional.size() != 1 + extra_positional) {
     return InvalidArgument("expected {} (or '-' for standard input)",
@@ -66,6 +82,11 @@ StatusOr<std::unique_ptr<Module>> LoadPositional(const Args& args, size_t extra_
   }
   ASSIGN_OR_RETURN(Source source, ReadSource(args.positional[0]));
   ASSIGN_OR_RETURN(std::unique_ptr<Module> module, LoadModule(source));
+  // --num-partitions first: the --mesh/--shard annotations are validated against it.
+  if (args.Has("num-partitions")) {
+    ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
+    module->set_num_partitions(n);
+  }
   auto shards = args.values.find("shard");
   ASSIGN_OR_RETURN(Annotations annotations,
                    ParseAnnotations(args.Get("mesh"), shards == args.values.end()
@@ -87,22 +108,6 @@ Status CmdPropagate(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
   RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
   return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
-}
-
-StatusOr<int64_t> NumPartitionsOf(const Args& args, const Module& module) {
-  std::optional<std::string> text = args.Get("num-partitions");
-  if (!text) {
-    if (module.num_partitions() > 1) return module.num_partitions();
-    return InvalidArgument("--num-partitions N is required (the module does not set num_partitions)");
-  }
-  char* end = nullptr;
-  long long n = std::strtoll(text->c_str(), &end, 10);
-  if (end == text->c_str() || *end != '\0' || n < 1 || n > (1 << 20))
-    return InvalidArgument("--num-partitions expects a positive integer, got '{}'", *text);
-  if (module.num_partitions() > 1 && module.num_partitions() != n)
-    return InvalidArgument("--num-partitions {} disagrees with the module's num_partitions={}", n,
-                           module.num_partitions());
-  return static_cast<int64_t>(n);
 }
 
 // Partitions `module` (already propagated or annotated) and cleans the result up.
