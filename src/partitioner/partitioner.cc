@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
 #include "partitioner/builder.h"
+#include "partitioner/halo.h"
 #include "partitioner/reshard.h"
 #include "passes/passes.h"
 #include "propagation/dim_mapping.h"
@@ -96,6 +97,7 @@ class ComputationPartitioner {
   std::optional<PValue> ReduceScatterTo(const PValue& v, const std::vector<std::vector<int64_t>>& groups,
                                         const Sharding& target, const std::string& kind);
   Status Convolution(const Instruction* instr);
+  Status ReduceWindow(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
@@ -259,6 +261,7 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     case Opcode::kReduce: return Reduce(instr);
     case Opcode::kDot: return Dot(instr);
     case Opcode::kConvolution: return Convolution(instr);
+    case Opcode::kReduceWindow: return ReduceWindow(instr);
     case Opcode::kSlice: case Opcode::kPad: case Opcode::kConcatenate: case Opcode::kReverse:
     case Opcode::kSort:
       return Slicing(instr);
@@ -807,28 +810,136 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
 }
 
 Status ComputationPartitioner::Convolution(const Instruction* instr) {
-  // Batch (and output-feature) sharded convolutions run locally; spatial tiling is gathered.
+  // Batch and output-feature tiling runs locally; spatially tiled results take halos of the input
+  // from their neighbours (the kernel is replicated or tiled on its output feature). Spatial dims
+  // whose windows cannot be computed that way (input dilation, halos as large as the dim) are
+  // gathered, the result sliced afterwards.
   Sharding target = TargetOf(instr);
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
-  if (!target.IsTiled() || !cd || instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1 ||
+  if (target.IsTuple() || target.IsManual() || !cd || instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1 ||
       instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
     return Default(instr);
-  // Spatially tiled results: computed with the spatial dims gathered (batch / feature tiling
-  // kept), then sliced locally to the target.
+  const Shape& lhs_shape = instr->operand(0)->shape();
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
   const Sharding final_target = target;
-  bool spatial = false;
-  for (int64_t s : cd->output_spatial) spatial |= target.NumTilesOnDim(s) > 1;
-  if (spatial) {
+  auto spatially_tiled = [&](const Sharding& s, const std::vector<int64_t>& dims) {
+    return s.IsTiled() && std::any_of(dims.begin(), dims.end(), [&](int64_t d) { return s.NumTilesOnDim(d) > 1; });
+  };
+  // An input tiled on spatial dims with a result that is not: compute tiled like the input (the
+  // result is smaller to move than the input to gather).
+  const PValue& L = Get(instr->operand(0));
+  if (window && !spatially_tiled(target, cd->output_spatial) && !L.sharding.IsTuple() &&
+      PlainTiledLeaf(L.sharding) && spatially_tiled(L.sharding, cd->input_spatial)) {
+    std::vector<int64_t> in_dims = {cd->input_batch}, out_dims = {cd->output_batch};
+    in_dims.insert(in_dims.end(), cd->input_spatial.begin(), cd->input_spatial.end());
+    out_dims.insert(out_dims.end(), cd->output_spatial.begin(), cd->output_spatial.end());
+    target = MapShardingDims(L.sharding, in_dims, out_dims, instr->shape().rank());
+  }
+  if (!target.IsTiled()) return Default(instr);
+  std::vector<int64_t> gather;
+  std::vector<std::pair<size_t, HaloPlan>> halos;  // (spatial index, plan)
+  for (size_t i = 0; i < cd->output_spatial.size(); ++i) {
+    int64_t od = cd->output_spatial[i];
+    if (target.NumTilesOnDim(od) == 1) continue;
+    std::optional<HaloPlan> plan;
+    if (window && PlainTiledLeaf(target))
+      plan = PlanHalo(lhs_shape.dim(cd->input_spatial[i]), target.NumTilesOnDim(od), window->dims[i]);
+    if (plan && plan->out == instr->shape().dim(od)) halos.emplace_back(i, *plan);
+    else gather.push_back(od);
+  }
+  if (!gather.empty()) {
     if (!PlainTiledLeaf(target)) return Default(instr);
-    target = PartiallyReplicateTiledShardingOnDims(target, cd->output_spatial);
+    target = PartiallyReplicateTiledShardingOnDims(target, gather);
     if (!target.IsTiled()) return Default(instr);
   }
-  Sharding lsh = MapShardingDims(target, {cd->output_batch}, {cd->input_batch}, instr->operand(0)->shape().rank());
+  std::vector<int64_t> out_dims = {cd->output_batch}, in_dims = {cd->input_batch};
+  for (const auto& [i, plan] : halos) {
+    out_dims.push_back(cd->output_spatial[i]);
+    in_dims.push_back(cd->input_spatial[i]);
+  }
+  Sharding lsh = MapShardingDims(target, out_dims, in_dims, lhs_shape.rank());
   Sharding rsh = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature},
                                  instr->operand(1)->shape().rank());
   PValue lv = Operand(instr, 0, lsh), rv = Operand(instr, 1, rsh);
-  Instruction* out = CloneWith(instr, {lv.hlo, rv.hlo}, target.ShardShape(instr->shape()));
+  Instruction* lhs = lv.hlo;
+  Window local_window = window ? *window : Window{};
+  for (const auto& [i, plan] : halos) {
+    lhs = ExchangeHalo(b_, lhs, lsh, cd->input_spatial[i], plan, b_.Zero(lhs_shape.dtype()));
+    local_window.dims[i] = LocalWindowDim(window->dims[i]);
+  }
+  Instruction* out = CloneWith(instr, {lhs, rv.hlo}, target.ShardShape(instr->shape()));
+  if (!halos.empty()) out->attrs().Set(AttrId::kWindow, local_window);
   Set(instr, r_.Reshard(PValue{out, target, instr->shape()}, final_target, instr->name()));
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
+  // Every input is tiled like the result; tiled window dims take halos from their neighbours
+  // (padding positions hold the init value), dims that cannot (base dilation, halos as large as
+  // the dim) are gathered and the result sliced afterwards.
+  int64_t n = instr->operand_count() / 2;
+  Sharding target = TargetOf(instr);
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
+  if (!window) return Default(instr);
+  Sharding leaf = target.IsTuple() ? target.tuple_elements()[0] : target;
+  if (target.IsTuple())
+    for (const Sharding& s : target.tuple_elements())
+      if (!(s == leaf)) return Default(instr);
+  const Shape& in_shape = instr->operand(0)->shape();
+  auto windowed = [&](const Sharding& s) {
+    if (!s.IsTiled()) return false;
+    for (int64_t d = 0; d < in_shape.rank(); ++d) {
+      const WindowDim& w = window->dims[d];
+      bool trivial = w.size == 1 && w.stride == 1 && w.padding_low == 0 && w.padding_high == 0 && w.base_dilation == 1;
+      if (s.NumTilesOnDim(d) > 1 && !trivial) return true;
+    }
+    return false;
+  };
+  // An input tiled on window dims with a result that is not: compute tiled like the input.
+  Sharding compute = leaf;
+  const PValue& first = Get(instr->operand(0));
+  if (!windowed(leaf) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding))
+    compute = first.sharding;
+  if (!compute.IsTiled() || !PlainTiledLeaf(compute)) return Default(instr);
+  std::vector<int64_t> gather;
+  std::vector<std::pair<int64_t, HaloPlan>> halos;
+  for (int64_t d = 0; d < in_shape.rank(); ++d) {
+    const WindowDim& w = window->dims[d];
+    bool trivial = w.size == 1 && w.stride == 1 && w.padding_low == 0 && w.padding_high == 0 && w.base_dilation == 1;
+    if (compute.NumTilesOnDim(d) == 1 || trivial) continue;
+    if (std::optional<HaloPlan> plan = PlanHalo(in_shape.dim(d), compute.NumTilesOnDim(d), w)) halos.emplace_back(d, *plan);
+    else gather.push_back(d);
+  }
+  if (!gather.empty()) {
+    compute = PartiallyReplicateTiledShardingOnDims(compute, gather);
+    if (!compute.IsTiled()) return Default(instr);
+  }
+  std::vector<Instruction*> inits, ops;
+  for (int64_t k = 0; k < n; ++k)
+    inits.push_back(r_.Reshard(Get(instr->operand(n + k)), Sharding::Replicate(), instr->name()).hlo);
+  Window local_window = *window;
+  for (const auto& [d, plan] : halos) local_window.dims[d] = LocalWindowDim(window->dims[d]);
+  for (int64_t k = 0; k < n; ++k) {
+    Instruction* x = Operand(instr, k, compute).hlo;
+    for (const auto& [d, plan] : halos) x = ExchangeHalo(b_, x, compute, d, plan, inits[k]);
+    ops.push_back(x);
+  }
+  ops.insert(ops.end(), inits.begin(), inits.end());
+  Shape local_shape = instr->shape();
+  if (local_shape.IsTuple()) {
+    for (auto& s : local_shape.mutable_tuple_shapes()) s = compute.ShardShape(s);
+  } else {
+    local_shape = compute.ShardShape(local_shape);
+  }
+  Instruction* local = CloneWith(instr, ops, local_shape);
+  local->attrs().Set(AttrId::kWindow, local_window);
+  std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+  ASSIGN_OR_RETURN(Computation* reducer,
+                   p_->PartitionCalled(*instr->to_apply(), params,
+                                       Sharding::Single(instr->to_apply()->root()->shape(), Sharding::Replicate())));
+  local->ReplaceCalledComputation(instr->to_apply(), reducer);
+  Sharding local_sharding = target.IsTuple() ? Sharding::Tuple(std::vector<Sharding>(n, compute)) : compute;
+  Set(instr, r_.Reshard(PValue{local, local_sharding, instr->shape()}, target, instr->name()));
   return absl::OkStatus();
 }
 

@@ -1,0 +1,139 @@
+#include "partitioner/halo.h"
+
+#include <algorithm>
+
+namespace spmdc {
+
+std::optional<HaloPlan> PlanHalo(int64_t base, int64_t n, const WindowDim& w) {
+  if (w.base_dilation != 1 || n < 2 || base < 1 || w.stride < 1) return std::nullopt;
+  HaloPlan p;
+  p.n = n;
+  p.base = base;
+  p.ci = (base + n - 1) / n;
+  int64_t span = (w.size - 1) * w.window_dilation + 1;
+  int64_t padded = base + w.padding_low + w.padding_high;
+  if (padded < span) return std::nullopt;
+  p.out = (padded - span) / w.stride + 1;
+  p.co = (p.out + n - 1) / n;
+  p.length = (p.co - 1) * w.stride + span;
+  p.start.resize(n);
+  p.useful.resize(n);
+  for (int64_t t = 0; t < n; ++t) {
+    p.start[t] = t * p.co * w.stride - w.padding_low;
+    int64_t valid = std::clamp<int64_t>(p.out - t * p.co, 0, p.co);
+    p.useful[t] = valid > 0;
+    if (!p.useful[t]) continue;
+    // Outputs past `valid` are padding of the output tile: their windows need no real data.
+    int64_t end = p.start[t] + (valid - 1) * w.stride + span;
+    p.mask |= p.start[t] < 0 || end > base;
+    int64_t lo = std::max<int64_t>(p.start[t], 0), hi = std::min(end, base);
+    if (lo >= hi) continue;
+    p.left = std::max(p.left, t * p.ci - lo);
+    p.right = std::max(p.right, hi - (t + 1) * p.ci);
+  }
+  // Halos as large as the rest of the dim: a gather is no worse.
+  if (p.left + p.right >= (n - 1) * p.ci) return std::nullopt;
+  return p;
+}
+
+WindowDim LocalWindowDim(const WindowDim& w) {
+  WindowDim local = w;
+  local.padding_low = local.padding_high = 0;
+  return local;
+}
+
+namespace {
+
+// `x`'s `count` edge elements on `dim` (the last ones when `from_end`) sent `hops` tiles along
+// `dim` (towards higher tiles for positive `hops`). Devices without a sender receive zeros.
+Instruction* ShiftEdge(SpmdBuilder& b, Instruction* x, const Sharding& s, int64_t dim, int64_t count, bool from_end,
+                       int64_t hops) {
+  int64_t ci = x->shape().dim(dim);
+  std::vector<int64_t> starts(x->shape().rank(), 0), limits = x->shape().dims();
+  starts[dim] = from_end ? ci - count : 0;
+  limits[dim] = from_end ? ci : count;
+  Instruction* edge = b.Slice(x, starts, limits);
+  const TileAssignment& ta = s.tile_assignment();
+  int64_t n = s.NumTilesOnDim(dim);
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  for (int64_t dev = 0; dev < b.num_devices(); ++dev) {
+    std::optional<std::vector<int64_t>> c = ta.IndexOf(dev);
+    if (!c) continue;
+    int64_t from = (*c)[dim] - hops;
+    if (from < 0 || from >= n) continue;
+    (*c)[dim] = from;
+    pairs.emplace_back(ta(*c), dev);
+  }
+  return b.CollectivePermute(edge, pairs);
+}
+
+}  // namespace
+
+Instruction* ExchangeHalo(SpmdBuilder& b, Instruction* x, const Sharding& sharding, int64_t dim, const HaloPlan& p,
+                          Instruction* pad_value) {
+  const int64_t ci = p.ci;
+  std::vector<Instruction*> pieces;
+  // Left: tile t-h sends its last elements; the farthest hop sends only what is needed.
+  int64_t left_hops = (p.left + ci - 1) / ci, right_hops = (p.right + ci - 1) / ci;
+  for (int64_t h = left_hops; h >= 1; --h) {
+    int64_t count = h == left_hops ? p.left - (h - 1) * ci : ci;
+    pieces.push_back(ShiftEdge(b, x, sharding, dim, count, /*from_end=*/true, h));
+  }
+  pieces.push_back(x);
+  for (int64_t h = 1; h <= right_hops; ++h) {
+    int64_t count = h == right_hops ? p.right - (h - 1) * ci : ci;
+    pieces.push_back(ShiftEdge(b, x, sharding, dim, count, /*from_end=*/false, -h));
+  }
+  Instruction* buffer = pieces.size() == 1 ? x : b.Concatenate(pieces, dim);
+  // buffer holds global [t*ci - left, (t+1)*ci + right) on tile t. Each tile's window starts at
+  // offset[t]; tiles whose outputs are all padding reuse the first tile's offset.
+  std::vector<int64_t> offset(p.n);
+  for (int64_t t = 0; t < p.n; ++t) offset[t] = p.useful[t] ? p.start[t] - (t * ci - p.left) : -1;
+  for (int64_t t = 0; t < p.n; ++t)
+    if (!p.useful[t]) offset[t] = offset[0];
+  int64_t have = buffer->shape().dim(dim);
+  int64_t pad_low = 0, pad_high = 0;
+  for (int64_t t = 0; t < p.n; ++t) {
+    pad_low = std::max(pad_low, -offset[t]);
+    pad_high = std::max(pad_high, offset[t] + p.length - have);
+  }
+  if (pad_low > 0 || pad_high > 0) {
+    // Such positions are outside [0, base) or feed only output padding.
+    std::vector<PaddingDim> pad(buffer->shape().rank());
+    pad[dim].low = pad_low;
+    pad[dim].high = pad_high;
+    buffer = b.Pad(buffer, pad_value, pad);
+  }
+  const TileAssignment& ta = sharding.tile_assignment();
+  std::vector<int64_t> dev_offset(b.num_devices(), 0), dev_start(b.num_devices(), 0);
+  for (int64_t dev = 0; dev < b.num_devices(); ++dev) {
+    std::optional<std::vector<int64_t>> c = ta.IndexOf(dev);
+    int64_t t = c ? (*c)[dim] : 0;
+    dev_offset[dev] = offset[t] + pad_low;
+    dev_start[dev] = p.useful[t] ? p.start[t] : p.start[0];
+  }
+  Instruction* window = nullptr;
+  std::vector<int64_t> sizes = buffer->shape().dims();
+  sizes[dim] = p.length;
+  if (std::all_of(dev_offset.begin(), dev_offset.end(), [&](int64_t o) { return o == dev_offset[0]; })) {
+    std::vector<int64_t> starts(sizes.size(), 0), limits = sizes;
+    starts[dim] = dev_offset[0];
+    limits[dim] = dev_offset[0] + p.length;
+    window = b.Slice(buffer, starts, limits);
+  } else {
+    std::vector<Instruction*> starts;
+    for (int64_t d = 0; d < buffer->shape().rank(); ++d)
+      starts.push_back(d == dim ? b.TableLookup(dev_offset) : b.ScalarS32(0));
+    window = b.DynamicSlice(buffer, starts, sizes);
+  }
+  if (!p.mask) return window;
+  // Global position of every element; outside [0, base) it is padding. (Uneven tiles: the
+  // padding of the last tile is past `base` too.)
+  Shape s32(DType::kS32, window->shape().dims());
+  Instruction* index = b.Binary(Opcode::kAdd, b.Iota(s32, dim), b.BroadcastScalar(b.TableLookup(dev_start), s32));
+  Instruction* ge = b.Compare(index, b.BroadcastScalar(b.ScalarS32(0), s32), "GE");
+  Instruction* lt = b.Compare(index, b.BroadcastScalar(b.ScalarS32(p.base), s32), "LT");
+  return b.Select(b.Binary(Opcode::kAnd, ge, lt), window, b.BroadcastScalar(pad_value, window->shape()));
+}
+
+}  // namespace spmdc
