@@ -1,6 +1,6 @@
 // Seeded random-program differential tester for the SPMD partitioner: generates small modules
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
-// pad / concatenate / reverse ops, random shardings over random device counts and device orders),
+// pad / concatenate / reverse / convolution / reduce-window ops, random shardings over random device counts and device orders),
 // partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
 // runs them on N in-process devices and compares with the single-device interpreter.
 //
@@ -181,7 +181,7 @@ class Generator {
   void Step() {
     Value v = Pick();
     int64_t rank = v.dims.size();
-    switch (Rand(0, 19)) {
+    switch (Rand(0, 20)) {
       case 0: {  // binary with a same-shaped value, or unary
         const Value* other = nullptr;
         for (const Value& w : pool_)
@@ -413,15 +413,41 @@ class Generator {
         ++loops_;
         return;
       }
-      case 19: {  // 1-D convolution (batch, spatial, feature) with a fresh kernel
+      case 19: {  // 1-D convolution (batch, spatial, feature) with a fresh kernel, maybe strided
         if (rank != 3) break;
-        int64_t k = Rand(1, 3), o = Rand(1, 4);
+        int64_t k = Rand(1, 4), o = Rand(1, 4), stride = Rand(1, 2);
         std::string kern = NewParam({k, v.dims[2], o});
-        int64_t lo = Rand(0, 1), hi = Rand(0, 1);
-        int64_t out = v.dims[1] + lo + hi - k + 1;
-        if (out < 1) break;
-        Emit({v.dims[0], out, o}, fmt::format("convolution(%{}, %{}), window={{size={} pad={}_{}}}, dim_labels=b0f_0io->b0f",
-                                              v.name, kern, k, lo, hi));
+        int64_t lo = Rand(0, 2), hi = Rand(0, 2);
+        int64_t padded = v.dims[1] + lo + hi - k;
+        if (padded < 0) break;
+        int64_t out = padded / stride + 1;
+        Emit({v.dims[0], out, o},
+             fmt::format("convolution(%{}, %{}), window={{size={} stride={} pad={}_{}}}, dim_labels=b0f_0io->b0f", v.name,
+                         kern, k, stride, lo, hi));
+        return;
+      }
+      case 20: {  // reduce-window (max or add): per dim size 1-4, stride 1-3, padding 0-2, sometimes dilated
+        // Max windows always reach some data (padding < size, no dilation): a window of -inf
+        // only would feed infinities and NaNs to the ops after it.
+        bool max = Chance(0.5);
+        std::vector<std::string> size, stride, pad, dilate;
+        std::vector<int64_t> dims;
+        for (int64_t i = 0; i < rank; ++i) {
+          int64_t k = Rand(1, 4), st = Rand(1, 3), wd = !max && Chance(0.2) ? 2 : 1;
+          int64_t lo = Rand(0, max ? std::min<int64_t>(2, k - 1) : 2), hi = Rand(0, max ? std::min<int64_t>(2, k - 1) : 2);
+          int64_t span = (k - 1) * wd + 1;
+          if (v.dims[i] + lo + hi < span) k = 1, wd = 1, span = 1, lo = hi = 0;
+          size.push_back(std::to_string(k));
+          stride.push_back(std::to_string(st));
+          pad.push_back(fmt::format("{}_{}", lo, hi));
+          dilate.push_back(std::to_string(wd));
+          dims.push_back((v.dims[i] + lo + hi - span) / st + 1);
+        }
+        std::string init = Fresh();
+        body_ += fmt::format("  %{} = f32[] constant({})\n", init, max ? "-inf" : "0");
+        Emit(dims, fmt::format("reduce-window(%{}, %{}), window={{size={} stride={} pad={} rhs_dilate={}}}, to_apply=%{}",
+                               v.name, init, fmt::join(size, "x"), fmt::join(stride, "x"), fmt::join(pad, "x"),
+                               fmt::join(dilate, "x"), max ? "max" : "add"));
         return;
       }
       case 15: {  // sort along a dim
