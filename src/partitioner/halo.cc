@@ -36,6 +36,28 @@ std::optional<HaloPlan> PlanHalo(int64_t base, int64_t n, const WindowDim& w) {
   return p;
 }
 
+std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::vector<int64_t> start) {
+  if (n < 2 || base < 1 || length < 1) return std::nullopt;
+  HaloPlan p;
+  p.n = n;
+  p.base = base;
+  p.ci = (base + n - 1) / n;
+  p.length = length;
+  p.start = std::move(start);
+  p.useful.assign(n, true);
+  p.out = base;
+  for (int64_t t = 0; t < n; ++t) {
+    int64_t end = p.start[t] + length;
+    p.mask |= p.start[t] < 0 || end > base;
+    int64_t lo = std::max<int64_t>(p.start[t], 0), hi = std::min(end, base);
+    if (lo >= hi) continue;
+    p.left = std::max(p.left, t * p.ci - lo);
+    p.right = std::max(p.right, hi - (t + 1) * p.ci);
+  }
+  if (p.left + p.right >= (n - 1) * p.ci) return std::nullopt;
+  return p;
+}
+
 WindowDim LocalWindowDim(const WindowDim& w) {
   WindowDim local = w;
   local.padding_low = local.padding_high = 0;

@@ -98,6 +98,7 @@ class ComputationPartitioner {
                                         const Sharding& target, const std::string& kind);
   Status Convolution(const Instruction* instr);
   Status ReduceWindow(const Instruction* instr);
+  Status SelectAndScatter(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
@@ -262,6 +263,7 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     case Opcode::kDot: return Dot(instr);
     case Opcode::kConvolution: return Convolution(instr);
     case Opcode::kReduceWindow: return ReduceWindow(instr);
+    case Opcode::kSelectAndScatter: return SelectAndScatter(instr);
     case Opcode::kSlice: case Opcode::kPad: case Opcode::kConcatenate: case Opcode::kReverse:
     case Opcode::kSort:
       return Slicing(instr);
@@ -940,6 +942,122 @@ Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
   local->ReplaceCalledComputation(instr->to_apply(), reducer);
   Sharding local_sharding = target.IsTuple() ? Sharding::Tuple(std::vector<Sharding>(n, compute)) : compute;
   Set(instr, r_.Reshard(PValue{local, local_sharding, instr->shape()}, target, instr->name()));
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
+  // The backward of max-pooling. Along a tiled window dim (no padding, no base dilation) tile t
+  // takes the source positions whose windows touch its operand tile, and the operand elements
+  // those windows cover, from its neighbours; it scatters locally and keeps its own tile.
+  // Source positions past the end are fetched as zeros, so the scatter must be an add (their
+  // windows, over unspecified data, then add nothing). Other tiled window dims are gathered.
+  Sharding target = TargetOf(instr);
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
+  Computation* scatter = instr->computation_attr(AttrId::kScatter);
+  std::optional<std::string> kind = scatter ? SpmdBuilder::ReducerKind(*scatter) : std::nullopt;
+  if (!window || !kind || *kind != "add" || target.IsTuple()) return Default(instr);
+  const Shape& base = instr->operand(0)->shape();
+  const Shape& source = instr->operand(1)->shape();
+  auto trivial = [](const WindowDim& w) {
+    return w.size == 1 && w.stride == 1 && w.padding_low == 0 && w.padding_high == 0 && w.base_dilation == 1;
+  };
+  auto windowed = [&](const Sharding& s) {
+    if (!s.IsTiled()) return false;
+    for (int64_t d = 0; d < base.rank(); ++d)
+      if (s.NumTilesOnDim(d) > 1 && !trivial(window->dims[d])) return true;
+    return false;
+  };
+  Sharding compute = target;
+  const PValue& first = Get(instr->operand(0));
+  if (!windowed(target) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding))
+    compute = first.sharding;
+  if (!compute.IsTiled() || !PlainTiledLeaf(compute)) return Default(instr);
+  struct Halo {
+    int64_t dim;
+    HaloPlan operand, source;
+    int64_t pad_low, pad_high;
+    std::vector<int64_t> offset;  // per tile: its own tile in the padded local result
+  };
+  std::vector<int64_t> gather;
+  std::vector<Halo> halos;
+  for (int64_t d = 0; d < base.rank(); ++d) {
+    const WindowDim& w = window->dims[d];
+    int64_t n = compute.NumTilesOnDim(d);
+    if (n == 1 || trivial(w)) continue;
+    if (w.padding_low != 0 || w.padding_high != 0 || w.base_dilation != 1) {
+      gather.push_back(d);
+      continue;
+    }
+    int64_t size = base.dim(d), out = source.dim(d), ci = (size + n - 1) / n;
+    int64_t span = (w.size - 1) * w.window_dilation + 1, s = w.stride;
+    std::vector<int64_t> first_j(n), op_start(n);
+    int64_t count = 1;
+    for (int64_t t = 0; t < n; ++t) {
+      // Windows j with j*s < (t+1)*ci and j*s + span > t*ci touch tile t.
+      int64_t lo = t * ci - span < 0 ? 0 : (t * ci - span) / s + 1;
+      int64_t hi = std::min(out - 1, ((t + 1) * ci + s - 1) / s - 1);
+      if (t * ci >= size || lo > hi) lo = out, hi = out - 1;  // no window: all source masked
+      first_j[t] = lo;
+      count = std::max(count, hi - lo + 1);
+    }
+    int64_t length = (count - 1) * s + span;
+    for (int64_t t = 0; t < n; ++t) op_start[t] = first_j[t] * s;
+    std::optional<HaloPlan> src_plan = PlanFetch(out, n, count, first_j);
+    std::optional<HaloPlan> op_plan = PlanFetch(size, n, length, op_start);
+    if (!src_plan || !op_plan) {
+      gather.push_back(d);
+      continue;
+    }
+    // Operand positions past the end lie only in windows of masked source positions.
+    op_plan->mask = false;
+    Halo h{d, *op_plan, *src_plan, 0, 0, std::vector<int64_t>(n)};
+    for (int64_t t = 0; t < n; ++t) {
+      int64_t off = t * ci - op_start[t];
+      h.pad_low = std::max(h.pad_low, -off);
+      h.pad_high = std::max(h.pad_high, off + ci - length);
+      h.offset[t] = off;
+    }
+    for (int64_t& off : h.offset) off += h.pad_low;
+    halos.push_back(std::move(h));
+  }
+  if (!gather.empty()) {
+    compute = PartiallyReplicateTiledShardingOnDims(compute, gather);
+    if (!compute.IsTiled()) return Default(instr);
+  }
+  Instruction* init = r_.Reshard(Get(instr->operand(2)), Sharding::Replicate(), instr->name()).hlo;
+  Instruction* x = Operand(instr, 0, compute).hlo;
+  Instruction* y = Operand(instr, 1, compute).hlo;
+  Window local_window = *window;
+  for (const Halo& h : halos) {
+    x = ExchangeHalo(b_, x, compute, h.dim, h.operand, init);
+    y = ExchangeHalo(b_, y, compute, h.dim, h.source, b_.Zero(source.dtype()));
+    local_window.dims[h.dim] = LocalWindowDim(window->dims[h.dim]);
+  }
+  Instruction* local = CloneWith(instr, {x, y, init}, x->shape());
+  local->attrs().Set(AttrId::kWindow, local_window);
+  for (Computation* c : instr->called_computations()) {
+    std::vector<Sharding> params(c->num_parameters(), Sharding::Replicate());
+    ASSIGN_OR_RETURN(Computation* pc,
+                     p_->PartitionCalled(*c, params, Sharding::Single(c->root()->shape(), Sharding::Replicate())));
+    local->ReplaceCalledComputation(c, pc);
+  }
+  // Keep this device's tile; parts of it no window reaches hold the init value.
+  const TileAssignment& ta = compute.tile_assignment();
+  for (const Halo& h : halos) {
+    std::vector<PaddingDim> pad(local->shape().rank());
+    pad[h.dim].low = h.pad_low;
+    pad[h.dim].high = h.pad_high;
+    local = b_.Pad(local, init, pad);
+    std::vector<int64_t> table(b_.num_devices());
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = h.offset[ta.IndexOf(dev)->at(h.dim)];
+    std::vector<Instruction*> starts;
+    for (int64_t d = 0; d < local->shape().rank(); ++d)
+      starts.push_back(d == h.dim ? b_.TableLookup(table) : b_.ScalarS32(0));
+    std::vector<int64_t> sizes = local->shape().dims();
+    sizes[h.dim] = h.operand.ci;
+    local = b_.DynamicSlice(local, starts, sizes);
+  }
+  Set(instr, r_.Reshard(PValue{local, compute, instr->shape()}, target, instr->name()));
   return absl::OkStatus();
 }
 
