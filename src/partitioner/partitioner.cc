@@ -1076,14 +1076,20 @@ int64_t WindowHops(int64_t n, int64_t ci, int64_t co, const std::vector<int64_t>
 }  // namespace
 
 // Per device (tiled like `target`, n tiles of ci input elements on `dim`), the window of co
-// elements of `x`'s dim starting at global input index lo(t) for its tile t: the few input tiles
-// it overlaps come from neighbours (collective-permutes), are concatenated and the window is
-// dynamic-sliced out. Windows may start before 0 or run past the end: those elements are
+// elements of `x`'s dim starting at global input index lo(t) for its tile t: the elements it
+// needs past its own tile come from neighbours (halo exchange: collective-permutes of the edge
+// elements; else of the whole input tiles it overlaps), are concatenated and the window is
+// (dynamic-)sliced out. Windows may start before 0 or run past the end: those elements are
 // unspecified (callers mask them). Nullopt when that would move as much as a gather.
 std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, const Sharding& target, int64_t dim,
                                                                 int64_t ci, int64_t co,
                                                                 const std::vector<int64_t>& lo) {
   int64_t n = target.NumTilesOnDim(dim);
+  // Only the edge elements the windows reach past their own tile (never more than whole tiles).
+  if (std::optional<HaloPlan> plan = PlanFetch(n * ci, n, co, lo)) {
+    plan->mask = false;
+    return ExchangeHalo(b_, x, target, dim, *plan, b_.Zero(x->shape().dtype()));
+  }
   std::vector<int64_t> first(n);
   int64_t hops = WindowHops(n, ci, co, lo), left = 0, right = 0;
   if (hops >= n) return std::nullopt;
