@@ -827,15 +827,20 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   auto spatially_tiled = [&](const Sharding& s, const std::vector<int64_t>& dims) {
     return s.IsTiled() && std::any_of(dims.begin(), dims.end(), [&](int64_t d) { return s.NumTilesOnDim(d) > 1; });
   };
-  // An input tiled on spatial dims with a result that is not: compute tiled like the input (the
-  // result is smaller to move than the input to gather).
+  // An input tiled on spatial dims with a result that is not: compute tiled like the input when
+  // the result is cheaper to move afterwards than the input to gather now.
   const PValue& L = Get(instr->operand(0));
   if (window && !spatially_tiled(target, cd->output_spatial) && !L.sharding.IsTuple() &&
       PlainTiledLeaf(L.sharding) && spatially_tiled(L.sharding, cd->input_spatial)) {
     std::vector<int64_t> in_dims = {cd->input_batch}, out_dims = {cd->output_batch};
     in_dims.insert(in_dims.end(), cd->input_spatial.begin(), cd->input_spatial.end());
     out_dims.insert(out_dims.end(), cd->output_spatial.begin(), cd->output_spatial.end());
-    target = MapShardingDims(L.sharding, in_dims, out_dims, instr->shape().rank());
+    Sharding like_input = MapShardingDims(L.sharding, in_dims, out_dims, instr->shape().rank());
+    Sharding input_for_target =
+        target.IsTiled() ? MapShardingDims(target, {cd->output_batch}, {cd->input_batch}, lhs_shape.rank())
+                         : Sharding::Replicate();
+    if (ReshardCost(instr->shape(), like_input, target) <= ReshardCost(lhs_shape, L.sharding, input_for_target))
+      target = like_input;
   }
   if (!target.IsTiled()) return Default(instr);
   std::vector<int64_t> gather;
@@ -897,10 +902,13 @@ Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
     }
     return false;
   };
-  // An input tiled on window dims with a result that is not: compute tiled like the input.
+  // An input tiled on window dims with a result that is not: compute tiled like the input when
+  // the result is no dearer to move afterwards than the input to gather now.
   Sharding compute = leaf;
   const PValue& first = Get(instr->operand(0));
-  if (!windowed(leaf) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding))
+  if (!windowed(leaf) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding) &&
+      ReshardCost(in_shape, first.sharding, leaf) >=
+          ReshardCost(instr->shape().IsTuple() ? instr->shape().tuple_shapes()[0] : instr->shape(), first.sharding, leaf))
     compute = first.sharding;
   if (!compute.IsTiled() || !PlainTiledLeaf(compute)) return Default(instr);
   std::vector<int64_t> gather;
@@ -970,7 +978,7 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
   Sharding compute = target;
   const PValue& first = Get(instr->operand(0));
   if (!windowed(target) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding))
-    compute = first.sharding;
+    compute = first.sharding;  // the result has the operand's shape: no dearer to move than it
   if (!compute.IsTiled() || !PlainTiledLeaf(compute)) return Default(instr);
   struct Halo {
     int64_t dim;
