@@ -1,6 +1,7 @@
 // Seeded random-program differential tester for the SPMD partitioner: generates small modules
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
-// pad / concatenate / reverse / convolution / reduce-window ops, random shardings over random device counts and device orders),
+// pad / concatenate / reverse / convolution / reduce-window / select-and-scatter ops, random
+// shardings over random device counts and device orders),
 // partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
 // runs them on N in-process devices and compares with the single-device interpreter.
 //
@@ -72,7 +73,8 @@ class Generator {
     std::string text = "HloModule random\n\n";
     text += "%add { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] add(%x, %y) }\n";
     text += "%lt { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=LT }\n";
-    text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n\n";
+    text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n";
+    text += "%ge { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=GE }\n\n";
     text += "%argmax { %a = f32[] parameter(0)\n  %ai = s32[] parameter(1)\n  %b = f32[] parameter(2)\n"
             "  %bi = s32[] parameter(3)\n  %gt = pred[] compare(%a, %b), direction=GE\n  %m = f32[] select(%gt, %a, %b)\n"
             "  %mi = s32[] select(%gt, %ai, %bi)\n  ROOT %t = (f32[], s32[]) tuple(%m, %mi) }\n";
@@ -426,7 +428,8 @@ class Generator {
                          kern, k, stride, lo, hi));
         return;
       }
-      case 20: {  // reduce-window (max or add): per dim size 1-4, stride 1-3, padding 0-2, sometimes dilated
+      case 20: {  // reduce-window (max or add; size 1-4, stride 1-3, padding 0-2, sometimes dilated), or
+                  // select-and-scatter (max-pool backward)
         // Max windows always reach some data (padding < size, no dilation): a window of -inf
         // only would feed infinities and NaNs to the ops after it.
         bool max = Chance(0.5);
@@ -444,6 +447,15 @@ class Generator {
           dims.push_back((v.dims[i] + lo + hi - span) / st + 1);
         }
         std::string init = Fresh();
+        if (max && Chance(0.3)) {
+          // Its backward: select-and-scatter of a fresh source (the pooled gradient).
+          std::string src = NewParam(dims);
+          body_ += fmt::format("  %{} = f32[] constant(0)\n", init);
+          Emit(v.dims, fmt::format("select-and-scatter(%{}, %{}, %{}), window={{size={} stride={} pad={}}}, select=%ge, "
+                                   "scatter=%add", v.name, src, init, fmt::join(size, "x"), fmt::join(stride, "x"),
+                                   fmt::join(pad, "x")));
+          return;
+        }
         body_ += fmt::format("  %{} = f32[] constant({})\n", init, max ? "-inf" : "0");
         Emit(dims, fmt::format("reduce-window(%{}, %{}), window={{size={} stride={} pad={} rhs_dilate={}}}, to_apply=%{}",
                                v.name, init, fmt::join(size, "x"), fmt::join(stride, "x"), fmt::join(pad, "x"),
