@@ -3,6 +3,26 @@
 #include <algorithm>
 
 namespace spmdc {
+namespace {
+
+// Tile t reads base elements [lo, hi): widens the halos to cover what of it lies in the base
+// and notes whether the rest must be masked.
+void Cover(HaloPlan& p, int64_t t, int64_t lo, int64_t hi) {
+  p.mask |= lo < 0 || hi > p.base;
+  lo = std::max<int64_t>(lo, 0);
+  hi = std::min(hi, p.base);
+  if (lo >= hi) return;
+  p.left = std::max(p.left, t * p.ci - lo);
+  p.right = std::max(p.right, hi - (t + 1) * p.ci);
+}
+
+// Halos as large as the rest of the dim: a gather is no worse.
+std::optional<HaloPlan> IfCheaperThanGather(HaloPlan p) {
+  if (p.left + p.right >= (p.n - 1) * p.ci) return std::nullopt;
+  return p;
+}
+
+}  // namespace
 
 std::optional<HaloPlan> PlanHalo(int64_t base, int64_t n, const WindowDim& w) {
   if (w.base_dilation != 1 || n < 2 || base < 1 || w.stride < 1) return std::nullopt;
@@ -24,16 +44,9 @@ std::optional<HaloPlan> PlanHalo(int64_t base, int64_t n, const WindowDim& w) {
     p.useful[t] = valid > 0;
     if (!p.useful[t]) continue;
     // Outputs past `valid` are padding of the output tile: their windows need no real data.
-    int64_t end = p.start[t] + (valid - 1) * w.stride + span;
-    p.mask |= p.start[t] < 0 || end > base;
-    int64_t lo = std::max<int64_t>(p.start[t], 0), hi = std::min(end, base);
-    if (lo >= hi) continue;
-    p.left = std::max(p.left, t * p.ci - lo);
-    p.right = std::max(p.right, hi - (t + 1) * p.ci);
+    Cover(p, t, p.start[t], p.start[t] + (valid - 1) * w.stride + span);
   }
-  // Halos as large as the rest of the dim: a gather is no worse.
-  if (p.left + p.right >= (n - 1) * p.ci) return std::nullopt;
-  return p;
+  return IfCheaperThanGather(std::move(p));
 }
 
 std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::vector<int64_t> start) {
@@ -45,17 +58,8 @@ std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::
   p.length = length;
   p.start = std::move(start);
   p.useful.assign(n, true);
-  p.out = base;
-  for (int64_t t = 0; t < n; ++t) {
-    int64_t end = p.start[t] + length;
-    p.mask |= p.start[t] < 0 || end > base;
-    int64_t lo = std::max<int64_t>(p.start[t], 0), hi = std::min(end, base);
-    if (lo >= hi) continue;
-    p.left = std::max(p.left, t * p.ci - lo);
-    p.right = std::max(p.right, hi - (t + 1) * p.ci);
-  }
-  if (p.left + p.right >= (n - 1) * p.ci) return std::nullopt;
-  return p;
+  for (int64_t t = 0; t < n; ++t) Cover(p, t, p.start[t], p.start[t] + length);
+  return IfCheaperThanGather(std::move(p));
 }
 
 WindowDim LocalWindowDim(const WindowDim& w) {

@@ -21,7 +21,7 @@ namespace spmdc {
 // base elements starting at start[t] (which may lie outside [0, base)).
 struct HaloPlan {
   int64_t n = 1, base = 0, ci = 0;  // tiles, base size, input tile size
-  int64_t out = 0, co = 0;          // output size and output tile size
+  int64_t out = 0, co = 0;          // output size and output tile size (PlanHalo only)
   int64_t length = 0;               // base elements per output tile's windows
   int64_t left = 0, right = 0;      // halo elements taken from the left / right neighbours
   std::vector<int64_t> start;       // per tile: global index of the first element needed
