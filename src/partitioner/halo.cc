@@ -22,11 +22,53 @@ std::optional<HaloPlan> IfCheaperThanGather(HaloPlan p) {
   return p;
 }
 
+int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Base dilation bd, stride 1: output tile t reads dilated positions from D = t*co - low on; it
+// fetches the real elements from floor(D/bd) on, runs the local op with the dilation and no
+// padding, and its own outputs start D mod bd into the local result.
+std::optional<HaloPlan> PlanDilated(int64_t base, int64_t n, const WindowDim& w) {
+  if (w.stride != 1 || w.base_dilation < 2 || n < 2 || base < 1) return std::nullopt;
+  const int64_t bd = w.base_dilation;
+  int64_t span = (w.size - 1) * w.window_dilation + 1;
+  int64_t padded = (base - 1) * bd + 1 + w.padding_low + w.padding_high;
+  if (padded < span) return std::nullopt;
+  HaloPlan p;
+  p.n = n;
+  p.base = base;
+  p.ci = (base + n - 1) / n;
+  p.out = padded - span + 1;
+  p.co = (p.out + n - 1) / n;
+  std::vector<int64_t> first(n), offset(n, 0);
+  int64_t count = 1;
+  for (int64_t t = 0; t < n; ++t) {
+    if (t * p.co >= p.out) {
+      first[t] = t * p.ci;  // outputs all padding: any data will do
+      continue;
+    }
+    int64_t d = t * p.co - w.padding_low;
+    first[t] = FloorDiv(d, bd);
+    offset[t] = d - first[t] * bd;
+    // Dilated positions first*bd .. first*bd + offset + co - 1 + span - 1 must be local.
+    count = std::max(count, (offset[t] + p.co + span - 3) / bd + 2);
+  }
+  std::optional<HaloPlan> fetch = PlanFetch(base, n, count, first);
+  if (!fetch) return std::nullopt;
+  fetch->out = p.out;
+  fetch->co = p.co;
+  fetch->local = w;
+  fetch->local.padding_low = fetch->local.padding_high = 0;
+  fetch->out_offset = std::move(offset);
+  return fetch;
+}
+
 }  // namespace
 
 std::optional<HaloPlan> PlanHalo(int64_t base, int64_t n, const WindowDim& w) {
-  if (w.base_dilation != 1 || n < 2 || base < 1 || w.stride < 1) return std::nullopt;
+  if (w.base_dilation != 1) return PlanDilated(base, n, w);
+  if (n < 2 || base < 1 || w.stride < 1) return std::nullopt;
   HaloPlan p;
+  p.local = LocalWindowDim(w);
   p.n = n;
   p.base = base;
   p.ci = (base + n - 1) / n;
@@ -94,6 +136,26 @@ Instruction* ShiftEdge(SpmdBuilder& b, Instruction* x, const Sharding& s, int64_
 }
 
 }  // namespace
+
+Instruction* SliceOutputTile(SpmdBuilder& b, Instruction* y, const Sharding& sharding, int64_t dim,
+                             const HaloPlan& plan) {
+  if (plan.out_offset.empty()) return y;
+  const TileAssignment& ta = sharding.tile_assignment();
+  std::vector<int64_t> table(b.num_devices(), 0);
+  for (int64_t dev = 0; dev < b.num_devices(); ++dev)
+    if (std::optional<std::vector<int64_t>> c = ta.IndexOf(dev)) table[dev] = plan.out_offset[(*c)[dim]];
+  std::vector<int64_t> sizes = y->shape().dims();
+  sizes[dim] = plan.co;
+  if (std::all_of(table.begin(), table.end(), [&](int64_t o) { return o == table[0]; })) {
+    std::vector<int64_t> starts(sizes.size(), 0), limits = sizes;
+    starts[dim] = table[0];
+    limits[dim] = table[0] + plan.co;
+    return b.Slice(y, starts, limits);
+  }
+  std::vector<Instruction*> starts;
+  for (int64_t d = 0; d < y->shape().rank(); ++d) starts.push_back(d == dim ? b.TableLookup(table) : b.ScalarS32(0));
+  return b.DynamicSlice(y, starts, sizes);
+}
 
 Instruction* ExchangeHalo(SpmdBuilder& b, Instruction* x, const Sharding& sharding, int64_t dim, const HaloPlan& p,
                           Instruction* pad_value) {

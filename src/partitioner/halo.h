@@ -27,11 +27,16 @@ struct HaloPlan {
   std::vector<int64_t> start;       // per tile: global index of the first element needed
   std::vector<bool> useful;         // per tile: some output of the tile is inside [0, out)
   bool mask = false;                // some useful window reaches outside [0, base)
+  WindowDim local;                  // the window dim of the local op on the fetched elements
+  // Base-dilated windows: the local op yields more outputs than the tile, whose own start at
+  // out_offset[t] (empty: the local op yields exactly the tile).
+  std::vector<int64_t> out_offset;
 };
 
 // The plan for window dim `w` over a base dim of `base` elements in `n` tiles; nullopt when the
-// window cannot be computed this way (base dilation, an empty output) or when the halos would
-// move at least as much as gathering the dim.
+// window cannot be computed this way (base dilation with a stride, an empty output) or when the
+// halos would move at least as much as gathering the dim. With base dilation (stride 1) the
+// fetched elements are the real ones the windows touch and the local op keeps the dilation.
 std::optional<HaloPlan> PlanHalo(int64_t base, int64_t n, const WindowDim& w);
 
 // The plan that gives tile t the base elements [start[t], start[t] + length) (positions outside
@@ -45,5 +50,10 @@ Instruction* ExchangeHalo(SpmdBuilder& b, Instruction* x, const Sharding& shardi
 
 // `w` as the local op uses it on the exchanged data: same size, stride and dilation, no padding.
 WindowDim LocalWindowDim(const WindowDim& w);
+
+// The local op's result `y` (tiled on `dim` by `sharding`) cut to this device's output tile when
+// `plan` has output offsets; else `y` itself.
+Instruction* SliceOutputTile(SpmdBuilder& b, Instruction* y, const Sharding& sharding, int64_t dim,
+                             const HaloPlan& plan);
 
 }  // namespace spmdc

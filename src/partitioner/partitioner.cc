@@ -872,10 +872,18 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   Window local_window = window ? *window : Window{};
   for (const auto& [i, plan] : halos) {
     lhs = ExchangeHalo(b_, lhs, lsh, cd->input_spatial[i], plan, b_.Zero(lhs_shape.dtype()));
-    local_window.dims[i] = LocalWindowDim(window->dims[i]);
+    local_window.dims[i] = plan.local;
   }
-  Instruction* out = CloneWith(instr, {lhs, rv.hlo}, target.ShardShape(instr->shape()));
-  if (!halos.empty()) out->attrs().Set(AttrId::kWindow, local_window);
+  Instruction* out = nullptr;
+  if (halos.empty()) {
+    out = CloneWith(instr, {lhs, rv.hlo}, target.ShardShape(instr->shape()));
+  } else {
+    Attributes attrs = instr->attrs();
+    attrs.Remove(AttrId::kControlPredecessors);
+    attrs.Set(AttrId::kWindow, local_window);
+    out = b_.Add(Opcode::kConvolution, {lhs, rv.hlo}, std::move(attrs), nullptr, instr->name());
+    for (const auto& [i, plan] : halos) out = SliceOutputTile(b_, out, target, cd->output_spatial[i], plan);
+  }
   Set(instr, r_.Reshard(PValue{out, target, instr->shape()}, final_target, instr->name()));
   return absl::OkStatus();
 }
@@ -928,26 +936,36 @@ Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
   for (int64_t k = 0; k < n; ++k)
     inits.push_back(r_.Reshard(Get(instr->operand(n + k)), Sharding::Replicate(), instr->name()).hlo);
   Window local_window = *window;
-  for (const auto& [d, plan] : halos) local_window.dims[d] = LocalWindowDim(window->dims[d]);
+  for (const auto& [d, plan] : halos) local_window.dims[d] = plan.local;
   for (int64_t k = 0; k < n; ++k) {
     Instruction* x = Operand(instr, k, compute).hlo;
     for (const auto& [d, plan] : halos) x = ExchangeHalo(b_, x, compute, d, plan, inits[k]);
     ops.push_back(x);
   }
   ops.insert(ops.end(), inits.begin(), inits.end());
-  Shape local_shape = instr->shape();
-  if (local_shape.IsTuple()) {
-    for (auto& s : local_shape.mutable_tuple_shapes()) s = compute.ShardShape(s);
-  } else {
-    local_shape = compute.ShardShape(local_shape);
-  }
-  Instruction* local = CloneWith(instr, ops, local_shape);
-  local->attrs().Set(AttrId::kWindow, local_window);
+  // The local result's shape comes from shape inference (base-dilated dims yield more than the
+  // tile and are cut below).
+  Attributes attrs = instr->attrs();
+  attrs.Remove(AttrId::kControlPredecessors);
+  attrs.Set(AttrId::kWindow, local_window);
+  Instruction* local = b_.Add(Opcode::kReduceWindow, ops, std::move(attrs), nullptr, instr->name());
   std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
   ASSIGN_OR_RETURN(Computation* reducer,
                    p_->PartitionCalled(*instr->to_apply(), params,
                                        Sharding::Single(instr->to_apply()->root()->shape(), Sharding::Replicate())));
   local->ReplaceCalledComputation(instr->to_apply(), reducer);
+  auto cut = [&](Instruction* y) {
+    for (const auto& [d, plan] : halos) y = SliceOutputTile(b_, y, compute, d, plan);
+    return y;
+  };
+  bool dilated = std::any_of(halos.begin(), halos.end(), [](const auto& h) { return !h.second.out_offset.empty(); });
+  if (dilated && local->shape().IsTuple()) {
+    std::vector<Instruction*> elements;
+    for (int64_t k = 0; k < n; ++k) elements.push_back(cut(b_.GetTupleElement(local, k)));
+    local = b_.Tuple(elements);
+  } else if (dilated) {
+    local = cut(local);
+  }
   Sharding local_sharding = target.IsTuple() ? Sharding::Tuple(std::vector<Sharding>(n, compute)) : compute;
   Set(instr, r_.Reshard(PValue{local, local_sharding, instr->shape()}, target, instr->name()));
   return absl::OkStatus();

@@ -415,17 +415,18 @@ class Generator {
         ++loops_;
         return;
       }
-      case 19: {  // 1-D convolution (batch, spatial, feature) with a fresh kernel, maybe strided
+      case 19: {  // 1-D convolution (batch, spatial, feature) with a fresh kernel, maybe strided or
+                  // input-dilated (a transposed convolution)
         if (rank != 3) break;
         int64_t k = Rand(1, 4), o = Rand(1, 4), stride = Rand(1, 2);
         std::string kern = NewParam({k, v.dims[2], o});
-        int64_t lo = Rand(0, 2), hi = Rand(0, 2);
-        int64_t padded = v.dims[1] + lo + hi - k;
+        int64_t lo = Rand(0, 2), hi = Rand(0, 2), lhs_dilate = stride == 1 && Chance(0.25) ? 2 : 1;
+        int64_t padded = (v.dims[1] - 1) * lhs_dilate + 1 + lo + hi - k;
         if (padded < 0) break;
         int64_t out = padded / stride + 1;
         Emit({v.dims[0], out, o},
-             fmt::format("convolution(%{}, %{}), window={{size={} stride={} pad={}_{}}}, dim_labels=b0f_0io->b0f", v.name,
-                         kern, k, stride, lo, hi));
+             fmt::format("convolution(%{}, %{}), window={{size={} stride={} pad={}_{} lhs_dilate={}}}, "
+                         "dim_labels=b0f_0io->b0f", v.name, kern, k, stride, lo, hi, lhs_dilate));
         return;
       }
       case 20: {  // reduce-window (max or add; size 1-4, stride 1-3, padding 0-2, sometimes dilated), or
