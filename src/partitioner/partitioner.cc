@@ -58,6 +58,8 @@ struct DotPlan {
 
 class Partitioner;
 
+int64_t FloorDivide(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
 // Tiled with at most a trailing replication dim.
 bool PlainTiledLeaf(const Sharding& s) {
   if (!s.IsTiled() || s.SubgroupManualDim() >= 0) return false;
@@ -972,11 +974,13 @@ Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
 }
 
 Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
-  // The backward of max-pooling. Along a tiled window dim (no padding, no base dilation) tile t
-  // takes the source positions whose windows touch its operand tile, and the operand elements
-  // those windows cover, from its neighbours; it scatters locally and keeps its own tile.
-  // Source positions past the end are fetched as zeros, so the scatter must be an add (their
-  // windows, over unspecified data, then add nothing). Other tiled window dims are gathered.
+  // The backward of max-pooling. Along a tiled window dim (no base dilation) tile t takes the
+  // source positions whose windows touch its operand tile, and the operand elements those
+  // windows cover, from its neighbours; it scatters locally and keeps its own tile. Source
+  // positions past the end are fetched as zeros, so the scatter must be an add (their windows,
+  // over unspecified data, then add nothing). Operand positions outside the base must never be
+  // selected: tiles whose windows reach them cut them off and run the local op with that much
+  // padding, one branch of a conditional per distinct cut. Other tiled window dims are gathered.
   Sharding target = TargetOf(instr);
   const Window* window = instr->attr<Window>(AttrId::kWindow);
   Computation* scatter = instr->computation_attr(AttrId::kScatter);
@@ -1003,6 +1007,7 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
     HaloPlan operand, source;
     int64_t pad_low, pad_high;
     std::vector<int64_t> offset;  // per tile: its own tile in the padded local result
+    std::vector<std::pair<int64_t, int64_t>> cut;  // per tile: operand positions outside the base
   };
   std::vector<int64_t> gather;
   std::vector<Halo> halos;
@@ -1010,7 +1015,7 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
     const WindowDim& w = window->dims[d];
     int64_t n = compute.NumTilesOnDim(d);
     if (n == 1 || trivial(w)) continue;
-    if (w.padding_low != 0 || w.padding_high != 0 || w.base_dilation != 1) {
+    if (w.base_dilation != 1) {
       gather.push_back(d);
       continue;
     }
@@ -1020,23 +1025,31 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
     int64_t count = 1;
     for (int64_t t = 0; t < n; ++t) {
       // Windows j with j*s < (t+1)*ci and j*s + span > t*ci touch tile t.
-      int64_t lo = t * ci - span < 0 ? 0 : (t * ci - span) / s + 1;
-      int64_t hi = std::min(out - 1, ((t + 1) * ci + s - 1) / s - 1);
+      // Windows j with j*s - low < (t+1)*ci and j*s - low + span > t*ci touch tile t.
+      int64_t lo = std::max<int64_t>(0, FloorDivide(t * ci + w.padding_low - span, s) + 1);
+      int64_t hi = std::min(out - 1, FloorDivide((t + 1) * ci + w.padding_low + s - 1, s) - 1);
       if (t * ci >= size || lo > hi) lo = out, hi = out - 1;  // no window: all source masked
       first_j[t] = lo;
       count = std::max(count, hi - lo + 1);
     }
     int64_t length = (count - 1) * s + span;
-    for (int64_t t = 0; t < n; ++t) op_start[t] = first_j[t] * s;
+    for (int64_t t = 0; t < n; ++t) op_start[t] = first_j[t] * s - w.padding_low;
     std::optional<HaloPlan> src_plan = PlanFetch(out, n, count, first_j);
     std::optional<HaloPlan> op_plan = PlanFetch(size, n, length, op_start);
     if (!src_plan || !op_plan) {
       gather.push_back(d);
       continue;
     }
-    // Operand positions past the end lie only in windows of masked source positions.
+    // Operand positions outside the base are cut off below (or lie only in windows of masked
+    // source positions).
     op_plan->mask = false;
-    Halo h{d, *op_plan, *src_plan, 0, 0, std::vector<int64_t>(n)};
+    Halo h{d, *op_plan, *src_plan, 0, 0, std::vector<int64_t>(n), std::vector<std::pair<int64_t, int64_t>>(n)};
+    // Only padded sides can put positions outside the base into windows of real source.
+    for (int64_t t = 0; t < n; ++t) {
+      int64_t low = w.padding_low > 0 ? std::max<int64_t>(0, -op_start[t]) : 0;
+      int64_t high = w.padding_high > 0 ? std::max<int64_t>(0, op_start[t] + length - size) : 0;
+      if (low + high < length) h.cut[t] = {low, high};  // else no real window: nothing to protect
+    }
     for (int64_t t = 0; t < n; ++t) {
       int64_t off = t * ci - op_start[t];
       h.pad_low = std::max(h.pad_low, -off);
@@ -1059,16 +1072,67 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
     y = ExchangeHalo(b_, y, compute, h.dim, h.source, b_.Zero(source.dtype()));
     local_window.dims[h.dim] = LocalWindowDim(window->dims[h.dim]);
   }
-  Instruction* local = CloneWith(instr, {x, y, init}, x->shape());
-  local->attrs().Set(AttrId::kWindow, local_window);
+  Attributes attrs = instr->attrs();
+  attrs.Remove(AttrId::kControlPredecessors);
   for (Computation* c : instr->called_computations()) {
     std::vector<Sharding> params(c->num_parameters(), Sharding::Replicate());
     ASSIGN_OR_RETURN(Computation* pc,
                      p_->PartitionCalled(*c, params, Sharding::Single(c->root()->shape(), Sharding::Replicate())));
-    local->ReplaceCalledComputation(c, pc);
+    attrs.Set(c == instr->computation_attr(AttrId::kSelect) ? AttrId::kSelect : AttrId::kScatter, pc);
+  }
+  // The local op on (operand, source, init) with each halo dim's cut (low, high) removed from
+  // the operand and given back as window padding; the result has the operand's shape.
+  auto scatter_locally = [&](SpmdBuilder& bb, Instruction* op, Instruction* src, Instruction* ini,
+                             const std::vector<std::pair<int64_t, int64_t>>& cuts) {
+    Window wnd = local_window;
+    std::vector<int64_t> starts(op->shape().rank(), 0), limits = op->shape().dims();
+    std::vector<PaddingDim> back(op->shape().rank());
+    for (size_t k = 0; k < halos.size(); ++k) {
+      int64_t d = halos[k].dim;
+      starts[d] = cuts[k].first;
+      limits[d] -= cuts[k].second;
+      wnd.dims[d].padding_low = back[d].low = cuts[k].first;
+      wnd.dims[d].padding_high = back[d].high = cuts[k].second;
+    }
+    Attributes a = attrs;
+    a.Set(AttrId::kWindow, wnd);
+    Instruction* r = bb.Add(Opcode::kSelectAndScatter, {bb.Slice(op, starts, limits), src, ini}, std::move(a));
+    return bb.Pad(r, ini, back);
+  };
+  const TileAssignment& ta = compute.tile_assignment();
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> keys;  // distinct cuts
+  std::vector<int64_t> branch_of(b_.num_devices(), 0);
+  for (int64_t dev = 0; dev < b_.num_devices(); ++dev) {
+    std::vector<int64_t> c = *ta.IndexOf(dev);
+    std::vector<std::pair<int64_t, int64_t>> key;
+    for (const Halo& h : halos) key.push_back(h.cut[c[h.dim]]);
+    auto it = std::find(keys.begin(), keys.end(), key);
+    branch_of[dev] = it - keys.begin();
+    if (it == keys.end()) keys.push_back(key);
+  }
+  Instruction* local = nullptr;
+  if (keys.size() == 1) {
+    local = scatter_locally(b_, x, y, init, keys[0]);
+  } else {
+    // One branch per distinct cut, chosen by partition-id.
+    Instruction* args = b_.Tuple({x, y, init});
+    std::vector<Computation*> branches;
+    for (const auto& key : keys) {
+      Computation* c = b_.module()->AddComputation(
+          std::make_unique<Computation>(b_.module()->UniqueName(instr->name() + "_cut")));
+      SpmdBuilder bb(b_.state(), c);
+      Instruction* p = bb.Parameter(0, args->shape(), b_.module()->UniqueName("args"));
+      c->set_root(scatter_locally(bb, bb.GetTupleElement(p, 0), bb.GetTupleElement(p, 1), bb.GetTupleElement(p, 2), key));
+      RETURN_IF_ERROR(c->RebuildParameterList());
+      branches.push_back(c);
+    }
+    std::vector<Instruction*> ops = {b_.TableLookup(branch_of)};
+    ops.insert(ops.end(), branches.size(), args);
+    Attributes ca;
+    ca.Set(AttrId::kBranchComputations, branches);
+    local = b_.Add(Opcode::kConditional, ops, std::move(ca));
   }
   // Keep this device's tile; parts of it no window reaches hold the init value.
-  const TileAssignment& ta = compute.tile_assignment();
   for (const Halo& h : halos) {
     std::vector<PaddingDim> pad(local->shape().rank());
     pad[h.dim].low = h.pad_low;
