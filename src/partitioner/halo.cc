@@ -91,7 +91,8 @@ std::optional<HaloPlan> PlanHalo(int64_t base, int64_t n, const WindowDim& w) {
   return IfCheaperThanGather(std::move(p));
 }
 
-std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::vector<int64_t> start) {
+std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::vector<int64_t> start,
+                                  const std::vector<int64_t>& needed) {
   if (n < 2 || base < 1 || length < 1) return std::nullopt;
   HaloPlan p;
   p.n = n;
@@ -100,7 +101,7 @@ std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::
   p.length = length;
   p.start = std::move(start);
   p.useful.assign(n, true);
-  for (int64_t t = 0; t < n; ++t) Cover(p, t, p.start[t], p.start[t] + length);
+  for (int64_t t = 0; t < n; ++t) Cover(p, t, p.start[t], p.start[t] + (needed.empty() ? length : needed[t]));
   return IfCheaperThanGather(std::move(p));
 }
 

@@ -40,8 +40,10 @@ struct HaloPlan {
 std::optional<HaloPlan> PlanHalo(int64_t base, int64_t n, const WindowDim& w);
 
 // The plan that gives tile t the base elements [start[t], start[t] + length) (positions outside
-// [0, base) replaced); nullopt when the halos would move as much as a gather.
-std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::vector<int64_t> start);
+// [0, base) replaced); nullopt when the halos would move as much as a gather. With `needed`, only
+// the first needed[t] of them must hold data (the rest may be anything).
+std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::vector<int64_t> start,
+                                  const std::vector<int64_t>& needed = {});
 
 // Per device, the `plan.length` elements of `x` (tiled on `dim` by `sharding`, shard shape) its
 // output tile's windows read, with positions outside [0, base) set to `pad_value` (a scalar).

@@ -1021,7 +1021,7 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
     }
     int64_t size = base.dim(d), out = source.dim(d), ci = (size + n - 1) / n;
     int64_t span = (w.size - 1) * w.window_dilation + 1, s = w.stride;
-    std::vector<int64_t> first_j(n), op_start(n);
+    std::vector<int64_t> first_j(n), op_start(n), windows(n, 0);
     int64_t count = 1;
     for (int64_t t = 0; t < n; ++t) {
       // Windows j with j*s < (t+1)*ci and j*s + span > t*ci touch tile t.
@@ -1030,12 +1030,16 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
       int64_t hi = std::min(out - 1, FloorDivide((t + 1) * ci + w.padding_low + s - 1, s) - 1);
       if (t * ci >= size || lo > hi) lo = out, hi = out - 1;  // no window: all source masked
       first_j[t] = lo;
+      windows[t] = hi - lo + 1;
       count = std::max(count, hi - lo + 1);
     }
     int64_t length = (count - 1) * s + span;
     for (int64_t t = 0; t < n; ++t) op_start[t] = first_j[t] * s - w.padding_low;
     std::optional<HaloPlan> src_plan = PlanFetch(out, n, count, first_j);
-    std::optional<HaloPlan> op_plan = PlanFetch(size, n, length, op_start);
+    // Windows past a tile's last one do not touch it: their operand data may be anything.
+    std::vector<int64_t> needed(n, 0);
+    for (int64_t t = 0; t < n; ++t) needed[t] = windows[t] > 0 ? (windows[t] - 1) * s + span : 0;
+    std::optional<HaloPlan> op_plan = PlanFetch(size, n, length, op_start, needed);
     if (!src_plan || !op_plan) {
       gather.push_back(d);
       continue;
