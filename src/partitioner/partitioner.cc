@@ -58,7 +58,7 @@ struct DotPlan {
 
 class Partitioner;
 
-int64_t FloorDivide(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 // Tiled with at most a trailing replication dim.
 bool PlainTiledLeaf(const Sharding& s) {
@@ -1024,10 +1024,9 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
     std::vector<int64_t> first_j(n), op_start(n), windows(n, 0);
     int64_t count = 1;
     for (int64_t t = 0; t < n; ++t) {
-      // Windows j with j*s < (t+1)*ci and j*s + span > t*ci touch tile t.
       // Windows j with j*s - low < (t+1)*ci and j*s - low + span > t*ci touch tile t.
-      int64_t lo = std::max<int64_t>(0, FloorDivide(t * ci + w.padding_low - span, s) + 1);
-      int64_t hi = std::min(out - 1, FloorDivide((t + 1) * ci + w.padding_low + s - 1, s) - 1);
+      int64_t lo = std::max<int64_t>(0, FloorDiv(t * ci + w.padding_low - span, s) + 1);
+      int64_t hi = std::min(out - 1, FloorDiv((t + 1) * ci + w.padding_low + s - 1, s) - 1);
       if (t * ci >= size || lo > hi) lo = out, hi = out - 1;  // no window: all source masked
       first_j[t] = lo;
       windows[t] = hi - lo + 1;
@@ -1156,7 +1155,6 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
 }
 
 namespace {
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 // Input tiles (of ci) a window of co elements starting at lo[t] overlaps, at most over t.
 int64_t WindowHops(int64_t n, int64_t ci, int64_t co, const std::vector<int64_t>& lo) {
   int64_t hops = 1;
