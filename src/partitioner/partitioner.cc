@@ -816,8 +816,8 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
 Status ComputationPartitioner::Convolution(const Instruction* instr) {
   // Batch and output-feature tiling runs locally; spatially tiled results take halos of the input
   // from their neighbours (the kernel is replicated or tiled on its output feature). Spatial dims
-  // whose windows cannot be computed that way (input dilation, halos as large as the dim) are
-  // gathered, the result sliced afterwards.
+  // whose windows cannot be computed that way (input dilation with a stride, halos as large as
+  // the dim) are gathered, the result sliced afterwards.
   Sharding target = TargetOf(instr);
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
   if (target.IsTuple() || target.IsManual() || !cd || instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1 ||
@@ -892,8 +892,8 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
 
 Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
   // Every input is tiled like the result; tiled window dims take halos from their neighbours
-  // (padding positions hold the init value), dims that cannot (base dilation, halos as large as
-  // the dim) are gathered and the result sliced afterwards.
+  // (padding positions hold the init value), dims that cannot (base dilation with a stride, halos
+  // as large as the dim) are gathered and the result sliced afterwards.
   int64_t n = instr->operand_count() / 2;
   Sharding target = TargetOf(instr);
   const Window* window = instr->attr<Window>(AttrId::kWindow);
