@@ -820,12 +820,20 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   // the dim) are gathered, the result sliced afterwards.
   Sharding target = TargetOf(instr);
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
-  if (target.IsTuple() || target.IsManual() || !cd || instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1 ||
-      instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
+  if (target.IsTuple() || target.IsManual() || !cd || instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
     return Default(instr);
+  const Sharding final_target = target;
+  // Grouped (depthwise) convolutions keep the feature dims whole: every device holds all groups.
+  const bool grouped = instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1;
+  if (grouped && target.IsTiled()) {
+    if (!PlainTiledLeaf(target)) return Default(instr);
+    if (target.NumTilesOnDim(cd->output_feature) > 1) {
+      const int64_t feature[] = {cd->output_feature};
+      target = PartiallyReplicateTiledShardingOnDims(target, feature);
+    }
+  }
   const Shape& lhs_shape = instr->operand(0)->shape();
   const Window* window = instr->attr<Window>(AttrId::kWindow);
-  const Sharding final_target = target;
   auto spatially_tiled = [&](const Sharding& s, const std::vector<int64_t>& dims) {
     return s.IsTiled() && std::any_of(dims.begin(), dims.end(), [&](int64_t d) { return s.NumTilesOnDim(d) > 1; });
   };
