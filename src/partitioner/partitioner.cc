@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
 #include "partitioner/builder.h"
+#include "partitioner/halo.h"
 #include "partitioner/reshard.h"
 #include "passes/passes.h"
 #include "propagation/dim_mapping.h"
@@ -57,6 +58,8 @@ struct DotPlan {
 
 class Partitioner;
 
+int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
 // Tiled with at most a trailing replication dim.
 bool PlainTiledLeaf(const Sharding& s) {
   if (!s.IsTiled() || s.SubgroupManualDim() >= 0) return false;
@@ -96,6 +99,8 @@ class ComputationPartitioner {
   std::optional<PValue> ReduceScatterTo(const PValue& v, const std::vector<std::vector<int64_t>>& groups,
                                         const Sharding& target, const std::string& kind);
   Status Convolution(const Instruction* instr);
+  Status ReduceWindow(const Instruction* instr);
+  Status SelectAndScatter(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
@@ -259,6 +264,8 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     case Opcode::kReduce: return Reduce(instr);
     case Opcode::kDot: return Dot(instr);
     case Opcode::kConvolution: return Convolution(instr);
+    case Opcode::kReduceWindow: return ReduceWindow(instr);
+    case Opcode::kSelectAndScatter: return SelectAndScatter(instr);
     case Opcode::kSlice: case Opcode::kPad: case Opcode::kConcatenate: case Opcode::kReverse:
     case Opcode::kSort:
       return Slicing(instr);
@@ -807,33 +814,355 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
 }
 
 Status ComputationPartitioner::Convolution(const Instruction* instr) {
-  // Batch (and output-feature) sharded convolutions run locally; spatial tiling is gathered.
+  // Batch and output-feature tiling runs locally; spatially tiled results take halos of the input
+  // from their neighbours (the kernel is replicated or tiled on its output feature). Spatial dims
+  // whose windows cannot be computed that way (input dilation with a stride, halos as large as
+  // the dim) are gathered, the result sliced afterwards.
   Sharding target = TargetOf(instr);
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
-  if (!target.IsTiled() || !cd || instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1 ||
-      instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
+  if (target.IsTuple() || target.IsManual() || !cd || instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
     return Default(instr);
-  // Spatially tiled results: computed with the spatial dims gathered (batch / feature tiling
-  // kept), then sliced locally to the target.
   const Sharding final_target = target;
-  bool spatial = false;
-  for (int64_t s : cd->output_spatial) spatial |= target.NumTilesOnDim(s) > 1;
-  if (spatial) {
+  // Grouped (depthwise) convolutions keep the feature dims whole: every device holds all groups.
+  const bool grouped = instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1;
+  if (grouped && target.IsTiled()) {
     if (!PlainTiledLeaf(target)) return Default(instr);
-    target = PartiallyReplicateTiledShardingOnDims(target, cd->output_spatial);
+    if (target.NumTilesOnDim(cd->output_feature) > 1) {
+      const int64_t feature[] = {cd->output_feature};
+      target = PartiallyReplicateTiledShardingOnDims(target, feature);
+    }
+  }
+  const Shape& lhs_shape = instr->operand(0)->shape();
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
+  auto spatially_tiled = [&](const Sharding& s, const std::vector<int64_t>& dims) {
+    return s.IsTiled() && std::any_of(dims.begin(), dims.end(), [&](int64_t d) { return s.NumTilesOnDim(d) > 1; });
+  };
+  // An input tiled on spatial dims with a result that is not: compute tiled like the input when
+  // the result is cheaper to move afterwards than the input to gather now.
+  const PValue& L = Get(instr->operand(0));
+  if (window && !spatially_tiled(target, cd->output_spatial) && !L.sharding.IsTuple() &&
+      PlainTiledLeaf(L.sharding) && spatially_tiled(L.sharding, cd->input_spatial)) {
+    std::vector<int64_t> in_dims = {cd->input_batch}, out_dims = {cd->output_batch};
+    in_dims.insert(in_dims.end(), cd->input_spatial.begin(), cd->input_spatial.end());
+    out_dims.insert(out_dims.end(), cd->output_spatial.begin(), cd->output_spatial.end());
+    Sharding like_input = MapShardingDims(L.sharding, in_dims, out_dims, instr->shape().rank());
+    Sharding input_for_target =
+        target.IsTiled() ? MapShardingDims(target, {cd->output_batch}, {cd->input_batch}, lhs_shape.rank())
+                         : Sharding::Replicate();
+    if (ReshardCost(instr->shape(), like_input, target) <= ReshardCost(lhs_shape, L.sharding, input_for_target))
+      target = like_input;
+  }
+  if (!target.IsTiled()) return Default(instr);
+  std::vector<int64_t> gather;
+  std::vector<std::pair<size_t, HaloPlan>> halos;  // (spatial index, plan)
+  for (size_t i = 0; i < cd->output_spatial.size(); ++i) {
+    int64_t od = cd->output_spatial[i];
+    if (target.NumTilesOnDim(od) == 1) continue;
+    std::optional<HaloPlan> plan;
+    if (window && PlainTiledLeaf(target))
+      plan = PlanHalo(lhs_shape.dim(cd->input_spatial[i]), target.NumTilesOnDim(od), window->dims[i]);
+    if (plan && plan->out == instr->shape().dim(od)) halos.emplace_back(i, *plan);
+    else gather.push_back(od);
+  }
+  if (!gather.empty()) {
+    if (!PlainTiledLeaf(target)) return Default(instr);
+    target = PartiallyReplicateTiledShardingOnDims(target, gather);
     if (!target.IsTiled()) return Default(instr);
   }
-  Sharding lsh = MapShardingDims(target, {cd->output_batch}, {cd->input_batch}, instr->operand(0)->shape().rank());
+  std::vector<int64_t> out_dims = {cd->output_batch}, in_dims = {cd->input_batch};
+  for (const auto& [i, plan] : halos) {
+    out_dims.push_back(cd->output_spatial[i]);
+    in_dims.push_back(cd->input_spatial[i]);
+  }
+  Sharding lsh = MapShardingDims(target, out_dims, in_dims, lhs_shape.rank());
   Sharding rsh = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature},
                                  instr->operand(1)->shape().rank());
   PValue lv = Operand(instr, 0, lsh), rv = Operand(instr, 1, rsh);
-  Instruction* out = CloneWith(instr, {lv.hlo, rv.hlo}, target.ShardShape(instr->shape()));
+  Instruction* lhs = lv.hlo;
+  Window local_window = window ? *window : Window{};
+  for (const auto& [i, plan] : halos) {
+    lhs = ExchangeHalo(b_, lhs, lsh, cd->input_spatial[i], plan, b_.Zero(lhs_shape.dtype()));
+    local_window.dims[i] = plan.local;
+  }
+  Instruction* out = nullptr;
+  if (halos.empty()) {
+    out = CloneWith(instr, {lhs, rv.hlo}, target.ShardShape(instr->shape()));
+  } else {
+    Attributes attrs = instr->attrs();
+    attrs.Remove(AttrId::kControlPredecessors);
+    attrs.Set(AttrId::kWindow, local_window);
+    out = b_.Add(Opcode::kConvolution, {lhs, rv.hlo}, std::move(attrs), nullptr, instr->name());
+    for (const auto& [i, plan] : halos) out = SliceOutputTile(b_, out, target, cd->output_spatial[i], plan);
+  }
   Set(instr, r_.Reshard(PValue{out, target, instr->shape()}, final_target, instr->name()));
   return absl::OkStatus();
 }
 
+Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
+  // Every input is tiled like the result; tiled window dims take halos from their neighbours
+  // (padding positions hold the init value), dims that cannot (base dilation with a stride, halos
+  // as large as the dim) are gathered and the result sliced afterwards.
+  int64_t n = instr->operand_count() / 2;
+  Sharding target = TargetOf(instr);
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
+  if (!window) return Default(instr);
+  Sharding leaf = target.IsTuple() ? target.tuple_elements()[0] : target;
+  if (target.IsTuple())
+    for (const Sharding& s : target.tuple_elements())
+      if (!(s == leaf)) return Default(instr);
+  const Shape& in_shape = instr->operand(0)->shape();
+  auto windowed = [&](const Sharding& s) {
+    if (!s.IsTiled()) return false;
+    for (int64_t d = 0; d < in_shape.rank(); ++d) {
+      const WindowDim& w = window->dims[d];
+      bool trivial = w.size == 1 && w.stride == 1 && w.padding_low == 0 && w.padding_high == 0 && w.base_dilation == 1;
+      if (s.NumTilesOnDim(d) > 1 && !trivial) return true;
+    }
+    return false;
+  };
+  // An input tiled on window dims with a result that is not: compute tiled like the input when
+  // the result is no dearer to move afterwards than the input to gather now.
+  Sharding compute = leaf;
+  const PValue& first = Get(instr->operand(0));
+  if (!windowed(leaf) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding) &&
+      ReshardCost(in_shape, first.sharding, leaf) >=
+          ReshardCost(instr->shape().IsTuple() ? instr->shape().tuple_shapes()[0] : instr->shape(), first.sharding, leaf))
+    compute = first.sharding;
+  if (!compute.IsTiled() || !PlainTiledLeaf(compute)) return Default(instr);
+  std::vector<int64_t> gather;
+  std::vector<std::pair<int64_t, HaloPlan>> halos;
+  for (int64_t d = 0; d < in_shape.rank(); ++d) {
+    const WindowDim& w = window->dims[d];
+    bool trivial = w.size == 1 && w.stride == 1 && w.padding_low == 0 && w.padding_high == 0 && w.base_dilation == 1;
+    if (compute.NumTilesOnDim(d) == 1 || trivial) continue;
+    if (std::optional<HaloPlan> plan = PlanHalo(in_shape.dim(d), compute.NumTilesOnDim(d), w)) halos.emplace_back(d, *plan);
+    else gather.push_back(d);
+  }
+  if (!gather.empty()) {
+    compute = PartiallyReplicateTiledShardingOnDims(compute, gather);
+    if (!compute.IsTiled()) return Default(instr);
+  }
+  std::vector<Instruction*> inits, ops;
+  for (int64_t k = 0; k < n; ++k)
+    inits.push_back(r_.Reshard(Get(instr->operand(n + k)), Sharding::Replicate(), instr->name()).hlo);
+  Window local_window = *window;
+  for (const auto& [d, plan] : halos) local_window.dims[d] = plan.local;
+  for (int64_t k = 0; k < n; ++k) {
+    Instruction* x = Operand(instr, k, compute).hlo;
+    for (const auto& [d, plan] : halos) x = ExchangeHalo(b_, x, compute, d, plan, inits[k]);
+    ops.push_back(x);
+  }
+  ops.insert(ops.end(), inits.begin(), inits.end());
+  // The local result's shape comes from shape inference (base-dilated dims yield more than the
+  // tile and are cut below).
+  Attributes attrs = instr->attrs();
+  attrs.Remove(AttrId::kControlPredecessors);
+  attrs.Set(AttrId::kWindow, local_window);
+  Instruction* local = b_.Add(Opcode::kReduceWindow, ops, std::move(attrs), nullptr, instr->name());
+  std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+  ASSIGN_OR_RETURN(Computation* reducer,
+                   p_->PartitionCalled(*instr->to_apply(), params,
+                                       Sharding::Single(instr->to_apply()->root()->shape(), Sharding::Replicate())));
+  local->ReplaceCalledComputation(instr->to_apply(), reducer);
+  auto cut = [&](Instruction* y) {
+    for (const auto& [d, plan] : halos) y = SliceOutputTile(b_, y, compute, d, plan);
+    return y;
+  };
+  bool dilated = std::any_of(halos.begin(), halos.end(), [](const auto& h) { return !h.second.out_offset.empty(); });
+  if (dilated && local->shape().IsTuple()) {
+    std::vector<Instruction*> elements;
+    for (int64_t k = 0; k < n; ++k) elements.push_back(cut(b_.GetTupleElement(local, k)));
+    local = b_.Tuple(elements);
+  } else if (dilated) {
+    local = cut(local);
+  }
+  Sharding local_sharding = target.IsTuple() ? Sharding::Tuple(std::vector<Sharding>(n, compute)) : compute;
+  Set(instr, r_.Reshard(PValue{local, local_sharding, instr->shape()}, target, instr->name()));
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
+  // The backward of max-pooling. Along a tiled window dim (no base dilation) tile t takes the
+  // source positions whose windows touch its operand tile, and the operand elements those
+  // windows cover, from its neighbours; it scatters locally and keeps its own tile. Source
+  // positions past the end are fetched as zeros, so the scatter must be an add (their windows,
+  // over unspecified data, then add nothing). Operand positions outside the base must never be
+  // selected: tiles whose windows reach them cut them off and run the local op with that much
+  // padding, one branch of a conditional per distinct cut. Other tiled window dims are gathered.
+  Sharding target = TargetOf(instr);
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
+  Computation* scatter = instr->computation_attr(AttrId::kScatter);
+  std::optional<std::string> kind = scatter ? SpmdBuilder::ReducerKind(*scatter) : std::nullopt;
+  if (!window || !kind || *kind != "add" || target.IsTuple()) return Default(instr);
+  const Shape& base = instr->operand(0)->shape();
+  const Shape& source = instr->operand(1)->shape();
+  auto trivial = [](const WindowDim& w) {
+    return w.size == 1 && w.stride == 1 && w.padding_low == 0 && w.padding_high == 0 && w.base_dilation == 1;
+  };
+  auto windowed = [&](const Sharding& s) {
+    if (!s.IsTiled()) return false;
+    for (int64_t d = 0; d < base.rank(); ++d)
+      if (s.NumTilesOnDim(d) > 1 && !trivial(window->dims[d])) return true;
+    return false;
+  };
+  Sharding compute = target;
+  const PValue& first = Get(instr->operand(0));
+  if (!windowed(target) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding))
+    compute = first.sharding;  // the result has the operand's shape: no dearer to move than it
+  if (!compute.IsTiled() || !PlainTiledLeaf(compute)) return Default(instr);
+  struct Halo {
+    int64_t dim;
+    HaloPlan operand, source;
+    int64_t pad_low, pad_high;
+    std::vector<int64_t> offset;  // per tile: its own tile in the padded local result
+    std::vector<std::pair<int64_t, int64_t>> cut;  // per tile: operand positions outside the base
+  };
+  std::vector<int64_t> gather;
+  std::vector<Halo> halos;
+  for (int64_t d = 0; d < base.rank(); ++d) {
+    const WindowDim& w = window->dims[d];
+    int64_t n = compute.NumTilesOnDim(d);
+    if (n == 1 || trivial(w)) continue;
+    if (w.base_dilation != 1) {
+      gather.push_back(d);
+      continue;
+    }
+    int64_t size = base.dim(d), out = source.dim(d), ci = (size + n - 1) / n;
+    int64_t span = (w.size - 1) * w.window_dilation + 1, s = w.stride;
+    std::vector<int64_t> first_j(n), op_start(n), windows(n, 0);
+    int64_t count = 1;
+    for (int64_t t = 0; t < n; ++t) {
+      // Windows j with j*s - low < (t+1)*ci and j*s - low + span > t*ci touch tile t.
+      int64_t lo = std::max<int64_t>(0, FloorDiv(t * ci + w.padding_low - span, s) + 1);
+      int64_t hi = std::min(out - 1, FloorDiv((t + 1) * ci + w.padding_low + s - 1, s) - 1);
+      if (t * ci >= size || lo > hi) lo = out, hi = out - 1;  // no window: all source masked
+      first_j[t] = lo;
+      windows[t] = hi - lo + 1;
+      count = std::max(count, hi - lo + 1);
+    }
+    int64_t length = (count - 1) * s + span;
+    for (int64_t t = 0; t < n; ++t) op_start[t] = first_j[t] * s - w.padding_low;
+    std::optional<HaloPlan> src_plan = PlanFetch(out, n, count, first_j);
+    // Windows past a tile's last one do not touch it: their operand data may be anything.
+    std::vector<int64_t> needed(n, 0);
+    for (int64_t t = 0; t < n; ++t) needed[t] = windows[t] > 0 ? (windows[t] - 1) * s + span : 0;
+    std::optional<HaloPlan> op_plan = PlanFetch(size, n, length, op_start, needed);
+    if (!src_plan || !op_plan) {
+      gather.push_back(d);
+      continue;
+    }
+    // Operand positions outside the base are cut off below (or lie only in windows of masked
+    // source positions).
+    op_plan->mask = false;
+    Halo h{d, *op_plan, *src_plan, 0, 0, std::vector<int64_t>(n), std::vector<std::pair<int64_t, int64_t>>(n)};
+    // Only padded sides can put positions outside the base into windows of real source.
+    for (int64_t t = 0; t < n; ++t) {
+      int64_t low = w.padding_low > 0 ? std::max<int64_t>(0, -op_start[t]) : 0;
+      int64_t high = w.padding_high > 0 ? std::max<int64_t>(0, op_start[t] + length - size) : 0;
+      if (low + high < length) h.cut[t] = {low, high};  // else no real window: nothing to protect
+    }
+    for (int64_t t = 0; t < n; ++t) {
+      int64_t off = t * ci - op_start[t];
+      h.pad_low = std::max(h.pad_low, -off);
+      h.pad_high = std::max(h.pad_high, off + ci - length);
+      h.offset[t] = off;
+    }
+    for (int64_t& off : h.offset) off += h.pad_low;
+    halos.push_back(std::move(h));
+  }
+  if (!gather.empty()) {
+    compute = PartiallyReplicateTiledShardingOnDims(compute, gather);
+    if (!compute.IsTiled()) return Default(instr);
+  }
+  Instruction* init = r_.Reshard(Get(instr->operand(2)), Sharding::Replicate(), instr->name()).hlo;
+  Instruction* x = Operand(instr, 0, compute).hlo;
+  Instruction* y = Operand(instr, 1, compute).hlo;
+  Window local_window = *window;
+  for (const Halo& h : halos) {
+    x = ExchangeHalo(b_, x, compute, h.dim, h.operand, init);
+    y = ExchangeHalo(b_, y, compute, h.dim, h.source, b_.Zero(source.dtype()));
+    local_window.dims[h.dim] = LocalWindowDim(window->dims[h.dim]);
+  }
+  Attributes attrs = instr->attrs();
+  attrs.Remove(AttrId::kControlPredecessors);
+  for (Computation* c : instr->called_computations()) {
+    std::vector<Sharding> params(c->num_parameters(), Sharding::Replicate());
+    ASSIGN_OR_RETURN(Computation* pc,
+                     p_->PartitionCalled(*c, params, Sharding::Single(c->root()->shape(), Sharding::Replicate())));
+    attrs.Set(c == instr->computation_attr(AttrId::kSelect) ? AttrId::kSelect : AttrId::kScatter, pc);
+  }
+  // The local op on (operand, source, init) with each halo dim's cut (low, high) removed from
+  // the operand and given back as window padding; the result has the operand's shape.
+  auto scatter_locally = [&](SpmdBuilder& bb, Instruction* op, Instruction* src, Instruction* ini,
+                             const std::vector<std::pair<int64_t, int64_t>>& cuts) {
+    Window wnd = local_window;
+    std::vector<int64_t> starts(op->shape().rank(), 0), limits = op->shape().dims();
+    std::vector<PaddingDim> back(op->shape().rank());
+    for (size_t k = 0; k < halos.size(); ++k) {
+      int64_t d = halos[k].dim;
+      starts[d] = cuts[k].first;
+      limits[d] -= cuts[k].second;
+      wnd.dims[d].padding_low = back[d].low = cuts[k].first;
+      wnd.dims[d].padding_high = back[d].high = cuts[k].second;
+    }
+    Attributes a = attrs;
+    a.Set(AttrId::kWindow, wnd);
+    Instruction* r = bb.Add(Opcode::kSelectAndScatter, {bb.Slice(op, starts, limits), src, ini}, std::move(a));
+    return bb.Pad(r, ini, back);
+  };
+  const TileAssignment& ta = compute.tile_assignment();
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> keys;  // distinct cuts
+  std::vector<int64_t> branch_of(b_.num_devices(), 0);
+  for (int64_t dev = 0; dev < b_.num_devices(); ++dev) {
+    std::vector<int64_t> c = *ta.IndexOf(dev);
+    std::vector<std::pair<int64_t, int64_t>> key;
+    for (const Halo& h : halos) key.push_back(h.cut[c[h.dim]]);
+    auto it = std::find(keys.begin(), keys.end(), key);
+    branch_of[dev] = it - keys.begin();
+    if (it == keys.end()) keys.push_back(key);
+  }
+  Instruction* local = nullptr;
+  if (keys.size() == 1) {
+    local = scatter_locally(b_, x, y, init, keys[0]);
+  } else {
+    // One branch per distinct cut, chosen by partition-id.
+    Instruction* args = b_.Tuple({x, y, init});
+    std::vector<Computation*> branches;
+    for (const auto& key : keys) {
+      Computation* c = b_.module()->AddComputation(
+          std::make_unique<Computation>(b_.module()->UniqueName(instr->name() + "_cut")));
+      SpmdBuilder bb(b_.state(), c);
+      Instruction* p = bb.Parameter(0, args->shape(), b_.module()->UniqueName("args"));
+      c->set_root(scatter_locally(bb, bb.GetTupleElement(p, 0), bb.GetTupleElement(p, 1), bb.GetTupleElement(p, 2), key));
+      RETURN_IF_ERROR(c->RebuildParameterList());
+      branches.push_back(c);
+    }
+    std::vector<Instruction*> ops = {b_.TableLookup(branch_of)};
+    ops.insert(ops.end(), branches.size(), args);
+    Attributes ca;
+    ca.Set(AttrId::kBranchComputations, branches);
+    local = b_.Add(Opcode::kConditional, ops, std::move(ca));
+  }
+  // Keep this device's tile; parts of it no window reaches hold the init value.
+  for (const Halo& h : halos) {
+    std::vector<PaddingDim> pad(local->shape().rank());
+    pad[h.dim].low = h.pad_low;
+    pad[h.dim].high = h.pad_high;
+    local = b_.Pad(local, init, pad);
+    std::vector<int64_t> table(b_.num_devices());
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = h.offset[ta.IndexOf(dev)->at(h.dim)];
+    std::vector<Instruction*> starts;
+    for (int64_t d = 0; d < local->shape().rank(); ++d)
+      starts.push_back(d == h.dim ? b_.TableLookup(table) : b_.ScalarS32(0));
+    std::vector<int64_t> sizes = local->shape().dims();
+    sizes[h.dim] = h.operand.ci;
+    local = b_.DynamicSlice(local, starts, sizes);
+  }
+  Set(instr, r_.Reshard(PValue{local, compute, instr->shape()}, target, instr->name()));
+  return absl::OkStatus();
+}
+
 namespace {
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 // Input tiles (of ci) a window of co elements starting at lo[t] overlaps, at most over t.
 int64_t WindowHops(int64_t n, int64_t ci, int64_t co, const std::vector<int64_t>& lo) {
   int64_t hops = 1;
@@ -847,14 +1176,20 @@ int64_t WindowHops(int64_t n, int64_t ci, int64_t co, const std::vector<int64_t>
 }  // namespace
 
 // Per device (tiled like `target`, n tiles of ci input elements on `dim`), the window of co
-// elements of `x`'s dim starting at global input index lo(t) for its tile t: the few input tiles
-// it overlaps come from neighbours (collective-permutes), are concatenated and the window is
-// dynamic-sliced out. Windows may start before 0 or run past the end: those elements are
+// elements of `x`'s dim starting at global input index lo(t) for its tile t: the elements it
+// needs past its own tile come from neighbours (halo exchange: collective-permutes of the edge
+// elements; else of the whole input tiles it overlaps), are concatenated and the window is
+// (dynamic-)sliced out. Windows may start before 0 or run past the end: those elements are
 // unspecified (callers mask them). Nullopt when that would move as much as a gather.
 std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, const Sharding& target, int64_t dim,
                                                                 int64_t ci, int64_t co,
                                                                 const std::vector<int64_t>& lo) {
   int64_t n = target.NumTilesOnDim(dim);
+  // Only the edge elements the windows reach past their own tile (never more than whole tiles).
+  if (std::optional<HaloPlan> plan = PlanFetch(n * ci, n, co, lo)) {
+    plan->mask = false;
+    return ExchangeHalo(b_, x, target, dim, *plan, b_.Zero(x->shape().dtype()));
+  }
   std::vector<int64_t> first(n);
   int64_t hops = WindowHops(n, ci, co, lo), left = 0, right = 0;
   if (hops >= n) return std::nullopt;

@@ -1,6 +1,7 @@
 // Seeded random-program differential tester for the SPMD partitioner: generates small modules
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
-// pad / concatenate / reverse ops, random shardings over random device counts and device orders),
+// pad / concatenate / reverse / convolution / reduce-window / select-and-scatter ops, random
+// shardings over random device counts and device orders),
 // partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
 // runs them on N in-process devices and compares with the single-device interpreter.
 //
@@ -72,7 +73,8 @@ class Generator {
     std::string text = "HloModule random\n\n";
     text += "%add { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] add(%x, %y) }\n";
     text += "%lt { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=LT }\n";
-    text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n\n";
+    text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n";
+    text += "%ge { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=GE }\n\n";
     text += "%argmax { %a = f32[] parameter(0)\n  %ai = s32[] parameter(1)\n  %b = f32[] parameter(2)\n"
             "  %bi = s32[] parameter(3)\n  %gt = pred[] compare(%a, %b), direction=GE\n  %m = f32[] select(%gt, %a, %b)\n"
             "  %mi = s32[] select(%gt, %ai, %bi)\n  ROOT %t = (f32[], s32[]) tuple(%m, %mi) }\n";
@@ -181,7 +183,7 @@ class Generator {
   void Step() {
     Value v = Pick();
     int64_t rank = v.dims.size();
-    switch (Rand(0, 19)) {
+    switch (Rand(0, 20)) {
       case 0: {  // binary with a same-shaped value, or unary
         const Value* other = nullptr;
         for (const Value& w : pool_)
@@ -413,15 +415,52 @@ class Generator {
         ++loops_;
         return;
       }
-      case 19: {  // 1-D convolution (batch, spatial, feature) with a fresh kernel
+      case 19: {  // 1-D convolution (batch, spatial, feature) with a fresh kernel, maybe strided or
+                  // input-dilated (a transposed convolution)
         if (rank != 3) break;
-        int64_t k = Rand(1, 3), o = Rand(1, 4);
+        int64_t k = Rand(1, 4), o = Rand(1, 4), stride = Rand(1, 2);
         std::string kern = NewParam({k, v.dims[2], o});
-        int64_t lo = Rand(0, 1), hi = Rand(0, 1);
-        int64_t out = v.dims[1] + lo + hi - k + 1;
-        if (out < 1) break;
-        Emit({v.dims[0], out, o}, fmt::format("convolution(%{}, %{}), window={{size={} pad={}_{}}}, dim_labels=b0f_0io->b0f",
-                                              v.name, kern, k, lo, hi));
+        int64_t lo = Rand(0, 2), hi = Rand(0, 2), lhs_dilate = stride == 1 && Chance(0.25) ? 2 : 1;
+        int64_t padded = (v.dims[1] - 1) * lhs_dilate + 1 + lo + hi - k;
+        if (padded < 0) break;
+        int64_t out = padded / stride + 1;
+        Emit({v.dims[0], out, o},
+             fmt::format("convolution(%{}, %{}), window={{size={} stride={} pad={}_{} lhs_dilate={}}}, "
+                         "dim_labels=b0f_0io->b0f", v.name, kern, k, stride, lo, hi, lhs_dilate));
+        return;
+      }
+      case 20: {  // reduce-window (max or add; size 1-4, stride 1-3, padding 0-2, sometimes dilated), or
+                  // select-and-scatter (max-pool backward)
+        // Max windows always reach some data (padding < size, no dilation): a window of -inf
+        // only would feed infinities and NaNs to the ops after it.
+        bool max = Chance(0.5);
+        std::vector<std::string> size, stride, pad, dilate;
+        std::vector<int64_t> dims;
+        for (int64_t i = 0; i < rank; ++i) {
+          int64_t k = Rand(1, 4), st = Rand(1, 3), wd = !max && Chance(0.2) ? 2 : 1;
+          int64_t lo = Rand(0, max ? std::min<int64_t>(2, k - 1) : 2), hi = Rand(0, max ? std::min<int64_t>(2, k - 1) : 2);
+          int64_t span = (k - 1) * wd + 1;
+          if (v.dims[i] + lo + hi < span) k = 1, wd = 1, span = 1, lo = hi = 0;
+          size.push_back(std::to_string(k));
+          stride.push_back(std::to_string(st));
+          pad.push_back(fmt::format("{}_{}", lo, hi));
+          dilate.push_back(std::to_string(wd));
+          dims.push_back((v.dims[i] + lo + hi - span) / st + 1);
+        }
+        std::string init = Fresh();
+        if (max && Chance(0.3)) {
+          // Its backward: select-and-scatter of a fresh source (the pooled gradient).
+          std::string src = NewParam(dims);
+          body_ += fmt::format("  %{} = f32[] constant(0)\n", init);
+          Emit(v.dims, fmt::format("select-and-scatter(%{}, %{}, %{}), window={{size={} stride={} pad={}}}, select=%ge, "
+                                   "scatter=%add", v.name, src, init, fmt::join(size, "x"), fmt::join(stride, "x"),
+                                   fmt::join(pad, "x")));
+          return;
+        }
+        body_ += fmt::format("  %{} = f32[] constant({})\n", init, max ? "-inf" : "0");
+        Emit(dims, fmt::format("reduce-window(%{}, %{}), window={{size={} stride={} pad={} rhs_dilate={}}}, to_apply=%{}",
+                               v.name, init, fmt::join(size, "x"), fmt::join(stride, "x"), fmt::join(pad, "x"),
+                               fmt::join(dilate, "x"), max ? "max" : "add"));
         return;
       }
       case 15: {  // sort along a dim
