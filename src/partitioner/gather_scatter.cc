@@ -652,8 +652,11 @@ StatusOr<std::optional<PValue>> PartitionScatter(const GatherScatterContext& ctx
     DType st = DTypeBitWidth(it) == 64 ? DType::kS64 : DType::kS32;
     idx = b.Convert(idx, st);
     if (uneven) {
-      // Padding rows of the indices must not scatter anything: -1 is out of bounds.
+      // Padding rows of the indices must not scatter anything: -1 is out of bounds (and no
+      // longer sorted or unique).
       idx = r.MaskPadding(PValue{idx, plan.indices, Shape(st, p.indices.dims())}, b.ScalarOf(st, -1), &index_dims);
+      attrs.Remove(AttrId::kIndicesAreSorted);
+      attrs.Remove(AttrId::kUniqueIndices);
     }
     if (ivd == p.indices.rank()) {
       std::vector<int64_t> dims = idx->shape().dims();
