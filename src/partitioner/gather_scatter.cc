@@ -686,8 +686,17 @@ StatusOr<std::optional<PValue>> PartitionScatter(const GatherScatterContext& ctx
   if (count > 1) local_shape = Shape::Tuple(std::vector<Shape>(count, local_x));
   Instruction* s = b.Add(Opcode::kScatter, ops, std::move(attrs), &local_shape, instr.name());
   if (combine) {
-    Instruction* all = b.AllReduce(s, plan.result.groups, *p.kind);
-    s = b.Binary(CombineOpcode(*p.kind, local_x.dtype()), xs[0], all);
+    Opcode op = CombineOpcode(*p.kind, local_x.dtype());
+    // Wanted tiled on a dim the shards hold whole: reduce-scatter the partial results and
+    // combine with the operand's matching tile.
+    if (ctx.reduce_scatter_to && !target.IsTuple())
+      if (std::optional<PValue> rs =
+              ctx.reduce_scatter_to(PValue{s, plan.result.sharding, p.operand}, plan.result.groups, target, *p.kind)) {
+        PValue x = r.Reshard(PValue{xs[0], plan.operand, p.operand}, rs->sharding, instr.name());
+        PValue out{b.Binary(op, x.hlo, rs->hlo), rs->sharding, p.operand};
+        return std::optional<PValue>(r.Reshard(out, target, instr.name()));
+      }
+    s = b.Binary(op, xs[0], b.AllReduce(s, plan.result.groups, *p.kind));
   }
   Sharding result = plan.result.sharding;
   if (instr.shape().IsTuple()) result = Sharding::Tuple(std::vector<Sharding>(count, result));
