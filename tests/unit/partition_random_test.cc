@@ -221,9 +221,61 @@ class Generator {
     return true;
   }
 
+  // gather or scatter on v (rank >= 2) whose dim 0 is a parallel dim: the indices [D0, K, ...]
+  // carry either an iota along dim 0 as the index of operand dim 0 (concatenated with computed
+  // indices of dim 1), or dim 0 is an explicit batching dim.
+  bool ParallelGatherScatterStep(const Value& v) {
+    int64_t rank = v.dims.size();
+    if (rank < 2) return false;
+    bool explicit_batching = Chance(0.5);
+    int64_t d0 = v.dims[0], k = Rand(1, 4);
+    std::string p = NewParam({d0, k});
+    std::string c = Fresh(), cb = Fresh(), m = Fresh(), idx = Fresh(), r = Fresh(), io = Fresh(), pidx = Fresh();
+    std::string s2 = fmt::format("[{},{}]", d0, k), s3 = fmt::format("[{},{},1]", d0, k);
+    body_ += fmt::format("  %{} = f32[] constant({})\n", c, v.dims[1] + 2);
+    body_ += fmt::format("  %{} = f32{} broadcast(%{}), dimensions={{}}\n", cb, s2, c);
+    body_ += fmt::format("  %{} = f32{} multiply(%{}, %{})\n", m, s2, p, cb);
+    body_ += fmt::format("  %{} = s32{} convert(%{}){}\n", idx, s2, m, MaybeSharding({d0, k}, 0.6));
+    body_ += fmt::format("  %{} = s32{} reshape(%{})\n", r, s3, idx);
+    std::string dims;
+    if (explicit_batching) {
+      pidx = r;
+      dims = "operand_batching_dims={0}, start_indices_batching_dims={0}, start_index_map={1}";
+    } else {
+      body_ += fmt::format("  %{} = s32{} iota(), iota_dimension=0{}\n", io, s3, MaybeSharding({d0, k, 1}, 0.5));
+      body_ += fmt::format("  %{} = s32[{},{},2] concatenate(%{}, %{}), dimensions={{2}}{}\n", pidx, d0, k, io, r,
+                           MaybeSharding({d0, k, 2}, 0.5));
+      dims = "start_index_map={0,1}";
+    }
+    std::vector<int64_t> sizes = v.dims, out = {d0, k}, window_dims;
+    sizes[0] = sizes[1] = 1;
+    for (int64_t d = 2; d < rank; ++d) {
+      if (Chance(0.3)) sizes[d] = Rand(1, v.dims[d]);
+      window_dims.push_back(static_cast<int64_t>(out.size()));
+      out.push_back(sizes[d]);
+    }
+    std::string collapsed = explicit_batching ? "1" : "0,1";
+    if (Chance(0.5)) {
+      Emit(out, fmt::format("gather(%{}, %{}), offset_dims={{{}}}, collapsed_slice_dims={{{}}}, {}, index_vector_dim=2, "
+                            "slice_sizes={{{}}}",
+                            v.name, pidx, fmt::join(window_dims, ","), collapsed, dims, fmt::join(sizes, ",")));
+    } else {
+      static const char* kCombiner[] = {"add", "max", "set"};
+      std::string u = NewParam(out);
+      std::string sd = explicit_batching ? "input_batching_dims={0}, scatter_indices_batching_dims={0}, "
+                                           "scatter_dims_to_operand_dims={1}"
+                                         : "scatter_dims_to_operand_dims={0,1}";
+      Emit(v.dims, fmt::format("scatter(%{}, %{}, %{}), update_window_dims={{{}}}, inserted_window_dims={{{}}}, {}, "
+                               "index_vector_dim=2, to_apply=%{}",
+                               v.name, pidx, u, fmt::join(window_dims, ","), collapsed, sd, kCombiner[Rand(0, 2)]));
+    }
+    return true;
+  }
+
   void Step() {
     Value v = Pick();
     int64_t rank = v.dims.size();
+    if (gather_scatter_ && Chance(0.15) && ParallelGatherScatterStep(v)) return;
     if (gather_scatter_ && Chance(0.4) && GatherScatterStep(v)) return;
     switch (Rand(0, 19)) {
       case 0: {  // binary with a same-shaped value, or unary
