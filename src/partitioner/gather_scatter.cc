@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "propagation/gather_parallel.h"
 #include "sharding/algebra.h"
@@ -267,6 +269,46 @@ int64_t GatherCost(const GatherProblem& p, const Plan& plan, const Sharding& cur
          (plan.result.groups.empty() ? 0 : local) + ReshardCost(p.out, plan.result.sharding, target) + local / 8;
 }
 
+// The indices of a plan with shifted components: clamped as the gather would clamp them (in
+// their own type), then in s32 shifted into the local operand tile. Also returns which batch
+// positions read a row this device holds (pred, indices dims without index_vector_dim). An
+// implicit index-vector dim becomes explicit (*attrs updated).
+std::pair<Instruction*, Instruction*> ShiftGatherIndices(SpmdBuilder& b, Resharder& r, const GatherProblem& p,
+                                                         const Plan& plan, Instruction* idx, Attributes* attrs) {
+  const int64_t ivd = p.in.ivd;
+  if (ivd == p.indices.rank()) {
+    std::vector<int64_t> dims = idx->shape().dims();
+    dims.push_back(1);
+    idx = b.Reshape(idx, dims);
+    attrs->Set(AttrId::kIndexVectorDim, ivd);
+  }
+  const Shape ishape = idx->shape();
+  DType it = ishape.dtype();
+  std::vector<int64_t> hi;
+  for (int64_t a : p.in.index_map) hi.push_back(std::min(p.operand.dim(a) - p.d.slice_sizes[a], MaxOf(it)));
+  auto along = [&](Instruction* vec) { return b.Broadcast(vec, Shape(vec->shape().dtype(), ishape.dims()), {ivd}); };
+  idx = b.Binary(Opcode::kMaximum, idx, b.BroadcastScalar(b.Zero(it), ishape));
+  idx = b.Binary(Opcode::kMinimum, idx, along(VectorOf(b, it, hi)));
+  idx = b.Convert(idx, DType::kS32);
+  idx = b.Binary(Opcode::kSubtract, idx,
+                 along(OffsetVector(b, r, p.operand, plan.operand, p.in.index_map, plan.shifted, DType::kS32)));
+  // Rows another device holds: shifted components outside [0, chunk).
+  std::vector<int64_t> lo_v, hi_v;
+  Shape local_operand = plan.operand.ShardShape(p.operand);
+  for (size_t k = 0; k < p.in.index_map.size(); ++k) {
+    bool s = Contains(plan.shifted, static_cast<int64_t>(k));
+    lo_v.push_back(s ? 0 : std::numeric_limits<int32_t>::min());
+    hi_v.push_back(s ? local_operand.dim(p.in.index_map[k]) : std::numeric_limits<int32_t>::max());
+  }
+  Instruction* in_range = b.Binary(Opcode::kAnd, b.Compare(idx, along(VectorOf(b, DType::kS32, lo_v)), "GE"),
+                                   b.Compare(idx, along(VectorOf(b, DType::kS32, hi_v)), "LT"));
+  Attributes ra;
+  ra.Set(AttrId::kDimensions, std::vector<int64_t>{ivd});
+  ra.Set(AttrId::kToApply, b.Reducer("and", DType::kPred));
+  Instruction* valid = b.Add(Opcode::kReduce, {in_range, b.ScalarOf(DType::kPred, 1)}, std::move(ra));
+  return {idx, valid};
+}
+
 }  // namespace
 
 StatusOr<std::optional<PValue>> PartitionGather(const GatherScatterContext& ctx, const Instruction& instr,
@@ -338,44 +380,10 @@ StatusOr<std::optional<PValue>> PartitionGather(const GatherScatterContext& ctx,
   PValue o = r.Reshard(ctx.get(instr.operand(0)), plan.operand, instr.name());
   PValue iv = r.Reshard(ctx.get(instr.operand(1)), plan.indices, instr.name());
   Instruction* idx = iv.hlo;
-  int64_t ivd = p.in.ivd;
   Attributes attrs = instr.attrs();
   attrs.Remove(AttrId::kControlPredecessors);
   Instruction* valid = nullptr;
-  if (!plan.shifted.empty()) {
-    if (ivd == p.indices.rank()) {  // an explicit index-vector dim of size 1
-      std::vector<int64_t> dims = idx->shape().dims();
-      dims.push_back(1);
-      idx = b.Reshape(idx, dims);
-      attrs.Set(AttrId::kIndexVectorDim, ivd);
-    }
-    const Shape ishape = idx->shape();
-    DType it = ishape.dtype();
-    // XLA's clamp of every start index (in the index type), then s32 arithmetic.
-    std::vector<int64_t> hi;
-    for (int64_t a : p.in.index_map) hi.push_back(std::min(p.operand.dim(a) - p.d.slice_sizes[a], MaxOf(it)));
-    auto along = [&](Instruction* vec) { return b.Broadcast(vec, Shape(vec->shape().dtype(), ishape.dims()), {ivd}); };
-    idx = b.Binary(Opcode::kMaximum, idx, b.BroadcastScalar(b.Zero(it), ishape));
-    idx = b.Binary(Opcode::kMinimum, idx, along(VectorOf(b, it, hi)));
-    idx = b.Convert(idx, DType::kS32);
-    Shape s32(DType::kS32, ishape.dims());
-    idx = b.Binary(Opcode::kSubtract, idx,
-                   along(OffsetVector(b, r, p.operand, plan.operand, p.in.index_map, plan.shifted, DType::kS32)));
-    // Rows another device holds: components outside [0, chunk).
-    std::vector<int64_t> lo_v, hi_v;
-    Shape local_operand = plan.operand.ShardShape(p.operand);
-    for (size_t k = 0; k < p.in.index_map.size(); ++k) {
-      bool s = Contains(plan.shifted, static_cast<int64_t>(k));
-      lo_v.push_back(s ? 0 : std::numeric_limits<int32_t>::min());
-      hi_v.push_back(s ? local_operand.dim(p.in.index_map[k]) : std::numeric_limits<int32_t>::max());
-    }
-    Instruction* in_range = b.Binary(Opcode::kAnd, b.Compare(idx, along(VectorOf(b, DType::kS32, lo_v)), "GE"),
-                                     b.Compare(idx, along(VectorOf(b, DType::kS32, hi_v)), "LT"));
-    Attributes ra;
-    ra.Set(AttrId::kDimensions, std::vector<int64_t>{ivd});
-    ra.Set(AttrId::kToApply, b.Reducer("and", DType::kPred));
-    valid = b.Add(Opcode::kReduce, {in_range, b.ScalarOf(DType::kPred, 1)}, std::move(ra));
-  }
+  if (!plan.shifted.empty()) std::tie(idx, valid) = ShiftGatherIndices(b, r, p, plan, idx, &attrs);
   std::vector<int64_t> slices = p.d.slice_sizes;
   Shape local_operand = plan.operand.ShardShape(p.operand);
   for (auto [a, j] : p.in.pass) slices[a] = local_operand.dim(a);
