@@ -568,13 +568,9 @@ StatusOr<std::optional<PValue>> PartitionScatter(const GatherScatterContext& ctx
   const Sharding cur_x = ctx.get(instr.operand(0)).sharding;
   const Sharding cur_i = ctx.get(instr.operand(count)).sharding;
   const Sharding cur_u = ctx.get(instr.operand(count + 1)).sharding;
-  Sharding want = target;
-  if (target.IsTuple()) {
-    const auto& leaves = target.tuple_elements();
-    if (!std::all_of(leaves.begin(), leaves.end(), [&](const Sharding& s) { return s == leaves[0]; }))
-      return std::nullopt;
-    want = leaves[0];
-  }
+  // Variadic results: the plan is costed against the first result's sharding (every result is
+  // computed alike; the others are resharded leaf by leaf).
+  Sharding want = target.IsTuple() ? target.tuple_elements()[0] : target;
   const Sharding rep = Sharding::Replicate();
   std::vector<int64_t> index_dims = IndexBatchDims(p.indices, p.in.ivd);
   std::vector<int64_t> allowed = AllowedOperandDims(p.in);
