@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
 #include "partitioner/builder.h"
+#include "partitioner/gather_scatter.h"
 #include "partitioner/halo.h"
 #include "partitioner/reshard.h"
 #include "passes/passes.h"
@@ -28,7 +29,9 @@ int64_t Product(const std::vector<int64_t>& v) {
   return p;
 }
 
-// Rough per-device bytes a reshard moves (for choosing between strategies).
+}  // namespace
+
+// Rough per-device bytes a reshard moves (for choosing between strategies; declared in reshard.h).
 int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to) {
   if (from == to || !shape.IsArray()) return 0;
   if (to.IsTileMaximal()) {
@@ -48,6 +51,8 @@ int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to
   if (same) return to.ShardShape(shape).byte_size();
   return shape.byte_size() / std::max<int64_t>(common, 1);
 }
+
+namespace {
 
 struct DotPlan {
   Sharding lhs, rhs;     // operand shardings for the local dot
@@ -107,6 +112,7 @@ class ComputationPartitioner {
   std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
                                           const std::vector<int64_t>& lo);
   Status DynamicSlicing(const Instruction* instr);
+  Status GatherScatter(const Instruction* instr);  // gather_scatter.cc
   Status Tuple(const Instruction* instr);
   Status GetTupleElement(const Instruction* instr);
   Status While(const Instruction* instr);
@@ -270,6 +276,7 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     case Opcode::kSort:
       return Slicing(instr);
     case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice: return DynamicSlicing(instr);
+    case Opcode::kGather: case Opcode::kScatter: return GatherScatter(instr);
     case Opcode::kTuple: return Tuple(instr);
     case Opcode::kGetTupleElement: return GetTupleElement(instr);
     case Opcode::kWhile: return While(instr);
@@ -1495,6 +1502,29 @@ Status ComputationPartitioner::DynamicSlicing(const Instruction* instr) {
   Instruction* c = CloneWith(instr, ops, local);
   if (is_ds) c->attrs().Set(AttrId::kDynamicSliceSizes, target.ShardShape(slice).dims());
   Set(instr, r_.Reshard(PValue{c, target, instr->shape()}, final_target, instr->name()));
+  return absl::OkStatus();
+}
+
+Status ComputationPartitioner::GatherScatter(const Instruction* instr) {
+  GatherScatterContext ctx;
+  ctx.b = &b_;
+  ctx.r = &r_;
+  ctx.get = [this](const Instruction* op) -> const PValue& { return values_.at(op); };
+  ctx.partition_replicated = [this](const Computation& c) {
+    std::vector<Sharding> params;
+    for (Instruction* p : c.parameters()) params.push_back(Sharding::Single(p->shape(), Sharding::Replicate()));
+    return p_->PartitionCalled(c, params, Sharding::Single(c.root()->shape(), Sharding::Replicate()));
+  };
+  ctx.reduce_scatter_to = [this](const PValue& v, const std::vector<std::vector<int64_t>>& groups,
+                                 const Sharding& target, const std::string& kind) {
+    return ReduceScatterTo(v, groups, target, kind);
+  };
+  StatusOr<std::optional<PValue>> v = instr->opcode() == Opcode::kGather
+                                          ? PartitionGather(ctx, *instr, TargetOf(instr))
+                                          : PartitionScatter(ctx, *instr, TargetOf(instr));
+  RETURN_IF_ERROR(v.status());
+  if (!*v) return Default(instr);
+  Set(instr, std::move(**v));
   return absl::OkStatus();
 }
 

@@ -25,6 +25,10 @@ struct PValue {
   Shape base_shape;
 };
 
+// Rough per-device bytes moved by resharding a value of `shape` from `from` to `to` (for choosing
+// between partitioning strategies; defined in partitioner.cc).
+int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to);
+
 class Resharder {
  public:
   explicit Resharder(SpmdBuilder* b) : b_(b) {}

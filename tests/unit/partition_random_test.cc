@@ -1,7 +1,8 @@
 // Seeded random-program differential tester for the SPMD partitioner: generates small modules
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
-// pad / concatenate / reverse / convolution / reduce-window / select-and-scatter ops, random
-// shardings over random device counts and device orders),
+// pad / concatenate / reverse / convolution / reduce-window / select-and-scatter ops, and in a
+// second test gather / scatter with data-dependent, partly out-of-range indices; random shardings
+// over random device counts and device orders),
 // partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
 // runs them on N in-process devices and compares with the single-device interpreter.
 //
@@ -40,7 +41,7 @@ std::string ShapeText(const std::vector<int64_t>& dims) { return fmt::format("f3
 
 class Generator {
  public:
-  explicit Generator(uint64_t seed) : rng_(seed) {
+  explicit Generator(uint64_t seed, bool gather_scatter = false) : rng_(seed), gather_scatter_(gather_scatter) {
     static const int64_t kDevices[] = {1, 2, 2, 3, 4, 4, 4, 6, 8, 8};
     n_ = kDevices[Rand(0, 9)];
   }
@@ -75,6 +76,7 @@ class Generator {
     text += "%lt { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=LT }\n";
     text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n";
     text += "%ge { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=GE }\n\n";
+    text += "%set { %x = f32[] parameter(0)\n  ROOT %y = f32[] parameter(1) }\n";
     text += "%argmax { %a = f32[] parameter(0)\n  %ai = s32[] parameter(1)\n  %b = f32[] parameter(2)\n"
             "  %bi = s32[] parameter(3)\n  %gt = pred[] compare(%a, %b), direction=GE\n  %m = f32[] select(%gt, %a, %b)\n"
             "  %mi = s32[] select(%gt, %ai, %bi)\n  ROOT %t = (f32[], s32[]) tuple(%m, %mi) }\n";
@@ -180,9 +182,103 @@ class Generator {
     pool_.push_back({name, dims});
   }
 
+  // gather or scatter on v with indices computed from another value (values in about
+  // (-size-2, size+2): clamped / dropped on both sides), one indexed operand dim.
+  bool GatherScatterStep(const Value& v) {
+    int64_t rank = v.dims.size();
+    const Value& w = pool_[Rand(0, pool_.size() - 1)];
+    int64_t brank = w.dims.size();
+    bool collapse = Chance(0.7);
+    if (brank + rank - (collapse ? 1 : 0) > 3) return false;
+    int64_t a = Rand(0, rank - 1);
+    std::string shape_w = fmt::format("[{}]", fmt::join(w.dims, ","));
+    std::string k = Fresh(), kb = Fresh(), m = Fresh(), idx = Fresh();
+    body_ += fmt::format("  %{} = f32[] constant({})\n", k, v.dims[a] + 2);
+    body_ += fmt::format("  %{} = f32{} broadcast(%{}), dimensions={{}}\n", kb, shape_w, k);
+    body_ += fmt::format("  %{} = f32{} multiply(%{}, %{})\n", m, shape_w, w.name, kb);
+    body_ += fmt::format("  %{} = s32{} convert(%{}){}\n", idx, shape_w, m, MaybeSharding(w.dims, 0.7));
+    std::vector<int64_t> sizes = v.dims, window;
+    std::vector<int64_t> window_dims, offset_dims;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == a) sizes[d] = collapse ? 1 : Rand(1, v.dims[d]);
+      else if (Chance(0.4)) sizes[d] = Rand(1, v.dims[d]);
+      if (d == a && collapse) continue;
+      offset_dims.push_back(brank + static_cast<int64_t>(window.size()));
+      window.push_back(sizes[d]);
+    }
+    std::vector<int64_t> out = w.dims;
+    out.insert(out.end(), window.begin(), window.end());
+    std::string collapsed = collapse ? fmt::format("{}", a) : "";
+    if (Chance(0.5)) {
+      Emit(out, fmt::format("gather(%{}, %{}), offset_dims={{{}}}, collapsed_slice_dims={{{}}}, start_index_map={{{}}}, "
+                            "index_vector_dim={}, slice_sizes={{{}}}",
+                            v.name, idx, fmt::join(offset_dims, ","), collapsed, a, brank, fmt::join(sizes, ",")));
+    } else {
+      static const char* kCombiner[] = {"add", "max", "set"};
+      std::string u = NewParam(out);
+      Emit(v.dims, fmt::format("scatter(%{}, %{}, %{}), update_window_dims={{{}}}, inserted_window_dims={{{}}}, "
+                               "scatter_dims_to_operand_dims={{{}}}, index_vector_dim={}, to_apply=%{}",
+                               v.name, idx, u, fmt::join(offset_dims, ","), collapsed, a, brank, kCombiner[Rand(0, 2)]));
+    }
+    return true;
+  }
+
+  // gather or scatter on v (rank >= 2) whose dim 0 is a parallel dim: the indices [D0, K, ...]
+  // carry either an iota along dim 0 as the index of operand dim 0 (concatenated with computed
+  // indices of dim 1), or dim 0 is an explicit batching dim.
+  bool ParallelGatherScatterStep(const Value& v) {
+    int64_t rank = v.dims.size();
+    if (rank < 2) return false;
+    bool explicit_batching = Chance(0.5);
+    int64_t d0 = v.dims[0], k = Rand(1, 4);
+    std::string p = NewParam({d0, k});
+    std::string c = Fresh(), cb = Fresh(), m = Fresh(), idx = Fresh(), r = Fresh(), io = Fresh(), pidx = Fresh();
+    std::string s2 = fmt::format("[{},{}]", d0, k), s3 = fmt::format("[{},{},1]", d0, k);
+    body_ += fmt::format("  %{} = f32[] constant({})\n", c, v.dims[1] + 2);
+    body_ += fmt::format("  %{} = f32{} broadcast(%{}), dimensions={{}}\n", cb, s2, c);
+    body_ += fmt::format("  %{} = f32{} multiply(%{}, %{})\n", m, s2, p, cb);
+    body_ += fmt::format("  %{} = s32{} convert(%{}){}\n", idx, s2, m, MaybeSharding({d0, k}, 0.6));
+    body_ += fmt::format("  %{} = s32{} reshape(%{})\n", r, s3, idx);
+    std::string dims;
+    if (explicit_batching) {
+      pidx = r;
+      dims = "operand_batching_dims={0}, start_indices_batching_dims={0}, start_index_map={1}";
+    } else {
+      body_ += fmt::format("  %{} = s32{} iota(), iota_dimension=0{}\n", io, s3, MaybeSharding({d0, k, 1}, 0.5));
+      body_ += fmt::format("  %{} = s32[{},{},2] concatenate(%{}, %{}), dimensions={{2}}{}\n", pidx, d0, k, io, r,
+                           MaybeSharding({d0, k, 2}, 0.5));
+      dims = "start_index_map={0,1}";
+    }
+    std::vector<int64_t> sizes = v.dims, out = {d0, k}, window_dims;
+    sizes[0] = sizes[1] = 1;
+    for (int64_t d = 2; d < rank; ++d) {
+      if (Chance(0.3)) sizes[d] = Rand(1, v.dims[d]);
+      window_dims.push_back(static_cast<int64_t>(out.size()));
+      out.push_back(sizes[d]);
+    }
+    std::string collapsed = explicit_batching ? "1" : "0,1";
+    if (Chance(0.5)) {
+      Emit(out, fmt::format("gather(%{}, %{}), offset_dims={{{}}}, collapsed_slice_dims={{{}}}, {}, index_vector_dim=2, "
+                            "slice_sizes={{{}}}",
+                            v.name, pidx, fmt::join(window_dims, ","), collapsed, dims, fmt::join(sizes, ",")));
+    } else {
+      static const char* kCombiner[] = {"add", "max", "set"};
+      std::string u = NewParam(out);
+      std::string sd = explicit_batching ? "input_batching_dims={0}, scatter_indices_batching_dims={0}, "
+                                           "scatter_dims_to_operand_dims={1}"
+                                         : "scatter_dims_to_operand_dims={0,1}";
+      Emit(v.dims, fmt::format("scatter(%{}, %{}, %{}), update_window_dims={{{}}}, inserted_window_dims={{{}}}, {}, "
+                               "index_vector_dim=2, to_apply=%{}",
+                               v.name, pidx, u, fmt::join(window_dims, ","), collapsed, sd, kCombiner[Rand(0, 2)]));
+    }
+    return true;
+  }
+
   void Step() {
     Value v = Pick();
     int64_t rank = v.dims.size();
+    if (gather_scatter_ && Chance(0.15) && ParallelGatherScatterStep(v)) return;
+    if (gather_scatter_ && Chance(0.4) && GatherScatterStep(v)) return;
     switch (Rand(0, 20)) {
       case 0: {  // binary with a same-shaped value, or unary
         const Value* other = nullptr;
@@ -472,6 +568,7 @@ class Generator {
   }
 
   std::mt19937_64 rng_;
+  bool gather_scatter_ = false;
   int64_t n_ = 1;
   std::vector<Value> pool_;
   std::vector<std::vector<int64_t>> root_dims_;
@@ -505,8 +602,8 @@ struct Totals {
 };
 
 // Runs one case; returns an empty string on success, else a description.
-std::string RunCase(uint64_t seed, Totals& totals) {
-  Generator g(seed);
+std::string RunCase(uint64_t seed, Totals& totals, bool gather_scatter = false) {
+  Generator g(seed, gather_scatter);
   std::string text = g.Build();
   int64_t n = g.num_devices();
   if (EnvOr("SPMDC_RANDOM_VERBOSE", 0)) std::printf("seed %llu on %lld devices:\n%s\n", static_cast<unsigned long long>(seed), static_cast<long long>(n), text.c_str());
@@ -561,18 +658,17 @@ std::string RunCase(uint64_t seed, Totals& totals) {
   return "";
 }
 
-TEST(PartitionRandom, MatchesSingleDevice) {
-  int64_t cases = EnvOr("SPMDC_RANDOM_CASES", 1500);
+void RunCases(int64_t cases, bool gather_scatter) {
   uint64_t seed = EnvOr("SPMDC_RANDOM_SEED", 1);
   int64_t failures = 0;
   Totals totals;
   for (int64_t i = 0; i < cases; ++i) {
     std::string problem;
     try {
-      problem = RunCase(seed + i, totals);
+      problem = RunCase(seed + i, totals, gather_scatter);
     } catch (const std::exception& e) {
       // Internal CHECK failures: spmdc would crash on this module.
-      Generator g(seed + i);
+      Generator g(seed + i, gather_scatter);
       problem = fmt::format("seed {}: internal error (crash in spmdc): {}\n{}", seed + i, e.what(), g.Build());
     }
     if (!problem.empty()) {
@@ -584,6 +680,11 @@ TEST(PartitionRandom, MatchesSingleDevice) {
               "rematerializations\n", static_cast<long long>(totals.cases), static_cast<long long>(totals.elements),
               static_cast<long long>(totals.collectives), static_cast<long long>(totals.remats));
 }
+
+TEST(PartitionRandom, MatchesSingleDevice) { RunCases(EnvOr("SPMDC_RANDOM_CASES", 1500), false); }
+
+// Programs with gathers and scatters (embedding-like lookups, scatter-add / max / assign).
+TEST(PartitionRandom, GatherScatterMatchesSingleDevice) { RunCases(EnvOr("SPMDC_RANDOM_CASES", 800), true); }
 
 }  // namespace
 }  // namespace spmdc
