@@ -295,8 +295,9 @@ Status CmdVerify(const Args& args) {
   if (got.size() != want.size())
     return Internal("partitioned program returned {} outputs, the reference {}", got.size(), want.size());
   double max_abs = 0, max_rel = 0;
+  double working_tolerance = WorkingPrecisionTolerance(*module);
   for (size_t i = 0; i < got.size(); ++i) {
-    LeafComparison c = CompareLeaf(got[i], want[i]);
+    LeafComparison c = CompareLeaf(got[i], want[i], working_tolerance);
     max_abs = std::max(max_abs, c.max_abs_error);
     max_rel = std::max(max_rel, c.max_rel_error);
     if (!c.ok) {
