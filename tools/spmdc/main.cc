@@ -86,6 +86,10 @@ StatusOr<std::unique_ptr<Module>> LoadPositional(const Args& args, size_t extra_
   if (args.Has("num-partitions")) {
     ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
     module->set_num_partitions(n);
+    // The module's own shardings must fit the device count now, so that a misfit names the
+    // annotated instruction and its line rather than a value propagation copied it to.
+    DiagnosticSource diag{source.filename, source.text};
+    RETURN_IF_ERROR(VerifyModuleShardings(*module, &diag, n));
   }
   auto shards = args.values.find("shard");
   ASSIGN_OR_RETURN(Annotations annotations,
