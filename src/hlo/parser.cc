@@ -398,15 +398,25 @@ StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     return InvalidArgument("{}: input is larger than 4 GiB", filename_);
   }
   Advance();
-  if (!IsKeyword("HloModule")) return Expected("'HloModule'");
-  Advance();
-  if (!Is(TokKind::kIdent) && !Is(TokKind::kString)) return Expected("a module name");
-  module_ = std::make_unique<Module>(Is(TokKind::kString) ? UnquoteRaw(tok_.text)
-                                                          : std::string(tok_.text));
-  Advance();
-  while (Is(TokKind::kComma)) {
+  if (!IsKeyword("HloModule")) {
+    // Like XLA, text that starts with a computation (`ENTRY ...`, `name {` or
+    // `name (p: ...) -> ... {`) is a module without a header, named "_" (XLA's fusion
+    // emitter tests and hand-cut dumps are written this way).
+    TokKind next = Peek().kind;
+    bool computation = Is(TokKind::kIdent) && (IsKeyword("ENTRY") || next == TokKind::kLBrace ||
+                                               next == TokKind::kLParen);
+    if (!computation) return Expected("'HloModule'");
+    module_ = std::make_unique<Module>("_");
+  } else {
     Advance();
-    RETURN_IF_ERROR(ParseAttribute(&module_->config(), nullptr));
+    if (!Is(TokKind::kIdent) && !Is(TokKind::kString)) return Expected("a module name");
+    module_ = std::make_unique<Module>(Is(TokKind::kString) ? UnquoteRaw(tok_.text)
+                                                            : std::string(tok_.text));
+    Advance();
+    while (Is(TokKind::kComma)) {
+      Advance();
+      RETURN_IF_ERROR(ParseAttribute(&module_->config(), nullptr));
+    }
   }
   while (!Is(TokKind::kEof)) RETURN_IF_ERROR(ParseComputation());
   std::vector<Computation*> comps = module_->computations();

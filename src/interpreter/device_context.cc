@@ -1,6 +1,7 @@
 // SingleDeviceContext: device 0 alone. Every collective must involve device 0 only (replica
 // groups {{0}} or absent); it is then an identity (or zeros for a collective-permute that sends
-// nothing to device 0).
+// nothing to device 0). A collective over several devices is valid HLO (a per-device program, a
+// shard_map body) that one device cannot execute: Unimplemented, exit 3, not bad input.
 #include "interpreter/device_context.h"
 
 #include "ir/attributes.h"
@@ -14,7 +15,7 @@ Status CheckSingleDeviceGroups(const Instruction& instr) {
   for (const auto& group : rg->Expanded()) {
     for (int64_t d : group) {
       if (d != 0)
-        return InvalidArgument(
+        return Unimplemented(
             "{} '{}' has a replica group with device {}; the single-device interpreter runs "
             "device 0 alone (partition the module and run it on several devices instead)",
             OpcodeName(instr.opcode()), instr.name(), d);
@@ -29,8 +30,9 @@ StatusOr<Literal> Identity(const Instruction& instr, const std::vector<Literal>&
   Literal out = operands.size() == 1 ? operands[0] : Literal::Tuple(operands);
   if (!out.shape().Compatible(instr.shape()) &&
       !(instr.shape().IsTuple() && out.shape().CompatibleIgnoringElementType(instr.shape())))
-    return InvalidArgument(
-        "{} '{}': with one participant the result {} should equal the operand {}",
+    return Unimplemented(
+        "{} '{}': with one participant the result {} should equal the operand {} (this is a "
+        "per-device program for several devices; partition and run it on several devices instead)",
         OpcodeName(instr.opcode()), instr.name(), instr.shape().ToString(), out.shape().ToString());
   return out;
 }
@@ -72,7 +74,7 @@ StatusOr<Literal> SingleDeviceContext::CollectivePermute(const Instruction& inst
   if (const PairList* pairs = instr.attr<PairList>(AttrId::kSourceTargetPairs)) {
     for (const auto& [src, dst] : *pairs) {
       if (src != 0 || dst != 0)
-        return InvalidArgument(
+        return Unimplemented(
             "collective-permute '{}' has the pair {{{},{}}}; the single-device interpreter runs "
             "device 0 alone",
             instr.name(), src, dst);

@@ -107,8 +107,8 @@ struct Traits<DType::kBF16> : TraitsBase<uint16_t, float, 16, DTypeFamily::kFloa
   static float Load(uint16_t s) { return Bf16Load(s); }
   static uint16_t Store(float c) { return Bf16Store(c); }
 };
-template <DType D>
-struct F8Traits : TraitsBase<uint8_t, float, 8, DTypeFamily::kFloat> {
+template <DType D, int kBitsV = 8>
+struct F8Traits : TraitsBase<uint8_t, float, kBitsV, DTypeFamily::kFloat> {
   static float Load(uint8_t s) { return F8ToFloat(D, s); }
   static uint8_t Store(float c) { return FloatToF8(D, c); }
 };
@@ -119,6 +119,8 @@ template <> struct Traits<DType::kF8E5M2FNUZ> : F8Traits<DType::kF8E5M2FNUZ> {};
 template <> struct Traits<DType::kF8E4M3FNUZ> : F8Traits<DType::kF8E4M3FNUZ> {};
 template <> struct Traits<DType::kF8E4M3> : F8Traits<DType::kF8E4M3> {};
 template <> struct Traits<DType::kF8E3M4> : F8Traits<DType::kF8E3M4> {};
+template <> struct Traits<DType::kF4E2M1FN> : F8Traits<DType::kF4E2M1FN, 4> {};
+template <> struct Traits<DType::kF8E8M0FNU> : F8Traits<DType::kF8E8M0FNU> {};
 
 // XLA's maximum/minimum on floats: NaN wins (propagates), otherwise the usual order.
 template <typename C>

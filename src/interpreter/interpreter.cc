@@ -561,8 +561,9 @@ class Executor {
         if (IsIdentityCustomCall(target)) {
           RETURN_IF_ERROR(need(1));
           if (!ops[0]->shape().Compatible(instr.shape()))
-            return InvalidArgument(
-                "custom-call '{}' changes the shape {} to {}; that needs several devices",
+            return Unimplemented(
+                "custom-call '{}' changes the shape {} to {}; that needs several devices (a "
+                "manual region such as a shard_map body: run it with --num-partitions)",
                 target, ops[0]->shape().ToString(false), instr.shape().ToString(false));
           return take(0);
         }

@@ -31,7 +31,7 @@ int DTypeBitWidth(DType t) {
   switch (t) {
     case DType::kPred: return 1;
     case DType::kS2: case DType::kU2: return 2;
-    case DType::kS4: case DType::kU4: return 4;
+    case DType::kS4: case DType::kU4: case DType::kF4E2M1FN: return 4;
     default: return DTypeByteSize(t) * 8;
   }
 }
@@ -40,6 +40,7 @@ bool IsF8(DType t) {
   switch (t) {
     case DType::kF8E5M2: case DType::kF8E4M3FN: case DType::kF8E4M3B11FNUZ:
     case DType::kF8E5M2FNUZ: case DType::kF8E4M3FNUZ: case DType::kF8E4M3: case DType::kF8E3M4:
+    case DType::kF4E2M1FN: case DType::kF8E8M0FNU:
       return true;
     default: return false;
   }

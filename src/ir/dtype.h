@@ -1,8 +1,8 @@
 // Element types of HLO arrays (XLA's PrimitiveType), with their text names and storage sizes.
 //
 // Storage convention for Literal buffers (one element per slot, row-major):
-//   pred, s2/s4/u2/u4, s8/u8, all f8 variants: 1 byte (sub-byte types are stored unpacked, one
-//   value per byte, sign-extended for s2/s4); f16/bf16: 2 bytes (IEEE half / bfloat16 bits);
+//   pred, s2/s4/u2/u4, s8/u8, all f8 variants and f4e2m1fn: 1 byte (sub-byte types are stored
+//   unpacked, one value per byte, sign-extended for s2/s4; f4e2m1fn keeps its 4-bit code); f16/bf16: 2 bytes (IEEE half / bfloat16 bits);
 //   c64: two f32; c128: two f64. kTuple and kToken have no storage.
 #pragma once
 
@@ -38,6 +38,8 @@ namespace spmdc {
   V(kF8E4M3FNUZ, "f8e4m3fnuz", 1, kFloat) \
   V(kF8E4M3, "f8e4m3", 1, kFloat)    \
   V(kF8E3M4, "f8e3m4", 1, kFloat)    \
+  V(kF4E2M1FN, "f4e2m1fn", 1, kFloat) \
+  V(kF8E8M0FNU, "f8e8m0fnu", 1, kFloat) \
   V(kC64, "c64", 8, kComplex)        \
   V(kC128, "c128", 16, kComplex)     \
   V(kToken, "token", 0, kOther)      \
@@ -64,6 +66,8 @@ inline bool IsSigned(DType t) { return DTypeFamilyOf(t) == DTypeFamily::kSigned;
 inline bool IsUnsigned(DType t) { return DTypeFamilyOf(t) == DTypeFamily::kUnsigned; }
 inline bool IsInteger(DType t) { return IsSigned(t) || IsUnsigned(t); }
 inline bool IsArrayType(DType t) { return t != DType::kTuple && t != DType::kToken; }
+// The narrow floats converted through float_types' F8 functions: the f8 family and the MX types
+// f4e2m1fn and f8e8m0fnu (one byte of storage each).
 bool IsF8(DType t);
 // The real component type of a complex type (c64 -> f32, c128 -> f64).
 DType ComplexComponentType(DType t);

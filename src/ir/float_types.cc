@@ -134,9 +134,48 @@ const F8Table& TableOf(DType t) {
   return (*tables)[static_cast<int>(t)];
 }
 
+// f4e2m1fn: sign in bit 3, 2 exponent bits (bias 1), 1 mantissa bit; no inf, no NaN. Its
+// non-negative codes 0..7 are 0, 0.5, 1, 1.5, 2, 3, 4, 6.
+constexpr float kF4E2M1FNValues[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+
+// XLA's convert to f4e2m1fn: nearest, ties to the even code; |f| beyond 6 (inf too) saturates to
+// +-6; NaN has no code and becomes -0 (XLA's choice, "undefined").
+uint8_t FloatToF4E2M1FN(float f) {
+  if (std::isnan(f)) return 0x8;
+  uint8_t sign = std::signbit(f) ? 0x8 : 0;
+  float a = std::fabs(f);
+  uint8_t code = 7;
+  for (uint8_t c = 0; c < 7; ++c) {
+    float mid = (kF4E2M1FNValues[c] + kF4E2M1FNValues[c + 1]) / 2;
+    if (a < mid || (a == mid && c % 2 == 0)) {
+      code = c;
+      break;
+    }
+  }
+  return sign | code;
+}
+
+// f8e8m0fnu: an unsigned power of two 2^(code-127); code 0xff is NaN; no zero, no inf. XLA's
+// convert rounds the mantissa half up (x >= 1.5 * 2^e gives 2^(e+1)); zero, negatives, NaN and
+// values from 1.5 * 2^127 up become NaN; values up to 2^-127 become the smallest code.
+uint8_t FloatToF8E8M0FNU(float f) {
+  int32_t bits = std::bit_cast<int32_t>(f);
+  if (bits <= 0 || bits >= 0x7F400000) return 0xff;
+  if (bits <= 0x400000) return 0;
+  return static_cast<uint8_t>((bits + 0x400000) >> 23);
+}
+
+float F8E8M0FNUToFloat(uint8_t b) {
+  if (b == 0xff) return std::numeric_limits<float>::quiet_NaN();
+  if (b == 0) return std::bit_cast<float>(uint32_t{0x400000});  // 2^-127, a float denormal
+  return std::bit_cast<float>(static_cast<uint32_t>(b) << 23);
+}
+
 }  // namespace
 
 uint8_t FloatToF8(DType t, float f) {
+  if (t == DType::kF4E2M1FN) return FloatToF4E2M1FN(f);
+  if (t == DType::kF8E8M0FNU) return FloatToF8E8M0FNU(f);
   const F8Table& tab = TableOf(t);
   if (std::isnan(f)) return tab.nan_code;
   bool neg = std::signbit(f);
@@ -164,7 +203,14 @@ uint8_t FloatToF8(DType t, float f) {
   return code;
 }
 
-float F8ToFloat(DType t, uint8_t b) { return DecodeF8(FormatOf(t), b); }
+float F8ToFloat(DType t, uint8_t b) {
+  if (t == DType::kF4E2M1FN) {
+    float v = kF4E2M1FNValues[b & 0x7];
+    return (b & 0x8) ? -v : v;
+  }
+  if (t == DType::kF8E8M0FNU) return F8E8M0FNUToFloat(b);
+  return DecodeF8(FormatOf(t), b);
+}
 
 double RoundToDType(DType t, double v) {
   switch (t) {

@@ -18,8 +18,9 @@ uint16_t FloatToHalf(float f);
 float HalfToFloat(uint16_t h);
 uint16_t FloatToBF16(float f);
 float BF16ToFloat(uint16_t b);
-// `t` is one of the f8 dtypes. Values out of range become inf where the format has it, else NaN
-// (saturation is not XLA's convert semantics).
+// `t` is one of the IsF8 dtypes. Values out of range become inf where the format has it, else NaN
+// (saturation is not XLA's convert semantics for f8); f4e2m1fn (no inf, no NaN) saturates and
+// f8e8m0fnu (powers of two) follows XLA's own rules, see float_types.cc.
 uint8_t FloatToF8(DType t, float f);
 float F8ToFloat(DType t, uint8_t b);
 // Rounds a double to the nearest float of type `t` (f16/bf16/f8/f32/f64) and back, for

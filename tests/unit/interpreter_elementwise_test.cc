@@ -318,6 +318,22 @@ TEST(InterpreterElementwise, TwoBitIntegersAndF8Variants) {
   EXPECT_EQ(RunText(Bin("multiply", "f8e4m3fnuz[1]", "{3}", "{-0.5}")), "{-1.5}");
 }
 
+// The MX element types of recent XLA/JAX dumps, converted as XLA's elemental emitter does.
+TEST(InterpreterElementwise, F4E2M1FNAndF8E8M0FNU) {
+  // f4e2m1fn: values 0, 0.5, 1, 1.5, 2, 3, 4, 6; nearest with ties to the even code, saturating.
+  EXPECT_EQ(RunText(Un("convert", "f32[8]", "{0.25, 0.75, 1.3, -2.5, 5, 6.9, inf, -100}",
+                       "f4e2m1fn[8]")),
+            "{0, 1, 1.5, -2, 4, 6, 6, -6}");
+  EXPECT_EQ(RunText(Un("convert", "f32[2]", "{nan, 0.3}", "f4e2m1fn[2]")), "{-0, 0.5}");
+  EXPECT_EQ(RunText(Bin("add", "f4e2m1fn[2]", "{1.5, 4}", "{1.5, 4}")), "{3, 6}");
+  // f8e8m0fnu: powers of two, mantissa rounded half up; zero, negatives, NaN and huge -> NaN.
+  EXPECT_EQ(RunText(Un("convert", "f32[5]", "{1, 1.4, 1.5, 0.3, 1024}", "f8e8m0fnu[5]")),
+            "{1, 1, 2, 0.2, 1e+03}");  // 0.25 and 1024, printed shortest
+  EXPECT_EQ(RunText(Un("convert", "f32[4]", "{0, -1, nan, inf}", "f8e8m0fnu[4]")),
+            "{nan, nan, nan, nan}");
+  EXPECT_EQ(RunText(Un("convert", "f8e8m0fnu[1]", "{0.5}", "f32[1]")), "{0.5}");
+}
+
 TEST(InterpreterElementwise, OddShapes) {
   EXPECT_EQ(RunText(Bin("add", "f32[]", "1.5", "2")), "3.5");
   EXPECT_EQ(RunText(Entry(R"(a = f32[0,3] parameter(0)

@@ -1,5 +1,6 @@
 #include "inputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 
@@ -59,9 +60,27 @@ double ToleranceFor(DType t) {
     default: return IsF8(t) ? 0.25 : 0.0;
   }
 }
+// The loosest tolerance over the floating-point values of `shape` (0 when there are none).
+double LoosestTolerance(const Shape& shape) {
+  if (shape.IsTuple()) {
+    double tol = 0;
+    for (const Shape& s : shape.tuple_shapes()) tol = std::max(tol, LoosestTolerance(s));
+    return tol;
+  }
+  if (!shape.IsArray() || !(IsFloat(shape.dtype()) || IsComplex(shape.dtype()))) return 0;
+  return ToleranceFor(shape.dtype());
+}
+
 }  // namespace
 
-LeafComparison CompareLeaf(const Literal& got, const Literal& want) {
+double WorkingPrecisionTolerance(const Module& module) {
+  double tol = 0;
+  for (const Computation* c : module.computations())
+    for (const Instruction* i : c->instructions()) tol = std::max(tol, LoosestTolerance(i->shape()));
+  return tol;
+}
+
+LeafComparison CompareLeaf(const Literal& got, const Literal& want, double working_tolerance) {
   LeafComparison c;
   if (!(got.shape().dims() == want.shape().dims()) || got.shape().dtype() != want.shape().dtype()) {
     c.ok = false;
@@ -88,7 +107,7 @@ LeafComparison CompareLeaf(const Literal& got, const Literal& want) {
     if (std::isfinite(v)) scale = std::max(scale, v);
   }
   scale = std::max(scale, 1e-30);
-  double tol = ToleranceFor(t);
+  double tol = std::max(ToleranceFor(t), working_tolerance);
   for (int64_t i = 0; i < n; ++i) {
     std::complex<double> a = got.GetComplex(i), b = want.GetComplex(i);
     bool a_nan = std::isnan(a.real()) || std::isnan(a.imag());

@@ -31,6 +31,11 @@ struct LeafComparison {
   double max_rel_error = 0;  // relative to the leaf's largest reference magnitude
   std::string problem;       // first mismatch, for the message
 };
-LeafComparison CompareLeaf(const Literal& got, const Literal& want);
+// A floating leaf passes when its error is within the tolerance of its own dtype or, if looser,
+// `working_tolerance`: an f32 output computed through bf16 intermediates differs by bf16
+// roundings when the partitioned program sums in another order.
+LeafComparison CompareLeaf(const Literal& got, const Literal& want, double working_tolerance = 0);
+// The loosest per-dtype tolerance over every floating value the module computes.
+double WorkingPrecisionTolerance(const Module& module);
 
 }  // namespace spmdc::cli
