@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
 #include "partitioner/builder.h"
+#include "partitioner/manual_groups.h"
 #include "partitioner/reshard.h"
 #include "passes/passes.h"
 #include "propagation/dim_mapping.h"
@@ -74,6 +75,10 @@ class ComputationPartitioner {
 
  private:
   Status Handle(const Instruction* instr);
+  Status Dispatch(const Instruction* instr);  // the per-opcode handlers
+  // Partial-manual regions (manual_groups.h): instructions with manual subgroup shardings.
+  Status ManualSubgroup(const Instruction* instr);
+  Status InGroups(const Instruction* instr, const ManualFrame& frame);
   PValue Get(const Instruction* operand) const { return values_.at(operand); }
   Sharding TargetOf(const Instruction* instr) const;
   PValue Operand(const Instruction* instr, int64_t i, const Sharding& s) {
@@ -116,6 +121,7 @@ class ComputationPartitioner {
   absl::flat_hash_set<const Instruction*> named_;
   absl::flat_hash_set<const Instruction*> value_hlos_;  // instructions standing for some value
   absl::flat_hash_map<std::string, DotPlan> dot_plans_;
+  std::optional<Sharding> target_override_;  // the in-group target while handling InGroups
 };
 
 class Partitioner {
@@ -140,7 +146,9 @@ Sharding ComputationTarget(const Instruction* instr) {
   return instr->sharding()->NormalizeTupleSharding(instr->shape());
 }
 
-Sharding ComputationPartitioner::TargetOf(const Instruction* instr) const { return ComputationTarget(instr); }
+Sharding ComputationPartitioner::TargetOf(const Instruction* instr) const {
+  return target_override_ ? *target_override_ : ComputationTarget(instr);
+}
 
 void ComputationPartitioner::Set(const Instruction* instr, PValue v) {
   // The instruction that stands for `instr` keeps its name when it is a fresh one.
@@ -194,15 +202,10 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     if (!s.IsTuple()) return pred(s);
     return std::any_of(s.tuple_elements().begin(), s.tuple_elements().end(), pred);
   };
-  auto manual_subgroup = [](const Sharding& s) { return s.IsManualSubgroup(); };
   auto manual_leaf = [](const Sharding& s) { return s.IsManual(); };
-  if (any_leaf(target, manual_subgroup))
-    return Unimplemented("%{}: manual subgroup shardings ({}) are not partitioned yet", instr->name(),
-                         target.ToString(false));
-  for (const Instruction* op : instr->operands())
-    if (any_leaf(Get(op).sharding, manual_subgroup))
-      return Unimplemented("%{}: operand %{} has a manual subgroup sharding, which is not partitioned yet",
-                           instr->name(), op->name());
+  bool subgroup = HasManualSubgroup(target);
+  for (const Instruction* op : instr->operands()) subgroup |= HasManualSubgroup(Get(op).sharding);
+  if (subgroup) return ManualSubgroup(instr);
   if (instr->IsCustomCall("SPMDFullToShardShape")) {
     // The operand's own tiling becomes per-device (manual) data of the shard shape.
     const PValue& v = Get(instr->operand(0));
@@ -250,6 +253,11 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
       return Unimplemented("%{}: operand %{} leaves a manual region without SPMDShardToFullShape", instr->name(),
                            op->name());
   }
+  return Dispatch(instr);
+}
+
+Status ComputationPartitioner::Dispatch(const Instruction* instr) {
+  const Sharding target = TargetOf(instr);
   switch (instr->opcode()) {
     case Opcode::kConstant: return Constant(instr);
     case Opcode::kIota: return Iota(instr);
@@ -308,6 +316,131 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
       if (IsElementwiseOpcode(instr->opcode()) && instr->shape().IsArray()) return Elementwise(instr);
       return Default(instr);
   }
+}
+
+// ---- partial-manual regions -------------------------------------------------------------------
+
+Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
+  const Sharding target = TargetOf(instr);
+  if (instr->IsCustomCall("SPMDFullToShardShape")) {
+    // As in XLA: each device's shard of the operand (under the operand's own sharding) becomes
+    // its shard of its manual group's value; the shard shapes must agree.
+    const PValue& v = Get(instr->operand(0));
+    bool auto_src = v.sharding.IsReplicated() || PlainTiledLeaf(v.sharding);
+    if (!target.IsManualSubgroup() || !auto_src || !instr->shape().IsArray() ||
+        !(v.sharding.ShardShape(v.base_shape).dims() == target.ShardShape(instr->shape()).dims()))
+      return Unimplemented(
+          "%{}: custom-call SPMDFullToShardShape from {} to {} with shape {} is not supported (the operand's "
+          "shard shape must equal the manual subgroup shard shape)",
+          instr->name(), v.sharding.ToString(false), target.ToString(false), instr->shape().ToString(false));
+    Instruction* x = r_.MaskPadding(v, b_.Zero(instr->shape().dtype()));
+    Set(instr, PValue{b_.Add(Opcode::kCopy, {x}), target, instr->shape()});
+    return absl::OkStatus();
+  }
+  if (instr->IsCustomCall("SPMDShardToFullShape")) {
+    const PValue& v = Get(instr->operand(0));
+    bool auto_dst = target.IsReplicated() || PlainTiledLeaf(target);
+    if (!v.sharding.IsManualSubgroup() || !auto_dst || !instr->shape().IsArray() ||
+        !(target.ShardShape(instr->shape()).dims() == v.hlo->shape().dims()))
+      return Unimplemented(
+          "%{}: custom-call SPMDShardToFullShape from {} to {} with shape {} is not supported (the result's "
+          "shard shape must equal the manual subgroup shard shape)",
+          instr->name(), v.sharding.ToString(false), target.ToString(false), instr->shape().ToString(false));
+    Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
+    return absl::OkStatus();
+  }
+  if (!HasManualSubgroup(target)) {
+    for (const Instruction* op : instr->operands())
+      if (HasManualSubgroup(Get(op).sharding))
+        return Unimplemented(
+            "%{}: operand %{} has the manual subgroup sharding {} but the result's sharding {} has none; leave a "
+            "partial-manual region through SPMDShardToFullShape",
+            instr->name(), op->name(), Get(op).sharding.ToString(false), target.ToString(false));
+  }
+  switch (instr->opcode()) {
+    case Opcode::kTuple: case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kConditional:
+    case Opcode::kCall: case Opcode::kOptimizationBarrier:
+      // Plumbing: handled with global shardings (the resharder moves manual subgroup leaves inside
+      // their groups), so called computations see the region's own shardings.
+      return Dispatch(instr);
+    case Opcode::kAllReduce: {
+      // A collective written in the region (a psum over manual axes): every replica group must
+      // join devices that hold the same in-group tile, one per manual group. Runs as written.
+      std::optional<ManualFrame> frame = FrameOf(target);
+      if (target.IsTuple() || !frame || instr->operand_count() != 1)
+        return Unimplemented("%{}: all-reduce in a partial-manual region needs one array operand", instr->name());
+      absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>> where;
+      for (size_t m = 0; m < frame->groups.size(); ++m)
+        for (size_t l = 0; l < frame->groups[m].size(); ++l)
+          where[frame->groups[m][l]] = {static_cast<int64_t>(m), static_cast<int64_t>(l)};
+      std::vector<std::vector<int64_t>> groups;
+      if (const ReplicaGroups* rg = instr->attr<ReplicaGroups>(AttrId::kReplicaGroups)) groups = rg->Expanded();
+      if (groups.empty()) {
+        groups.emplace_back(b_.num_devices());
+        std::iota(groups[0].begin(), groups[0].end(), 0);
+      }
+      for (const std::vector<int64_t>& g : groups) {
+        absl::flat_hash_set<int64_t> manual_groups;
+        for (int64_t d : g) {
+          auto it = where.find(d);
+          if (it == where.end() || it->second.second != where[g[0]].second || !manual_groups.insert(it->second.first).second)
+            return Unimplemented(
+                "%{}: all-reduce replica group {{{}}} does not join one device per manual group holding the same "
+                "in-group tile of {}",
+                instr->name(), fmt::join(g, ","), target.ToString(false));
+        }
+      }
+      PValue v = Operand(instr, 0, target);
+      Instruction* c = CloneWith(instr, {v.hlo}, v.hlo->shape());
+      std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+      ASSIGN_OR_RETURN(Computation* reducer, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
+      c->ReplaceCalledComputation(instr->to_apply(), reducer);
+      Set(instr, PValue{c, target, instr->shape()});
+      return absl::OkStatus();
+    }
+    case Opcode::kAllGather: case Opcode::kReduceScatter: case Opcode::kAllToAll: case Opcode::kCollectivePermute:
+    case Opcode::kPartitionId: case Opcode::kReplicaId:
+      return Unimplemented("%{}: {} in a partial-manual region is not partitioned yet", instr->name(),
+                           OpcodeName(instr->opcode()));
+    default:
+      return InGroups(instr, *FrameOf(target));
+  }
+}
+
+Status ComputationPartitioner::InGroups(const Instruction* instr, const ManualFrame& frame) {
+  // The instruction partitioned over the devices of one manual group (in-group shardings and
+  // ids); the builder runs what it emits in every group at once.
+  const Sharding target = TargetOf(instr);
+  std::optional<Sharding> local_target = ToGroupLocal(target, frame);
+  if (!local_target)
+    return Unimplemented("%{}: sharding {} mixes manual subgroup and other shardings, or its manual groups differ "
+                         "in their in-group layout", instr->name(), target.ToString(false));
+  std::vector<std::pair<const Instruction*, PValue>> saved;
+  for (const Instruction* op : instr->operands()) {
+    if (std::any_of(saved.begin(), saved.end(), [&](const auto& e) { return e.first == op; })) continue;
+    const PValue& v = Get(op);
+    std::optional<Sharding> local = ToGroupLocal(v.sharding, frame);
+    if (!local)
+      return Unimplemented("%{}: operand %{} with sharding {} is not in the manual groups of {}", instr->name(),
+                           op->name(), v.sharding.ToString(false), target.ToString(false));
+    saved.emplace_back(op, v);
+  }
+  for (auto& [op, v] : saved) values_[op] = PValue{v.hlo, *ToGroupLocal(v.sharding, frame), v.base_shape};
+  target_override_ = *local_target;
+  const ManualFrame* outer = b_.EnterFrame(&frame);
+  Status st = Dispatch(instr);
+  if (st.ok()) st = r_.status();
+  PValue result;
+  if (st.ok()) {
+    result = r_.Reshard(values_.at(instr), *local_target, instr->name());
+    st = r_.status();
+  }
+  b_.EnterFrame(outer);
+  target_override_.reset();
+  for (auto& [op, v] : saved) values_[op] = v;
+  RETURN_IF_ERROR(st);
+  Set(instr, PValue{result.hlo, target, instr->shape()});
+  return absl::OkStatus();
 }
 
 Status ComputationPartitioner::Default(const Instruction* instr) {
@@ -1186,8 +1319,12 @@ Status ComputationPartitioner::While(const Instruction* instr) {
   Computation* body = instr->computation_attr(AttrId::kBody);
   PValue init = Operand(instr, 0, state);
   ASSIGN_OR_RETURN(Computation* pbody, p_->PartitionCalled(*body, {state}, state));
-  // Every device must take the same branch: the predicate is replicated.
-  ASSIGN_OR_RETURN(Computation* pcond, p_->PartitionCalled(*cond, {state}, Sharding::Replicate()));
+  // Every device must take the same branch: the predicate is replicated (in a partial-manual
+  // region: within each manual group, which is all its collectives need).
+  Sharding pred = Sharding::Replicate();
+  if (cond->root()->has_sharding() && HasManualSubgroup(ComputationTarget(cond->root())))
+    pred = ComputationTarget(cond->root());
+  ASSIGN_OR_RETURN(Computation* pcond, p_->PartitionCalled(*cond, {state}, pred));
   Instruction* w = CloneWith(instr, {init.hlo}, init.hlo->shape());
   w->ReplaceCalledComputation(cond, pcond);
   w->ReplaceCalledComputation(body, pbody);

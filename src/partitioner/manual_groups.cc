@@ -1,0 +1,103 @@
+#include "partitioner/manual_groups.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "fmt/format.h"
+
+namespace spmdc {
+namespace {
+
+// Devices of `s` (a manual-subgroup leaf) per manual coordinate, each row-major over the other
+// tile dims.
+std::vector<std::vector<int64_t>> DevicesByManualCoordinate(const Sharding& s) {
+  const TileAssignment& ta = s.tile_assignment();
+  const int64_t md = s.SubgroupManualDim();
+  std::vector<std::vector<int64_t>> out(ta.dim(md));
+  std::vector<int64_t> index(ta.num_dimensions(), 0);
+  for (int64_t linear = 0; linear < ta.num_elements(); ++linear) {
+    out[index[md]].push_back(ta(index));
+    for (int64_t d = ta.num_dimensions() - 1; d >= 0; --d) {
+      if (++index[d] < ta.dim(d)) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+std::optional<Sharding> LeafToGroupLocal(const Sharding& s, const ManualFrame& frame) {
+  if (s.IsReplicated()) return Sharding::Replicate();
+  if (!s.IsManualSubgroup()) return std::nullopt;
+  absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>> where;  // device -> (group, in-group id)
+  for (size_t g = 0; g < frame.groups.size(); ++g)
+    for (size_t l = 0; l < frame.groups[g].size(); ++l)
+      where[frame.groups[g][l]] = {static_cast<int64_t>(g), static_cast<int64_t>(l)};
+  std::vector<std::vector<int64_t>> by_m = DevicesByManualCoordinate(s);
+  if (by_m.size() != frame.groups.size()) return std::nullopt;
+  std::vector<int64_t> local;
+  std::vector<bool> taken(frame.groups.size(), false);
+  for (const std::vector<int64_t>& devices : by_m) {
+    if (static_cast<int64_t>(devices.size()) != frame.group_size()) return std::nullopt;
+    std::vector<int64_t> ids;
+    int64_t group = -1;
+    for (int64_t d : devices) {
+      auto it = where.find(d);
+      if (it == where.end() || (group >= 0 && it->second.first != group)) return std::nullopt;
+      group = it->second.first;
+      ids.push_back(it->second.second);
+    }
+    if (taken[group]) return std::nullopt;
+    taken[group] = true;
+    if (local.empty()) local = ids;
+    else if (ids != local) return std::nullopt;
+  }
+  const TileAssignment& ta = s.tile_assignment();
+  const int64_t md = s.SubgroupManualDim();
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < ta.num_dimensions(); ++d)
+    if (d != md) dims.push_back(ta.dim(d));
+  std::vector<SubgroupType> types;
+  for (SubgroupType t : s.subgroup_types())
+    if (t != SubgroupType::kManual) types.push_back(t);
+  if (frame.group_size() == 1) return Sharding::Replicate();
+  TileAssignment local_ta = TileAssignment::FromDevices(dims, local);
+  if (types.empty()) return Sharding::Tile(local_ta);
+  return Sharding::Subgroup(local_ta, types);
+}
+
+}  // namespace
+
+std::string ManualFrame::Tag() const {
+  std::string out = "frame";
+  for (const auto& g : groups) out += fmt::format("[{}]", fmt::join(g, ","));
+  return out;
+}
+
+bool HasManualSubgroup(const Sharding& s) {
+  if (!s.IsTuple()) return s.IsManualSubgroup();
+  return std::any_of(s.tuple_elements().begin(), s.tuple_elements().end(),
+                     [](const Sharding& e) { return e.IsManualSubgroup(); });
+}
+
+std::optional<ManualFrame> FrameOf(const Sharding& s) {
+  if (s.IsTuple()) {
+    for (const Sharding& e : s.tuple_elements())
+      if (e.IsManualSubgroup()) return FrameOf(e);
+    return std::nullopt;
+  }
+  if (!s.IsManualSubgroup()) return std::nullopt;
+  return ManualFrame{DevicesByManualCoordinate(s)};
+}
+
+std::optional<Sharding> ToGroupLocal(const Sharding& s, const ManualFrame& frame) {
+  if (!s.IsTuple()) return LeafToGroupLocal(s, frame);
+  std::vector<Sharding> leaves;
+  for (const Sharding& e : s.tuple_elements()) {
+    std::optional<Sharding> l = LeafToGroupLocal(e, frame);
+    if (!l) return std::nullopt;
+    leaves.push_back(*l);
+  }
+  return Sharding::Tuple(std::move(leaves));
+}
+
+}  // namespace spmdc
