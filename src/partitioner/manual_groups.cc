@@ -34,6 +34,8 @@ std::optional<Sharding> LeafToGroupLocal(const Sharding& s, const ManualFrame& f
       where[frame.groups[g][l]] = {static_cast<int64_t>(g), static_cast<int64_t>(l)};
   std::vector<std::vector<int64_t>> by_m = DevicesByManualCoordinate(s);
   if (by_m.size() != frame.groups.size()) return std::nullopt;
+  // The replication dim (if any) is the last tile dim once the manual dim is dropped.
+  const int64_t replicas = s.SubgroupReplicationDim() >= 0 ? s.tile_assignment().dim(s.SubgroupReplicationDim()) : 1;
   std::vector<int64_t> local;
   std::vector<bool> taken(frame.groups.size(), false);
   for (const std::vector<int64_t>& devices : by_m) {
@@ -48,6 +50,9 @@ std::optional<Sharding> LeafToGroupLocal(const Sharding& s, const ManualFrame& f
     }
     if (taken[group]) return std::nullopt;
     taken[group] = true;
+    // Replicas may sit in any order: compare the in-group layouts up to it.
+    if (replicas > 1)
+      for (size_t k = 0; k < ids.size(); k += replicas) std::sort(ids.begin() + k, ids.begin() + k + replicas);
     if (local.empty()) local = ids;
     else if (ids != local) return std::nullopt;
   }

@@ -209,7 +209,8 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   if (instr->IsCustomCall("SPMDFullToShardShape")) {
     // The operand's own tiling becomes per-device (manual) data of the shard shape.
     const PValue& v = Get(instr->operand(0));
-    if (!target.IsManual() || !v.sharding.IsTiled() || !PlainTiledLeaf(v.sharding) ||
+    bool auto_src = v.sharding.IsReplicated() || (v.sharding.IsTiled() && PlainTiledLeaf(v.sharding));
+    if (!target.IsManual() || !auto_src ||
         !(v.sharding.ShardShape(v.base_shape).dims() == instr->shape().dims()))
       return Unimplemented("%{}: custom-call SPMDFullToShardShape from {} to {} with shape {} is not supported",
                            instr->name(), v.sharding.ToString(false), target.ToString(false),
@@ -221,7 +222,8 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   }
   if (instr->IsCustomCall("SPMDShardToFullShape")) {
     const PValue& v = Get(instr->operand(0));
-    if (!v.sharding.IsManual() || !target.IsTiled() || !PlainTiledLeaf(target) ||
+    bool auto_dst = target.IsReplicated() || (target.IsTiled() && PlainTiledLeaf(target));
+    if (!v.sharding.IsManual() || !auto_dst ||
         !(target.ShardShape(instr->shape()).dims() == v.hlo->shape().dims()))
       return Unimplemented("%{}: custom-call SPMDShardToFullShape from {} to {} with shape {} is not supported",
                            instr->name(), v.sharding.ToString(false), target.ToString(false),
@@ -349,6 +351,16 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
     Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
     return absl::OkStatus();
   }
+  switch (instr->opcode()) {
+    case Opcode::kTuple: case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kConditional:
+    case Opcode::kCall: case Opcode::kOptimizationBarrier:
+      // Plumbing: handled with global shardings (the resharder moves manual subgroup leaves inside
+      // their groups and refuses to move them out), so called computations see the region's own
+      // shardings.
+      return Dispatch(instr);
+    default:
+      break;
+  }
   if (!HasManualSubgroup(target)) {
     for (const Instruction* op : instr->operands())
       if (HasManualSubgroup(Get(op).sharding))
@@ -358,11 +370,6 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
             instr->name(), op->name(), Get(op).sharding.ToString(false), target.ToString(false));
   }
   switch (instr->opcode()) {
-    case Opcode::kTuple: case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kConditional:
-    case Opcode::kCall: case Opcode::kOptimizationBarrier:
-      // Plumbing: handled with global shardings (the resharder moves manual subgroup leaves inside
-      // their groups), so called computations see the region's own shardings.
-      return Dispatch(instr);
     case Opcode::kAllReduce: {
       // A collective written in the region (a psum over manual axes): every replica group must
       // join devices that hold the same in-group tile, one per manual group. Runs as written.
@@ -421,7 +428,7 @@ Status ComputationPartitioner::InGroups(const Instruction* instr, const ManualFr
     const PValue& v = Get(op);
     std::optional<Sharding> local = ToGroupLocal(v.sharding, frame);
     if (!local)
-      return Unimplemented("%{}: operand %{} with sharding {} is not in the manual groups of {}", instr->name(),
+      return Unimplemented("%{}: operand %{} with sharding {} is not a manual subgroup sharding in the manual groups of {}", instr->name(),
                            op->name(), v.sharding.ToString(false), target.ToString(false));
     saved.emplace_back(op, v);
   }
