@@ -105,4 +105,33 @@ std::optional<Sharding> ToGroupLocal(const Sharding& s, const ManualFrame& frame
   return Sharding::Tuple(std::move(leaves));
 }
 
+std::optional<ManualFrame> CommonFrame(const std::vector<Sharding>& shardings) {
+  std::vector<const Sharding*> candidates;
+  for (const Sharding& s : shardings) {
+    if (!s.IsTuple()) {
+      if (s.IsManualSubgroup()) candidates.push_back(&s);
+      continue;
+    }
+    for (const Sharding& e : s.tuple_elements())
+      if (e.IsManualSubgroup()) candidates.push_back(&e);
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Sharding* a, const Sharding* b) { return a->NumTiles() > b->NumTiles(); });
+  for (const Sharding* c : candidates) {
+    ManualFrame frame = *FrameOf(*c);
+    bool all = std::all_of(shardings.begin(), shardings.end(),
+                           [&](const Sharding& s) { return ToGroupLocal(s, frame).has_value(); });
+    if (all) return frame;
+  }
+  return std::nullopt;
+}
+
+Sharding ReplicatedInGroups(const ManualFrame& frame, int64_t rank) {
+  std::vector<int64_t> dims(rank, 1), devices;
+  dims.push_back(static_cast<int64_t>(frame.groups.size()));
+  dims.push_back(frame.group_size());
+  for (const std::vector<int64_t>& g : frame.groups) devices.insert(devices.end(), g.begin(), g.end());
+  return Sharding::Subgroup(TileAssignment::FromDevices(dims, devices), {SubgroupType::kManual, SubgroupType::kReplicated});
+}
+
 }  // namespace spmdc

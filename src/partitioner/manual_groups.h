@@ -37,4 +37,12 @@ std::optional<ManualFrame> FrameOf(const Sharding& s);
 // groups, or its in-group layout differs between groups (no common in-group sharding).
 std::optional<Sharding> ToGroupLocal(const Sharding& s, const ManualFrame& frame);
 
+// A frame in which every one of `shardings` has an in-group form (ToGroupLocal): the frame of
+// one of their manual-subgroup leaves, the most finely tiled first (a replicated-in-group
+// leaf fixes no in-group order). nullopt when there is none.
+std::optional<ManualFrame> CommonFrame(const std::vector<Sharding>& shardings);
+
+// A rank-`rank` array replicated inside each group of `frame` (groups may hold different data).
+Sharding ReplicatedInGroups(const ManualFrame& frame, int64_t rank);
+
 }  // namespace spmdc

@@ -409,8 +409,12 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
     case Opcode::kPartitionId: case Opcode::kReplicaId:
       return Unimplemented("%{}: {} in a partial-manual region is not partitioned yet", instr->name(),
                            OpcodeName(instr->opcode()));
-    default:
-      return InGroups(instr, *FrameOf(target));
+    default: {
+      std::vector<Sharding> all = {target};
+      for (const Instruction* op : instr->operands()) all.push_back(Get(op).sharding);
+      std::optional<ManualFrame> frame = CommonFrame(all);
+      return InGroups(instr, frame ? *frame : *FrameOf(target));  // without one, InGroups names the culprit
+    }
   }
 }
 
@@ -1341,8 +1345,11 @@ Status ComputationPartitioner::While(const Instruction* instr) {
 
 Status ComputationPartitioner::Conditional(const Instruction* instr) {
   Sharding target = TargetOf(instr);
-  std::vector<Instruction*> ops = {
-      r_.Reshard(Get(instr->operand(0)), Sharding::Replicate(), instr->name()).hlo};
+  // Every device takes the same branch (in a partial-manual region: within each manual group).
+  const PValue& selector = Get(instr->operand(0));
+  Sharding agreed = Sharding::Replicate();
+  if (std::optional<ManualFrame> frame = FrameOf(selector.sharding)) agreed = ReplicatedInGroups(*frame, 0);
+  std::vector<Instruction*> ops = {r_.Reshard(selector, agreed, instr->name()).hlo};
   std::vector<Computation*> branches = instr->called_computations();
   std::vector<Computation*> partitioned;
   for (size_t b = 0; b < branches.size(); ++b) {

@@ -529,7 +529,7 @@ PValue Resharder::ReshardManualSubgroup(const PValue& v, const Sharding& target,
   // Inside the manual groups of the source (or of the target, from a replicated source), as an
   // ordinary reshard over the devices of one group.
   const Sharding& src = v.sharding;
-  std::optional<ManualFrame> frame = FrameOf(src.IsManualSubgroup() ? src : target);
+  std::optional<ManualFrame> frame = CommonFrame({src, target});
   std::optional<Sharding> local_src, local_target;
   if (frame && target.IsManualSubgroup() && !b_->frame()) {
     local_src = ToGroupLocal(src, *frame);
