@@ -28,14 +28,16 @@ std::vector<std::vector<int64_t>> DevicesByManualCoordinate(const Sharding& s) {
 std::optional<Sharding> LeafToGroupLocal(const Sharding& s, const ManualFrame& frame) {
   if (s.IsReplicated()) return Sharding::Replicate();
   if (!s.IsManualSubgroup()) return std::nullopt;
-  absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>> where;  // device -> (group, in-group id)
+  absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>>
+      where;  // device -> (group, in-group id)
   for (size_t g = 0; g < frame.groups.size(); ++g)
     for (size_t l = 0; l < frame.groups[g].size(); ++l)
       where[frame.groups[g][l]] = {static_cast<int64_t>(g), static_cast<int64_t>(l)};
   std::vector<std::vector<int64_t>> by_m = DevicesByManualCoordinate(s);
   if (by_m.size() != frame.groups.size()) return std::nullopt;
   // The replication dim (if any) is the last tile dim once the manual dim is dropped.
-  const int64_t replicas = s.SubgroupReplicationDim() >= 0 ? s.tile_assignment().dim(s.SubgroupReplicationDim()) : 1;
+  const int64_t replicas =
+      s.SubgroupReplicationDim() >= 0 ? s.tile_assignment().dim(s.SubgroupReplicationDim()) : 1;
   std::vector<int64_t> local;
   std::vector<bool> taken(frame.groups.size(), false);
   for (const std::vector<int64_t>& devices : by_m) {
@@ -52,9 +54,12 @@ std::optional<Sharding> LeafToGroupLocal(const Sharding& s, const ManualFrame& f
     taken[group] = true;
     // Replicas may sit in any order: compare the in-group layouts up to it.
     if (replicas > 1)
-      for (size_t k = 0; k < ids.size(); k += replicas) std::sort(ids.begin() + k, ids.begin() + k + replicas);
-    if (local.empty()) local = ids;
-    else if (ids != local) return std::nullopt;
+      for (size_t k = 0; k < ids.size(); k += replicas)
+        std::sort(ids.begin() + k, ids.begin() + k + replicas);
+    if (local.empty())
+      local = ids;
+    else if (ids != local)
+      return std::nullopt;
   }
   const TileAssignment& ta = s.tile_assignment();
   const int64_t md = s.SubgroupManualDim();
@@ -115,8 +120,9 @@ std::optional<ManualFrame> CommonFrame(const std::vector<Sharding>& shardings) {
     for (const Sharding& e : s.tuple_elements())
       if (e.IsManualSubgroup()) candidates.push_back(&e);
   }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Sharding* a, const Sharding* b) { return a->NumTiles() > b->NumTiles(); });
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Sharding* a, const Sharding* b) {
+    return a->NumTiles() > b->NumTiles();
+  });
   for (const Sharding* c : candidates) {
     ManualFrame frame = *FrameOf(*c);
     bool all = std::all_of(shardings.begin(), shardings.end(),
@@ -130,8 +136,10 @@ Sharding ReplicatedInGroups(const ManualFrame& frame, int64_t rank) {
   std::vector<int64_t> dims(rank, 1), devices;
   dims.push_back(static_cast<int64_t>(frame.groups.size()));
   dims.push_back(frame.group_size());
-  for (const std::vector<int64_t>& g : frame.groups) devices.insert(devices.end(), g.begin(), g.end());
-  return Sharding::Subgroup(TileAssignment::FromDevices(dims, devices), {SubgroupType::kManual, SubgroupType::kReplicated});
+  for (const std::vector<int64_t>& g : frame.groups)
+    devices.insert(devices.end(), g.begin(), g.end());
+  return Sharding::Subgroup(TileAssignment::FromDevices(dims, devices),
+                            {SubgroupType::kManual, SubgroupType::kReplicated});
 }
 
 }  // namespace spmdc

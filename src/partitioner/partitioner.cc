@@ -79,6 +79,7 @@ class ComputationPartitioner {
   // Partial-manual regions (manual_groups.h): instructions with manual subgroup shardings.
   Status ManualSubgroup(const Instruction* instr);
   Status InGroups(const Instruction* instr, const ManualFrame& frame);
+  Status CrossGroupCollective(const Instruction* instr);
   PValue Get(const Instruction* operand) const { return values_.at(operand); }
   Sharding TargetOf(const Instruction* instr) const;
   PValue Operand(const Instruction* instr, int64_t i, const Sharding& s) {
@@ -370,43 +371,10 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
             instr->name(), op->name(), Get(op).sharding.ToString(false), target.ToString(false));
   }
   switch (instr->opcode()) {
-    case Opcode::kAllReduce: {
-      // A collective written in the region (a psum over manual axes): every replica group must
-      // join devices that hold the same in-group tile, one per manual group. Runs as written.
-      std::optional<ManualFrame> frame = FrameOf(target);
-      if (target.IsTuple() || !frame || instr->operand_count() != 1)
-        return Unimplemented("%{}: all-reduce in a partial-manual region needs one array operand", instr->name());
-      absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>> where;
-      for (size_t m = 0; m < frame->groups.size(); ++m)
-        for (size_t l = 0; l < frame->groups[m].size(); ++l)
-          where[frame->groups[m][l]] = {static_cast<int64_t>(m), static_cast<int64_t>(l)};
-      std::vector<std::vector<int64_t>> groups;
-      if (const ReplicaGroups* rg = instr->attr<ReplicaGroups>(AttrId::kReplicaGroups)) groups = rg->Expanded();
-      if (groups.empty()) {
-        groups.emplace_back(b_.num_devices());
-        std::iota(groups[0].begin(), groups[0].end(), 0);
-      }
-      for (const std::vector<int64_t>& g : groups) {
-        absl::flat_hash_set<int64_t> manual_groups;
-        for (int64_t d : g) {
-          auto it = where.find(d);
-          if (it == where.end() || it->second.second != where[g[0]].second || !manual_groups.insert(it->second.first).second)
-            return Unimplemented(
-                "%{}: all-reduce replica group {{{}}} does not join one device per manual group holding the same "
-                "in-group tile of {}",
-                instr->name(), fmt::join(g, ","), target.ToString(false));
-        }
-      }
-      PValue v = Operand(instr, 0, target);
-      Instruction* c = CloneWith(instr, {v.hlo}, v.hlo->shape());
-      std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
-      ASSIGN_OR_RETURN(Computation* reducer, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
-      c->ReplaceCalledComputation(instr->to_apply(), reducer);
-      Set(instr, PValue{c, target, instr->shape()});
-      return absl::OkStatus();
-    }
-    case Opcode::kAllGather: case Opcode::kReduceScatter: case Opcode::kAllToAll: case Opcode::kCollectivePermute:
-    case Opcode::kPartitionId: case Opcode::kReplicaId:
+    case Opcode::kAllReduce: case Opcode::kAllGather: case Opcode::kReduceScatter:
+    case Opcode::kCollectivePermute:
+      return CrossGroupCollective(instr);
+    case Opcode::kAllToAll: case Opcode::kPartitionId: case Opcode::kReplicaId:
       return Unimplemented("%{}: {} in a partial-manual region is not partitioned yet", instr->name(),
                            OpcodeName(instr->opcode()));
     default: {
@@ -416,6 +384,64 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
       return InGroups(instr, frame ? *frame : *FrameOf(target));  // without one, InGroups names the culprit
     }
   }
+}
+
+Status ComputationPartitioner::CrossGroupCollective(const Instruction* instr) {
+  // A collective written in the region (a psum / all_gather / ppermute over manual axes): every
+  // replica group (source-target pair) must join devices that hold the same in-group tile, at
+  // most one per manual group, and an all-gather / reduce-scatter dim must be whole inside each
+  // group. The operand takes the result's in-group tiling and the collective runs as written.
+  const Sharding target = TargetOf(instr);
+  std::optional<ManualFrame> frame = FrameOf(target);
+  const std::string_view op_name = OpcodeName(instr->opcode());
+  if (target.IsTuple() || !frame || instr->operand_count() != 1 || !instr->shape().IsArray())
+    return Unimplemented("%{}: {} in a partial-manual region needs one array operand", instr->name(), op_name);
+  absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>> where;  // device -> (group, in-group id)
+  for (size_t m = 0; m < frame->groups.size(); ++m)
+    for (size_t l = 0; l < frame->groups[m].size(); ++l)
+      where[frame->groups[m][l]] = {static_cast<int64_t>(m), static_cast<int64_t>(l)};
+  auto joins_same_tiles = [&](const std::vector<int64_t>& g) {
+    absl::flat_hash_set<int64_t> manual_groups;
+    for (int64_t d : g) {
+      auto it = where.find(d);
+      if (it == where.end() || it->second.second != where.find(g[0])->second.second ||
+          !manual_groups.insert(it->second.first).second)
+        return false;
+    }
+    return true;
+  };
+  std::vector<std::vector<int64_t>> groups;
+  if (instr->opcode() == Opcode::kCollectivePermute) {
+    if (const PairList* pairs = instr->attr<PairList>(AttrId::kSourceTargetPairs))
+      for (auto [from, to] : *pairs) groups.push_back(from == to ? std::vector<int64_t>{from} : std::vector<int64_t>{from, to});
+  } else {
+    if (const ReplicaGroups* rg = instr->attr<ReplicaGroups>(AttrId::kReplicaGroups)) groups = rg->Expanded();
+    if (groups.empty()) {
+      groups.emplace_back(b_.num_devices());
+      std::iota(groups[0].begin(), groups[0].end(), 0);
+    }
+  }
+  for (const std::vector<int64_t>& g : groups)
+    if (g.empty() || !joins_same_tiles(g))
+      return Unimplemented(
+          "%{}: {} group {{{}}} does not join devices holding the same in-group tile of {}, one per manual group",
+          instr->name(), op_name, fmt::join(g, ","), target.ToString(false));
+  if (instr->opcode() == Opcode::kAllGather || instr->opcode() == Opcode::kReduceScatter) {
+    const std::vector<int64_t>& dims = instr->dimensions();
+    if (dims.size() != 1 || target.NumTilesOnDim(dims[0]) != 1)
+      return Unimplemented("%{}: {} along a dim tiled inside the manual groups ({}) is not partitioned yet",
+                           instr->name(), op_name, target.ToString(false));
+  }
+  PValue v = Operand(instr, 0, target);
+  Instruction* c = CloneWith(instr, {v.hlo}, target.ShardShape(instr->shape()));
+  if (instr->to_apply()) {
+    std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+    ASSIGN_OR_RETURN(Computation* reducer,
+                     p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
+    c->ReplaceCalledComputation(instr->to_apply(), reducer);
+  }
+  Set(instr, PValue{c, target, instr->shape()});
+  return absl::OkStatus();
 }
 
 Status ComputationPartitioner::InGroups(const Instruction* instr, const ManualFrame& frame) {
@@ -432,8 +458,9 @@ Status ComputationPartitioner::InGroups(const Instruction* instr, const ManualFr
     const PValue& v = Get(op);
     std::optional<Sharding> local = ToGroupLocal(v.sharding, frame);
     if (!local)
-      return Unimplemented("%{}: operand %{} with sharding {} is not a manual subgroup sharding in the manual groups of {}", instr->name(),
-                           op->name(), v.sharding.ToString(false), target.ToString(false));
+      return Unimplemented(
+          "%{}: operand %{} with sharding {} is not a manual subgroup sharding in the manual groups of {}",
+          instr->name(), op->name(), v.sharding.ToString(false), target.ToString(false));
     saved.emplace_back(op, v);
   }
   for (auto& [op, v] : saved) values_[op] = PValue{v.hlo, *ToGroupLocal(v.sharding, frame), v.base_shape};
