@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
+#include "partitioner/reshard.h"
 #include "fmt/format.h"
 
 namespace spmdc {
@@ -130,6 +131,44 @@ std::optional<ManualFrame> CommonFrame(const std::vector<Sharding>& shardings) {
     if (all) return frame;
   }
   return std::nullopt;
+}
+
+std::optional<Sharding> FullValueSharding(const Sharding& s, const Shape& full, const Shape& shard,
+                                          const Sharding& reference) {
+  std::optional<ManualFrame> frame = FrameOf(s);
+  if (!frame || s.IsTuple() || !full.IsArray() || !shard.IsArray() || full.rank() != shard.rank())
+    return std::nullopt;
+  if (!reference.IsReplicated() && (!reference.IsTiled() || reference.IsManualSubgroup()))
+    return std::nullopt;
+  const int64_t rank = full.rank();
+  std::vector<int64_t> blocks(rank), inner(rank), tdims(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (shard.dim(d) == 0 ? full.dim(d) != 0 : full.dim(d) % shard.dim(d) != 0) return std::nullopt;
+    blocks[d] = shard.dim(d) == 0 ? 1 : full.dim(d) / shard.dim(d);
+    const int64_t in_group = s.NumTilesOnDim(d);
+    if (blocks[d] > 1 && shard.dim(d) % in_group != 0) return std::nullopt;
+    const int64_t ref = reference.IsTiled() ? reference.NumTilesOnDim(d) : 1;
+    if (ref % blocks[d] != 0) return std::nullopt;
+    inner[d] = ref / blocks[d];
+    tdims[d] = blocks[d] * in_group;
+  }
+  int64_t n = 0;
+  for (const auto& g : frame->groups) n += static_cast<int64_t>(g.size());
+  std::vector<std::vector<int64_t>> tile_of(n);
+  for (const std::vector<int64_t>& group : frame->groups) {
+    std::vector<int64_t> block;
+    for (int64_t dev : group) {
+      std::vector<int64_t> t(rank, 0), b(rank);
+      if (reference.IsTiled()) t = reference.TileIndexForDevice(dev);
+      for (int64_t d = 0; d < rank; ++d) b[d] = t[d] / inner[d];
+      if (block.empty()) block = b;
+      if (b != block) return std::nullopt;
+      std::vector<int64_t> local = s.TileIndexForDevice(dev);
+      std::vector<int64_t>& tile = tile_of[dev];
+      for (int64_t d = 0; d < rank; ++d) tile.push_back(block[d] * s.NumTilesOnDim(d) + local[d]);
+    }
+  }
+  return Resharder::ShardingFromTiles(tdims, tile_of);
 }
 
 Sharding ReplicatedInGroups(const ManualFrame& frame, int64_t rank) {

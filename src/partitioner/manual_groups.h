@@ -42,6 +42,15 @@ std::optional<Sharding> ToGroupLocal(const Sharding& s, const ManualFrame& frame
 // leaf fixes no in-group order). nullopt when there is none.
 std::optional<ManualFrame> CommonFrame(const std::vector<Sharding>& shardings);
 
+// The automatic sharding of a full value (shape `full`) under which every device holds exactly
+// its tile of its manual group's value (shape `shard`, manual subgroup sharding `s`): the full
+// value is the groups' values laid out in blocks (full = shard * blocks on each dim), group
+// m's block being where `reference` (an automatic sharding of `full`) puts the devices of group
+// m. nullopt when the shapes do not divide, `reference` does not place a group's devices in one
+// block, or uneven in-group tiles would not line up with the full value's tiles.
+std::optional<Sharding> FullValueSharding(const Sharding& s, const Shape& full, const Shape& shard,
+                                          const Sharding& reference);
+
 // A rank-`rank` array replicated inside each group of `frame` (groups may hold different data).
 Sharding ReplicatedInGroups(const ManualFrame& frame, int64_t rank);
 

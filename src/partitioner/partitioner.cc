@@ -325,31 +325,34 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
 
 Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
   const Sharding target = TargetOf(instr);
-  if (instr->IsCustomCall("SPMDFullToShardShape")) {
-    // As in XLA: each device's shard of the operand (under the operand's own sharding) becomes
-    // its shard of its manual group's value; the shard shapes must agree.
+  if (instr->IsCustomCall("SPMDFullToShardShape") || instr->IsCustomCall("SPMDShardToFullShape")) {
+    // Each device's shard of the full value (automatic) is its shard of its group's value
+    // (manual subgroup), as in XLA, where the two line up; where they do not (the full value's
+    // sharding places the data elsewhere), the full value is resharded first (entering) or
+    // after (leaving), so the group values are always the full value's blocks.
+    const bool enter = instr->IsCustomCall("SPMDFullToShardShape");
     const PValue& v = Get(instr->operand(0));
-    bool auto_src = v.sharding.IsReplicated() || PlainTiledLeaf(v.sharding);
-    if (!target.IsManualSubgroup() || !auto_src || !instr->shape().IsArray() ||
-        !(v.sharding.ShardShape(v.base_shape).dims() == target.ShardShape(instr->shape()).dims()))
+    const Sharding& manual = enter ? target : v.sharding;
+    const Sharding& automatic = enter ? v.sharding : target;
+    const Shape& full = enter ? v.base_shape : instr->shape();
+    const Shape& shard = enter ? instr->shape() : v.base_shape;
+    bool auto_ok = automatic.IsReplicated() || PlainTiledLeaf(automatic);
+    std::optional<Sharding> lined_up;
+    if (manual.IsManualSubgroup() && auto_ok) lined_up = FullValueSharding(manual, full, shard, automatic);
+    if (!lined_up)
       return Unimplemented(
-          "%{}: custom-call SPMDFullToShardShape from {} to {} with shape {} is not supported (the operand's "
-          "shard shape must equal the manual subgroup shard shape)",
-          instr->name(), v.sharding.ToString(false), target.ToString(false), instr->shape().ToString(false));
-    Instruction* x = r_.MaskPadding(v, b_.Zero(instr->shape().dtype()));
-    Set(instr, PValue{b_.Add(Opcode::kCopy, {x}), target, instr->shape()});
-    return absl::OkStatus();
-  }
-  if (instr->IsCustomCall("SPMDShardToFullShape")) {
-    const PValue& v = Get(instr->operand(0));
-    bool auto_dst = target.IsReplicated() || PlainTiledLeaf(target);
-    if (!v.sharding.IsManualSubgroup() || !auto_dst || !instr->shape().IsArray() ||
-        !(target.ShardShape(instr->shape()).dims() == v.hlo->shape().dims()))
-      return Unimplemented(
-          "%{}: custom-call SPMDShardToFullShape from {} to {} with shape {} is not supported (the result's "
-          "shard shape must equal the manual subgroup shard shape)",
-          instr->name(), v.sharding.ToString(false), target.ToString(false), instr->shape().ToString(false));
-    Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
+          "%{}: custom-call {} between {} (shape {}) and the manual subgroup sharding {} (shape {}) is not "
+          "supported: the full value must be the manual groups' values laid out in blocks",
+          instr->name(), instr->custom_call_target(), automatic.ToString(false), full.ToString(false),
+          manual.ToString(false), shard.ToString(false));
+    if (enter) {
+      PValue w = r_.Reshard(v, *lined_up, instr->name());
+      Instruction* x = r_.MaskPadding(w, b_.Zero(instr->shape().dtype()));
+      Set(instr, PValue{b_.Add(Opcode::kCopy, {x}), target, instr->shape()});
+    } else {
+      PValue w{b_.Add(Opcode::kCopy, {v.hlo}), *lined_up, instr->shape()};
+      Set(instr, r_.Reshard(w, target, instr->name()));
+    }
     return absl::OkStatus();
   }
   switch (instr->opcode()) {

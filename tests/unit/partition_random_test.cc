@@ -703,6 +703,18 @@ std::string RunManualCase(uint64_t seed, Totals& totals) {
   auto reference = Execute(*module, args, &device);
   if (!reference.ok()) return fail(fmt::format("reference failed: {}", reference.status().message()));
   module->set_num_partitions(n);
+  if (seed % 3 == 0) {
+    // A third of the cases keep only some region shardings (always the conversions') and let
+    // propagation fill in the rest, as `spmdc compile` does.
+    for (Computation* c : module->computations())
+      for (Instruction* i : c->instructions())
+        if (i->opcode() != Opcode::kParameter && i->opcode() != Opcode::kCustomCall && c->IsEntry() &&
+            i != module->entry()->root() && pick() % 2 == 0)
+          i->set_sharding(nullptr);
+    manual_text = PrintModule(*module);
+    auto propagated = PropagateShardings(*module);
+    if (!propagated.ok()) return fail(fmt::format("propagation failed: {}", propagated.status().message()));
+  }
   auto partitioned = PartitionModule(*module, PartitionOptions{n});
   if (!partitioned.ok()) {
     if (partitioned.status().code() == absl::StatusCode::kUnimplemented) {
