@@ -133,42 +133,73 @@ std::optional<ManualFrame> CommonFrame(const std::vector<Sharding>& shardings) {
   return std::nullopt;
 }
 
-std::optional<Sharding> FullValueSharding(const Sharding& s, const Shape& full, const Shape& shard,
-                                          const Sharding& reference) {
+namespace {
+
+// Blocks per dim (full = shard * blocks) and each device's group block, as `reference` places
+// the groups; nullopt when the shapes do not divide or a group's devices span several blocks.
+struct GroupBlocks {
+  std::vector<int64_t> blocks;
+  std::vector<std::vector<int64_t>> block_of;  // per device
+};
+
+std::optional<GroupBlocks> FindGroupBlocks(const Sharding& s, const Shape& full, const Shape& shard,
+                                           const Sharding& reference) {
   std::optional<ManualFrame> frame = FrameOf(s);
   if (!frame || s.IsTuple() || !full.IsArray() || !shard.IsArray() || full.rank() != shard.rank())
     return std::nullopt;
   if (!reference.IsReplicated() && (!reference.IsTiled() || reference.IsManualSubgroup()))
     return std::nullopt;
   const int64_t rank = full.rank();
-  std::vector<int64_t> blocks(rank), inner(rank), tdims(rank);
+  GroupBlocks out;
+  std::vector<int64_t> inner(rank);
   for (int64_t d = 0; d < rank; ++d) {
     if (shard.dim(d) == 0 ? full.dim(d) != 0 : full.dim(d) % shard.dim(d) != 0) return std::nullopt;
-    blocks[d] = shard.dim(d) == 0 ? 1 : full.dim(d) / shard.dim(d);
-    const int64_t in_group = s.NumTilesOnDim(d);
-    if (blocks[d] > 1 && shard.dim(d) % in_group != 0) return std::nullopt;
+    out.blocks.push_back(shard.dim(d) == 0 ? 1 : full.dim(d) / shard.dim(d));
     const int64_t ref = reference.IsTiled() ? reference.NumTilesOnDim(d) : 1;
-    if (ref % blocks[d] != 0) return std::nullopt;
-    inner[d] = ref / blocks[d];
-    tdims[d] = blocks[d] * in_group;
+    if (ref % out.blocks[d] != 0) return std::nullopt;
+    inner[d] = ref / out.blocks[d];
   }
   int64_t n = 0;
   for (const auto& g : frame->groups) n += static_cast<int64_t>(g.size());
-  std::vector<std::vector<int64_t>> tile_of(n);
+  out.block_of.resize(n);
   for (const std::vector<int64_t>& group : frame->groups) {
-    std::vector<int64_t> block;
     for (int64_t dev : group) {
       std::vector<int64_t> t(rank, 0), b(rank);
       if (reference.IsTiled()) t = reference.TileIndexForDevice(dev);
       for (int64_t d = 0; d < rank; ++d) b[d] = t[d] / inner[d];
-      if (block.empty()) block = b;
-      if (b != block) return std::nullopt;
-      std::vector<int64_t> local = s.TileIndexForDevice(dev);
-      std::vector<int64_t>& tile = tile_of[dev];
-      for (int64_t d = 0; d < rank; ++d) tile.push_back(block[d] * s.NumTilesOnDim(d) + local[d]);
+      if (b != out.block_of[group[0]] && dev != group[0]) return std::nullopt;
+      out.block_of[dev] = b;
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Sharding> FullValueSharding(const Sharding& s, const Shape& full, const Shape& shard,
+                                          const Sharding& reference) {
+  std::optional<GroupBlocks> gb = FindGroupBlocks(s, full, shard, reference);
+  if (!gb) return std::nullopt;
+  const int64_t rank = full.rank();
+  std::vector<int64_t> tdims(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (gb->blocks[d] > 1 && shard.dim(d) % s.NumTilesOnDim(d) != 0) return std::nullopt;
+    tdims[d] = gb->blocks[d] * s.NumTilesOnDim(d);
+  }
+  std::vector<std::vector<int64_t>> tile_of(gb->block_of.size());
+  for (size_t dev = 0; dev < tile_of.size(); ++dev) {
+    std::vector<int64_t> local = s.TileIndexForDevice(static_cast<int64_t>(dev));
+    for (int64_t d = 0; d < rank; ++d)
+      tile_of[dev].push_back(gb->block_of[dev][d] * s.NumTilesOnDim(d) + local[d]);
+  }
   return Resharder::ShardingFromTiles(tdims, tile_of);
+}
+
+std::optional<Sharding> GroupBlockSharding(const Sharding& s, const Shape& full, const Shape& shard,
+                                           const Sharding& reference) {
+  std::optional<GroupBlocks> gb = FindGroupBlocks(s, full, shard, reference);
+  if (!gb) return std::nullopt;
+  return Resharder::ShardingFromTiles(gb->blocks, gb->block_of);
 }
 
 Sharding ReplicatedInGroups(const ManualFrame& frame, int64_t rank) {

@@ -51,6 +51,12 @@ std::optional<ManualFrame> CommonFrame(const std::vector<Sharding>& shardings);
 std::optional<Sharding> FullValueSharding(const Sharding& s, const Shape& full, const Shape& shard,
                                           const Sharding& reference);
 
+// The automatic sharding of the full value under which every device holds its whole group's
+// block (the groups placed as by `reference`, see FullValueSharding); nullopt when the shapes do
+// not divide or `reference` does not place each group's devices in one block.
+std::optional<Sharding> GroupBlockSharding(const Sharding& s, const Shape& full, const Shape& shard,
+                                           const Sharding& reference);
+
 // A rank-`rank` array replicated inside each group of `frame` (groups may hold different data).
 Sharding ReplicatedInGroups(const ManualFrame& frame, int64_t rank);
 

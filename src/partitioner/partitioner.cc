@@ -337,8 +337,27 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
     const Shape& full = enter ? v.base_shape : instr->shape();
     const Shape& shard = enter ? instr->shape() : v.base_shape;
     bool auto_ok = automatic.IsReplicated() || PlainTiledLeaf(automatic);
-    std::optional<Sharding> lined_up;
-    if (manual.IsManualSubgroup() && auto_ok) lined_up = FullValueSharding(manual, full, shard, automatic);
+    std::optional<Sharding> lined_up, blocks;
+    if (manual.IsManualSubgroup() && auto_ok) {
+      lined_up = FullValueSharding(manual, full, shard, automatic);
+      if (!lined_up) blocks = GroupBlockSharding(manual, full, shard, automatic);
+    }
+    if (blocks) {
+      // In-group tiles that do not line up with any tiling of the full value (uneven): every
+      // device moves its whole group block, which is the group's value replicated in the group.
+      std::optional<ManualFrame> frame = FrameOf(manual);
+      Sharding whole = ReplicatedInGroups(*frame, full.rank());
+      if (enter) {
+        PValue w = r_.Reshard(v, *blocks, instr->name());
+        PValue g{b_.Add(Opcode::kCopy, {w.hlo}), whole, instr->shape()};
+        Set(instr, r_.Reshard(g, target, instr->name()));
+      } else {
+        PValue w = r_.Reshard(v, whole, instr->name());
+        PValue f{b_.Add(Opcode::kCopy, {w.hlo}), *blocks, instr->shape()};
+        Set(instr, r_.Reshard(f, target, instr->name()));
+      }
+      return absl::OkStatus();
+    }
     if (!lined_up)
       return Unimplemented(
           "%{}: custom-call {} between {} (shape {}) and the manual subgroup sharding {} (shape {}) is not "

@@ -587,16 +587,26 @@ struct Lifter {
     return Sharding::Subgroup(TileAssignment::FromDevices(dims, devices),
                               {SubgroupType::kManual, SubgroupType::kReplicated});
   }
-  Sharding UnliftLeaf(const Sharding& s, int64_t rank) const {
+  // The full value's sharding: the groups replicate it, or (`split`) hold its blocks along dim 0
+  // (group m the m-th block).
+  Sharding UnliftLeaf(const Sharding& s, int64_t rank, bool split = false) const {
     std::vector<int64_t> data, ids;
     int64_t r = 1;
     Layout(s, rank, &data, &r, &ids);
     int64_t tiles = static_cast<int64_t>(ids.size()) / r;
     std::vector<int64_t> dims = data, devices;
-    dims.push_back(M() * r);
-    for (int64_t t = 0; t < tiles; ++t)
+    if (split) {
+      dims[0] *= M();
+      dims.push_back(r);
       for (int64_t m = 0; m < M(); ++m)
-        for (int64_t k = 0; k < r; ++k) devices.push_back(groups[m][ids[t * r + k]]);
+        for (int64_t t = 0; t < tiles; ++t)
+          for (int64_t k = 0; k < r; ++k) devices.push_back(groups[m][ids[t * r + k]]);
+    } else {
+      dims.push_back(M() * r);
+      for (int64_t t = 0; t < tiles; ++t)
+        for (int64_t m = 0; m < M(); ++m)
+          for (int64_t k = 0; k < r; ++k) devices.push_back(groups[m][ids[t * r + k]]);
+    }
     return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
   }
   Sharding Lift(const Instruction* i) const {
@@ -623,7 +633,9 @@ struct Lifter {
 void Annotate(Instruction* i, const Sharding& s) { i->set_sharding(std::make_shared<const Sharding>(s)); }
 
 // Rewrites `module` (generated for G devices) into the partial-manual form described above.
-void MakePartialManual(Module& module, const Lifter& lift) {
+// With `split`, every entry parameter and output gets M times its dim 0 and each group takes its
+// own block (so the groups compute on different data).
+void MakePartialManual(Module& module, const Lifter& lift, bool split) {
   Computation* entry = module.entry();
   auto original = [](const Instruction* i) {
     return i->has_sharding() ? i->sharding()->NormalizeTupleSharding(i->shape()) : Sharding::Replicate();
@@ -647,7 +659,8 @@ void MakePartialManual(Module& module, const Lifter& lift) {
     p->ReplaceAllUsesWith(enter);
     enter->AppendOperand(p);
     Annotate(enter, lift.LiftLeaf(param_shardings[k], rank));
-    Annotate(p, lift.UnliftLeaf(param_shardings[k], rank));
+    Annotate(p, lift.UnliftLeaf(param_shardings[k], rank, split));
+    if (split) p->mutable_shape()->set_dim(0, p->shape().dim(0) * lift.M());
   }
   std::vector<Instruction*> outs;
   std::vector<Shape> out_shapes;
@@ -658,12 +671,14 @@ void MakePartialManual(Module& module, const Lifter& lift) {
     g->AppendOperand(root);
     g->attrs().Set(AttrId::kIndex, k);
     Annotate(g, lift.LiftLeaf(leaf, shape.rank()));
-    Instruction* leave = entry->AddInstruction(Opcode::kCustomCall, shape, fmt::format("leaf{}.full", k));
+    Shape full = shape;
+    if (split) full.set_dim(0, shape.dim(0) * lift.M());
+    Instruction* leave = entry->AddInstruction(Opcode::kCustomCall, full, fmt::format("leaf{}.full", k));
     leave->attrs().Set(AttrId::kCustomCallTarget, std::string("SPMDShardToFullShape"));
     leave->AppendOperand(g);
-    Annotate(leave, lift.UnliftLeaf(leaf, shape.rank()));
+    Annotate(leave, lift.UnliftLeaf(leaf, shape.rank(), split));
     outs.push_back(leave);
-    out_shapes.push_back(shape);
+    out_shapes.push_back(full);
   }
   Instruction* t = entry->AddInstruction(Opcode::kTuple, Shape::Tuple(out_shapes), "outputs");
   for (Instruction* o : outs) t->AppendOperand(o);
@@ -688,7 +703,9 @@ std::string RunManualCase(uint64_t seed, Totals& totals) {
   auto parsed = ParseHloModule(text, "random");
   if (!parsed.ok()) return fmt::format("seed {}: generator produced invalid HLO: {}", seed, parsed.status().message());
   std::unique_ptr<Module> module = std::move(*parsed);
-  MakePartialManual(*module, lift);
+  std::unique_ptr<Module> original = std::move(*ParseHloModule(text, "random"));
+  const bool split = seed % 2 == 1;
+  MakePartialManual(*module, lift, split);
   std::string manual_text = PrintModule(*module);
   auto fail = [&](const std::string& why) {
     return fmt::format("partial-manual seed {} on {} devices ({} groups): {}\n{}", seed, n, layout[1], why,
@@ -700,7 +717,41 @@ std::string RunManualCase(uint64_t seed, Totals& totals) {
   for (int64_t i = 0; i < module->entry()->num_parameters(); ++i)
     args.push_back(RandomInput(module->entry()->parameter(i)->shape(), rng));
   SingleDeviceContext device;
-  auto reference = Execute(*module, args, &device);
+  StatusOr<Literal> reference = Literal();
+  if (!split) {
+    reference = Execute(*module, args, &device);
+  } else {
+    // Group m runs the original program on the m-th block (rows) of every input; the outputs
+    // are the groups' results stacked along dim 0.
+    std::vector<Literal> per_group;
+    for (int64_t m = 0; m < lift.M() && reference.ok(); ++m) {
+      std::vector<Literal> block;
+      for (const Literal& a : args) {
+        Shape part = a.shape();
+        part.set_dim(0, part.dim(0) / lift.M());
+        Literal b(part);
+        for (int64_t i = 0; i < b.num_elements(); ++i) b.SetDouble(i, a.GetDouble(m * b.num_elements() + i));
+        block.push_back(std::move(b));
+      }
+      StatusOr<Literal> r = Execute(*original, block, &device);
+      if (!r.ok()) reference = r.status();
+      else per_group.push_back(std::move(*r));
+    }
+    if (reference.ok()) {
+      std::vector<Literal> outs;
+      for (int64_t k = 0; k < static_cast<int64_t>(per_group[0].elements().size()); ++k) {
+        Shape full = per_group[0].elements()[k].shape();
+        full.set_dim(0, full.dim(0) * lift.M());
+        Literal o(full);
+        for (int64_t m = 0; m < lift.M(); ++m) {
+          const Literal& e = per_group[m].elements()[k];
+          for (int64_t i = 0; i < e.num_elements(); ++i) o.SetDouble(m * e.num_elements() + i, e.GetDouble(i));
+        }
+        outs.push_back(std::move(o));
+      }
+      reference = Literal::Tuple(std::move(outs));
+    }
+  }
   if (!reference.ok()) return fail(fmt::format("reference failed: {}", reference.status().message()));
   module->set_num_partitions(n);
   if (seed % 3 == 0) {
