@@ -711,7 +711,6 @@ std::string RunManualCase(uint64_t seed, Totals& totals) {
     return fmt::format("partial-manual seed {} on {} devices ({} groups): {}\n{}", seed, n, layout[1], why,
                        manual_text);
   };
-  if (EnvOr("SPMDC_RANDOM_VERBOSE", 0)) std::printf("%s\n", manual_text.c_str());
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
   std::vector<Literal> args;
   for (int64_t i = 0; i < module->entry()->num_parameters(); ++i)
@@ -766,6 +765,7 @@ std::string RunManualCase(uint64_t seed, Totals& totals) {
     auto propagated = PropagateShardings(*module);
     if (!propagated.ok()) return fail(fmt::format("propagation failed: {}", propagated.status().message()));
   }
+  if (EnvOr("SPMDC_RANDOM_VERBOSE", 0)) std::printf("seed %llu:\n%s\n", static_cast<unsigned long long>(seed), manual_text.c_str());
   auto partitioned = PartitionModule(*module, PartitionOptions{n});
   if (!partitioned.ok()) {
     if (partitioned.status().code() == absl::StatusCode::kUnimplemented) {
