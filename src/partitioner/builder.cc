@@ -171,7 +171,41 @@ Instruction* SpmdBuilder::GetTupleElement(Instruction* tuple, int64_t index) {
   return Add(Opcode::kGetTupleElement, {tuple}, std::move(a), &s);
 }
 
+const ManualFrame* SpmdBuilder::EnterFrame(const ManualFrame* frame) {
+  const ManualFrame* previous = frame_;
+  frame_ = frame;
+  return previous;
+}
+
+std::vector<std::vector<int64_t>> SpmdBuilder::GlobalGroups(const std::vector<std::vector<int64_t>>& groups) const {
+  if (!frame_) return groups;
+  std::vector<std::vector<int64_t>> out;
+  for (const std::vector<int64_t>& members : frame_->groups) {
+    if (groups.empty()) {
+      out.push_back(members);
+      continue;
+    }
+    for (const std::vector<int64_t>& g : groups) {
+      std::vector<int64_t> global;
+      for (int64_t l : g) global.push_back(members[l]);
+      out.push_back(std::move(global));
+    }
+  }
+  return out;
+}
+
 Instruction* SpmdBuilder::PartitionId() {
+  if (!frame_) return GlobalPartitionId();
+  Instruction*& cached = in_group_ids_[frame_->Tag()];
+  if (!cached) {
+    std::vector<int64_t> local(frame_->group_size());
+    for (size_t l = 0; l < local.size(); ++l) local[l] = static_cast<int64_t>(l);
+    cached = TableLookup(local);
+  }
+  return cached;
+}
+
+Instruction* SpmdBuilder::GlobalPartitionId() {
   if (!partition_id_) {
     Shape u32 = Shape::Scalar(DType::kU32);
     partition_id_ = Convert(Add(Opcode::kPartitionId, {}, {}, &u32), DType::kS32);
@@ -179,26 +213,33 @@ Instruction* SpmdBuilder::PartitionId() {
   return partition_id_;
 }
 
-Instruction* SpmdBuilder::TableLookup(const std::vector<int64_t>& table) {
+Instruction* SpmdBuilder::TableLookup(const std::vector<int64_t>& in_table) {
+  std::vector<int64_t> table = in_table;
+  if (frame_) {  // indexed by in-group ids: the same entries for every manual group
+    table.assign(state_->num_devices, 0);
+    for (const std::vector<int64_t>& members : frame_->groups)
+      for (size_t l = 0; l < members.size(); ++l) table[members[l]] = in_table[l];
+  }
   bool all_same = std::all_of(table.begin(), table.end(), [&](int64_t v) { return v == table[0]; });
   if (all_same) return ScalarS32(table.empty() ? 0 : table[0]);
   Instruction*& cached = tables_[table];
   if (!cached) {
     Literal lit(Shape(DType::kS32, {static_cast<int64_t>(table.size())}));
     for (size_t i = 0; i < table.size(); ++i) lit.SetInt(i, table[i]);
-    Instruction* ds = DynamicSlice(Constant(std::move(lit)), {PartitionId()}, {1});
+    Instruction* ds = DynamicSlice(Constant(std::move(lit)), {GlobalPartitionId()}, {1});
     cached = Reshape(ds, {});
   }
   return cached;
 }
 
-ReplicaGroups SpmdBuilder::MakeGroups(const std::vector<std::vector<int64_t>>& groups) const {
+ReplicaGroups SpmdBuilder::MakeGroups(const std::vector<std::vector<int64_t>>& in_groups) const {
   ReplicaGroups rg;
-  if (groups.empty()) return rg;
+  if (in_groups.empty() && !frame_) return rg;
+  const std::vector<std::vector<int64_t>> groups = GlobalGroups(in_groups);
   int64_t g = static_cast<int64_t>(groups.size());
   int64_t s = static_cast<int64_t>(groups[0].size());
   bool same_size = std::all_of(groups.begin(), groups.end(), [&](const auto& x) { return static_cast<int64_t>(x.size()) == s; });
-  if (same_size && g * s == num_devices()) {
+  if (same_size && g * s == state_->num_devices) {
     bool plain = true, transposed = true;
     for (int64_t i = 0; i < g; ++i)
       for (int64_t k = 0; k < s; ++k) {
@@ -286,7 +327,13 @@ Instruction* SpmdBuilder::CollectivePermute(Instruction* operand,
                                             const std::vector<std::pair<int64_t, int64_t>>& pairs) {
   Attributes a;
   a.Set(AttrId::kChannelId, state_->next_channel_id++);
-  a.Set(AttrId::kSourceTargetPairs, PairList(pairs.begin(), pairs.end()));
+  std::vector<std::pair<int64_t, int64_t>> global = pairs;
+  if (frame_) {  // in-group pairs, within every manual group
+    global.clear();
+    for (const std::vector<int64_t>& members : frame_->groups)
+      for (auto [from, to] : pairs) global.emplace_back(members[from], members[to]);
+  }
+  a.Set(AttrId::kSourceTargetPairs, PairList(global.begin(), global.end()));
   Shape s = operand->shape();
   Count("collective-permute", s);
   return Add(Opcode::kCollectivePermute, {operand}, std::move(a), &s);

@@ -12,6 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "ir/module.h"
+#include "partitioner/manual_groups.h"
 #include "support/status.h"
 
 namespace spmdc {
@@ -40,7 +41,15 @@ class SpmdBuilder {
   Computation* computation() const { return comp_; }
   SpmdModuleState* state() const { return state_; }
   Module* module() const { return state_->module; }
-  int64_t num_devices() const { return state_->num_devices; }
+  // Devices the emitted code partitions over: a manual group's size inside a frame.
+  int64_t num_devices() const { return frame_ ? frame_->group_size() : state_->num_devices; }
+
+  // Inside a frame (partial-manual regions, manual_groups.h), device ids given to the builder
+  // are in-group ids: tables are indexed by them, PartitionId() is the in-group id, and every
+  // collective runs in each manual group separately (its groups mapped to global devices for
+  // all groups). Returns the previous frame (nullptr: global).
+  const ManualFrame* EnterFrame(const ManualFrame* frame);
+  const ManualFrame* frame() const { return frame_; }
 
   // Adds an instruction; its shape is inferred when `shape` is null.
   Instruction* Add(Opcode opcode, const std::vector<Instruction*>& operands, Attributes attrs = {},
@@ -72,7 +81,7 @@ class SpmdBuilder {
   Instruction* Tuple(const std::vector<Instruction*>& elements);
   Instruction* GetTupleElement(Instruction* tuple, int64_t index);
 
-  // partition-id as s32 (created once per computation).
+  // partition-id as s32 (created once per computation); the in-group id inside a frame.
   Instruction* PartitionId();
   // table[partition-id] for a per-device table of s32 values, as a scalar.
   Instruction* TableLookup(const std::vector<int64_t>& table);
@@ -99,9 +108,14 @@ class SpmdBuilder {
  private:
   void Count(const std::string& kind, const Shape& shape);
   ReplicaGroups MakeGroups(const std::vector<std::vector<int64_t>>& groups) const;
+  Instruction* GlobalPartitionId();
+  // In-group groups (empty: the whole group) as global groups, one copy per manual group.
+  std::vector<std::vector<int64_t>> GlobalGroups(const std::vector<std::vector<int64_t>>& groups) const;
   SpmdModuleState* state_;
   Computation* comp_;
   Instruction* partition_id_ = nullptr;
+  const ManualFrame* frame_ = nullptr;
+  absl::flat_hash_map<std::string, Instruction*> in_group_ids_;  // by frame tag
   // Operand-free values are made once per computation (the same offsets and zeros recur in
   // every reshard; emitting them once keeps the program and the clean-up small).
   absl::flat_hash_map<std::vector<int64_t>, Instruction*> tables_;

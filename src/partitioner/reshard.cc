@@ -452,6 +452,7 @@ PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std
   const Sharding& src = v.sharding;
   if (src == target) return PValue{v.hlo, target, v.base_shape};
   if (!v.base_shape.IsArray()) return PValue{v.hlo, target, v.base_shape};
+  if (src.IsManualSubgroup() || target.IsManualSubgroup()) return ReshardManualSubgroup(v, target, context);
   if (src.IsManual() || target.IsManual()) {
     // Manual values are per-device already; nothing can be moved automatically. Crossing between
     // manual and automatic needs the SPMDFullToShardShape / SPMDShardToFullShape custom calls.
@@ -499,7 +500,9 @@ PValue Resharder::ReshardLeaf(const PValue& v, const Sharding& target, const std
 
 PValue Resharder::Reshard(const PValue& v, const Sharding& target, const std::string& context) {
   if (v.sharding == target) return PValue{v.hlo, target, v.base_shape};
-  auto key = std::make_pair(static_cast<const Instruction*>(v.hlo), target.ToString(false));
+  // In-group (framed) and global shardings of one value are different things: keep them apart.
+  std::string frame_tag = b_->frame() ? b_->frame()->Tag() + ":" : "";
+  auto key = std::make_pair(static_cast<const Instruction*>(v.hlo), frame_tag + target.ToString(false));
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   PValue out;
   if (v.base_shape.IsTuple()) {
@@ -520,6 +523,30 @@ PValue Resharder::Reshard(const PValue& v, const Sharding& target, const std::st
   }
   cache_[key] = out;
   return out;
+}
+
+PValue Resharder::ReshardManualSubgroup(const PValue& v, const Sharding& target, const std::string& context) {
+  // Inside the manual groups of the source (or of the target, from a replicated source), as an
+  // ordinary reshard over the devices of one group.
+  const Sharding& src = v.sharding;
+  std::optional<ManualFrame> frame = CommonFrame({src, target});
+  std::optional<Sharding> local_src, local_target;
+  if (frame && target.IsManualSubgroup() && !b_->frame()) {
+    local_src = ToGroupLocal(src, *frame);
+    local_target = ToGroupLocal(target, *frame);
+  }
+  if (!local_src || !local_target) {
+    if (status_.ok())
+      status_ = absl::UnimplementedError(fmt::format(
+          "%{}: resharding {} -> {} is not supported: a manual subgroup value may only move to a manual subgroup "
+          "sharding with the same manual groups (leave the region through SPMDShardToFullShape)",
+          context, src.ToString(false), target.ToString(false)));
+    return PValue{v.hlo, target, v.base_shape};
+  }
+  b_->EnterFrame(&*frame);
+  PValue local = Reshard(PValue{v.hlo, *local_src, v.base_shape}, *local_target, context);
+  b_->EnterFrame(nullptr);
+  return PValue{local.hlo, target, v.base_shape};
 }
 
 }  // namespace spmdc

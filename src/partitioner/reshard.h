@@ -61,6 +61,8 @@ class Resharder {
   std::optional<PValue> TryRefine(const PValue& v, const Sharding& target);
   std::optional<PValue> TryAllToAll(const PValue& v, const Sharding& target);
   PValue ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context);
+  // Between manual subgroup shardings (or replicated -> manual subgroup) with the same groups.
+  PValue ReshardManualSubgroup(const PValue& v, const Sharding& target, const std::string& context);
   std::optional<PValue> ReshardWithoutFullRemat(const PValue& v, const Sharding& target);
   // Reports a reshard that had to materialize the whole value on every device.
   void WarnFullRematerialization(const PValue& v, const Sharding& target, const std::string& context);

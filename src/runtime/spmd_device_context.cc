@@ -398,6 +398,21 @@ StatusOr<Literal> SpmdDeviceContext::CollectivePermute(const Instruction& instr,
       pairs.emplace_back(participants[a], participants[b]);
     }
   }
+  // Only the devices connected to this one through pairs take part (as with XLA's pairwise
+  // send/recv): pairs that never meet run independently, e.g. one set per manual group of a
+  // partial-manual region, where the groups may take different branches of a conditional.
+  {
+    const int64_t self = replica_ * P + partition_;
+    DeviceGroup component = {self};
+    for (size_t grown = 0; grown < component.size(); ++grown)
+      for (const auto& [a, b] : pairs)
+        for (int64_t x : {a, b})
+          if ((a == component[grown] || b == component[grown]) &&
+              std::find(component.begin(), component.end(), x) == component.end())
+            component.push_back(x);
+    std::sort(component.begin(), component.end());
+    participants = component;
+  }
   ASSIGN_OR_RETURN(std::vector<Literal> ins, ArrayOperands(instr, operands));
   std::vector<Literal> outs;
   for (size_t k = 0; k < ins.size(); ++k) {

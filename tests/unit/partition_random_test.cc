@@ -22,12 +22,14 @@
 
 #include "fmt/format.h"
 #include "hlo/parser.h"
+#include "hlo/printer.h"
 #include "interpreter/device_context.h"
 #include "interpreter/interpreter.h"
 #include "partitioner/partitioner.h"
 #include "passes/passes.h"
 #include "propagation/propagation.h"
 #include "runtime/executor.h"
+#include "sharding/sharding.h"
 
 namespace spmdc {
 namespace {
@@ -41,9 +43,12 @@ std::string ShapeText(const std::vector<int64_t>& dims) { return fmt::format("f3
 
 class Generator {
  public:
-  explicit Generator(uint64_t seed, bool gather_scatter = false) : rng_(seed), gather_scatter_(gather_scatter) {
+  // `devices` > 0 fixes the device count (else a random one).
+  explicit Generator(uint64_t seed, bool gather_scatter = false, int64_t devices = 0)
+      : rng_(seed), gather_scatter_(gather_scatter) {
     static const int64_t kDevices[] = {1, 2, 2, 3, 4, 4, 4, 6, 8, 8};
     n_ = kDevices[Rand(0, 9)];
+    if (devices > 0) n_ = devices;
   }
   int64_t num_devices() const { return n_; }
 
@@ -598,8 +603,27 @@ void Flatten(const Literal& l, std::vector<const Literal*>& out) {
 }
 
 struct Totals {
-  int64_t cases = 0, collectives = 0, remats = 0, elements = 0;
+  int64_t cases = 0, collectives = 0, remats = 0, elements = 0, unsupported = 0;
 };
+
+// An empty string when every output of `got` matches `want` (NaNs at the same places).
+std::string CompareOutputs(const Literal& got, const Literal& want) {
+  std::vector<const Literal*> a, b;
+  Flatten(got, a);
+  Flatten(want, b);
+  if (a.size() != b.size()) return "output count differs";
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (!(a[k]->shape().dims() == b[k]->shape().dims())) return fmt::format("output {} shape differs", k);
+    for (int64_t i = 0; i < b[k]->num_elements(); ++i) {
+      double x = a[k]->GetDouble(i), y = b[k]->GetDouble(i);
+      if (std::isnan(x) && std::isnan(y)) continue;
+      if (x == y) continue;
+      if (!(std::fabs(x - y) <= 1e-4 * (1 + std::fabs(y))))
+        return fmt::format("output {} element {}: got {} want {}", k, i, x, y);
+    }
+  }
+  return "";
+}
 
 // Runs one case; returns an empty string on success, else a description.
 std::string RunCase(uint64_t seed, Totals& totals, bool gather_scatter = false) {
@@ -656,6 +680,274 @@ std::string RunCase(uint64_t seed, Totals& totals, bool gather_scatter = false) 
     }
   }
   return "";
+}
+
+// ---- partial-manual regions -------------------------------------------------------------------
+// A random module generated for G devices becomes the body of a partial-manual region on G*M
+// devices: M manual groups of G devices (a random device order), every sharding S of the body
+// lifted to the manual subgroup sharding that applies S inside each group, the entry parameters
+// entering through SPMDFullToShardShape (replicated across groups, so the shapes stay) and the
+// outputs leaving through SPMDShardToFullShape. Every group computes the whole program, so the
+// single-device run is the reference.
+
+struct Lifter {
+  std::vector<std::vector<int64_t>> groups;  // groups[m][l]
+  int64_t M() const { return static_cast<int64_t>(groups.size()); }
+  int64_t G() const { return static_cast<int64_t>(groups[0].size()); }
+
+  // Tile array dims (data dims, replication) and device at each position of `s` over G devices;
+  // tile-maximal shardings count as replicated.
+  void Layout(const Sharding& s, int64_t rank, std::vector<int64_t>* data, int64_t* r,
+              std::vector<int64_t>* ids) const {
+    data->assign(rank, 1);
+    *r = G();
+    ids->resize(G());
+    std::iota(ids->begin(), ids->end(), 0);
+    if (!s.IsTiled()) return;
+    const TileAssignment& ta = s.tile_assignment();
+    *data = std::vector<int64_t>(ta.dims().begin(), ta.dims().begin() + s.TiledDataRank());
+    *r = s.ReplicateOnLastTileDim() ? ta.dim(ta.num_dimensions() - 1) : 1;
+    ids->clear();
+    for (int64_t i = 0; i < ta.num_elements(); ++i) ids->push_back(ta.At(i));
+  }
+  Sharding LiftLeaf(const Sharding& s, int64_t rank) const {
+    std::vector<int64_t> data, ids;
+    int64_t r = 1;
+    Layout(s, rank, &data, &r, &ids);
+    int64_t tiles = static_cast<int64_t>(ids.size()) / r;
+    std::vector<int64_t> dims = data, devices;
+    dims.push_back(M());
+    dims.push_back(r);
+    for (int64_t t = 0; t < tiles; ++t)
+      for (int64_t m = 0; m < M(); ++m)
+        for (int64_t k = 0; k < r; ++k) devices.push_back(groups[m][ids[t * r + k]]);
+    return Sharding::Subgroup(TileAssignment::FromDevices(dims, devices),
+                              {SubgroupType::kManual, SubgroupType::kReplicated});
+  }
+  // The full value's sharding: the groups replicate it, or (`split`) hold its blocks along dim 0
+  // (group m the m-th block).
+  Sharding UnliftLeaf(const Sharding& s, int64_t rank, bool split = false) const {
+    std::vector<int64_t> data, ids;
+    int64_t r = 1;
+    Layout(s, rank, &data, &r, &ids);
+    int64_t tiles = static_cast<int64_t>(ids.size()) / r;
+    std::vector<int64_t> dims = data, devices;
+    if (split) {
+      dims[0] *= M();
+      dims.push_back(r);
+      for (int64_t m = 0; m < M(); ++m)
+        for (int64_t t = 0; t < tiles; ++t)
+          for (int64_t k = 0; k < r; ++k) devices.push_back(groups[m][ids[t * r + k]]);
+    } else {
+      dims.push_back(M() * r);
+      for (int64_t t = 0; t < tiles; ++t)
+        for (int64_t m = 0; m < M(); ++m)
+          for (int64_t k = 0; k < r; ++k) devices.push_back(groups[m][ids[t * r + k]]);
+    }
+    return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
+  }
+  Sharding Lift(const Instruction* i) const {
+    Sharding s = i->has_sharding() ? i->sharding()->NormalizeTupleSharding(i->shape()) : Sharding::Replicate();
+    if (!i->shape().IsTuple()) return LiftLeaf(s, i->shape().IsArray() ? i->shape().rank() : 0);
+    std::vector<Sharding> leaves;
+    std::vector<Shape> shapes;
+    FlattenShapes(i->shape(), shapes);
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      Sharding leaf = s.IsTuple() ? s.tuple_elements()[k] : s;
+      leaves.push_back(LiftLeaf(leaf, shapes[k].IsArray() ? shapes[k].rank() : 0));
+    }
+    return Sharding::Tuple(std::move(leaves));
+  }
+  static void FlattenShapes(const Shape& s, std::vector<Shape>& out) {
+    if (!s.IsTuple()) {
+      out.push_back(s);
+      return;
+    }
+    for (int64_t i = 0; i < s.tuple_size(); ++i) FlattenShapes(s.tuple_shape(i), out);
+  }
+};
+
+void Annotate(Instruction* i, const Sharding& s) { i->set_sharding(std::make_shared<const Sharding>(s)); }
+
+// Rewrites `module` (generated for G devices) into the partial-manual form described above.
+// With `split`, every entry parameter and output gets M times its dim 0 and each group takes its
+// own block (so the groups compute on different data).
+void MakePartialManual(Module& module, const Lifter& lift, bool split) {
+  Computation* entry = module.entry();
+  auto original = [](const Instruction* i) {
+    return i->has_sharding() ? i->sharding()->NormalizeTupleSharding(i->shape()) : Sharding::Replicate();
+  };
+  std::vector<Sharding> param_shardings;
+  for (Instruction* p : entry->parameters()) param_shardings.push_back(original(p));
+  Instruction* root = entry->root();
+  Sharding root_sharding = original(root);
+  for (Computation* c : module.computations()) {
+    bool region = c->IsEntry() || c->name().rfind("cond", 0) == 0 || c->name().rfind("body", 0) == 0 ||
+                  c->name().rfind("then", 0) == 0 || c->name().rfind("else", 0) == 0;
+    if (!region) continue;
+    for (Instruction* i : c->instructions()) Annotate(i, lift.Lift(i));
+  }
+  std::vector<Instruction*> params = entry->parameters();
+  for (size_t k = 0; k < params.size(); ++k) {
+    Instruction* p = params[k];
+    int64_t rank = p->shape().rank();
+    Instruction* enter = entry->AddInstruction(Opcode::kCustomCall, p->shape(), p->name() + ".manual");
+    enter->attrs().Set(AttrId::kCustomCallTarget, std::string("SPMDFullToShardShape"));
+    p->ReplaceAllUsesWith(enter);
+    enter->AppendOperand(p);
+    Annotate(enter, lift.LiftLeaf(param_shardings[k], rank));
+    Annotate(p, lift.UnliftLeaf(param_shardings[k], rank, split));
+    if (split) p->mutable_shape()->set_dim(0, p->shape().dim(0) * lift.M());
+  }
+  std::vector<Instruction*> outs;
+  std::vector<Shape> out_shapes;
+  for (int64_t k = 0; k < root->shape().tuple_size(); ++k) {
+    const Shape& shape = root->shape().tuple_shape(k);
+    Sharding leaf = root_sharding.IsTuple() ? root_sharding.tuple_elements()[k] : root_sharding;
+    Instruction* g = entry->AddInstruction(Opcode::kGetTupleElement, shape, fmt::format("leaf{}", k));
+    g->AppendOperand(root);
+    g->attrs().Set(AttrId::kIndex, k);
+    Annotate(g, lift.LiftLeaf(leaf, shape.rank()));
+    Shape full = shape;
+    if (split) full.set_dim(0, shape.dim(0) * lift.M());
+    Instruction* leave = entry->AddInstruction(Opcode::kCustomCall, full, fmt::format("leaf{}.full", k));
+    leave->attrs().Set(AttrId::kCustomCallTarget, std::string("SPMDShardToFullShape"));
+    leave->AppendOperand(g);
+    Annotate(leave, lift.UnliftLeaf(leaf, shape.rank(), split));
+    outs.push_back(leave);
+    out_shapes.push_back(full);
+  }
+  Instruction* t = entry->AddInstruction(Opcode::kTuple, Shape::Tuple(out_shapes), "outputs");
+  for (Instruction* o : outs) t->AppendOperand(o);
+  entry->set_root(t);
+}
+
+// One partial-manual case; an empty string on success (or when the partitioner reports the
+// module as unsupported, which is counted), else a description.
+std::string RunManualCase(uint64_t seed, Totals& totals) {
+  std::mt19937_64 pick(seed * 7919 + 13);
+  static const int64_t kLayouts[][2] = {{1, 2}, {1, 4}, {2, 2}, {2, 4}, {4, 2}, {2, 2}, {4, 2}, {1, 8}};  // G, M
+  const int64_t* layout = kLayouts[pick() % 8];
+  Generator g(seed, /*gather_scatter=*/false, layout[0]);
+  std::string text = g.Build();
+  int64_t n = layout[0] * layout[1];
+  Lifter lift;
+  std::vector<int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  if (pick() % 3 != 0) std::shuffle(order.begin(), order.end(), pick);
+  for (int64_t m = 0; m < layout[1]; ++m)
+    lift.groups.emplace_back(order.begin() + m * layout[0], order.begin() + (m + 1) * layout[0]);
+  auto parsed = ParseHloModule(text, "random");
+  if (!parsed.ok()) return fmt::format("seed {}: generator produced invalid HLO: {}", seed, parsed.status().message());
+  std::unique_ptr<Module> module = std::move(*parsed);
+  std::unique_ptr<Module> original = std::move(*ParseHloModule(text, "random"));
+  const bool split = seed % 2 == 1;
+  MakePartialManual(*module, lift, split);
+  std::string manual_text = PrintModule(*module);
+  auto fail = [&](const std::string& why) {
+    return fmt::format("partial-manual seed {} on {} devices ({} groups): {}\n{}", seed, n, layout[1], why,
+                       manual_text);
+  };
+  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+  std::vector<Literal> args;
+  for (int64_t i = 0; i < module->entry()->num_parameters(); ++i)
+    args.push_back(RandomInput(module->entry()->parameter(i)->shape(), rng));
+  SingleDeviceContext device;
+  StatusOr<Literal> reference = Literal();
+  if (!split) {
+    reference = Execute(*module, args, &device);
+  } else {
+    // Group m runs the original program on the m-th block (rows) of every input; the outputs
+    // are the groups' results stacked along dim 0.
+    std::vector<Literal> per_group;
+    for (int64_t m = 0; m < lift.M() && reference.ok(); ++m) {
+      std::vector<Literal> block;
+      for (const Literal& a : args) {
+        Shape part = a.shape();
+        part.set_dim(0, part.dim(0) / lift.M());
+        Literal b(part);
+        for (int64_t i = 0; i < b.num_elements(); ++i) b.SetDouble(i, a.GetDouble(m * b.num_elements() + i));
+        block.push_back(std::move(b));
+      }
+      StatusOr<Literal> r = Execute(*original, block, &device);
+      if (!r.ok()) reference = r.status();
+      else per_group.push_back(std::move(*r));
+    }
+    if (reference.ok()) {
+      std::vector<Literal> outs;
+      for (int64_t k = 0; k < static_cast<int64_t>(per_group[0].elements().size()); ++k) {
+        Shape full = per_group[0].elements()[k].shape();
+        full.set_dim(0, full.dim(0) * lift.M());
+        Literal o(full);
+        for (int64_t m = 0; m < lift.M(); ++m) {
+          const Literal& e = per_group[m].elements()[k];
+          for (int64_t i = 0; i < e.num_elements(); ++i) o.SetDouble(m * e.num_elements() + i, e.GetDouble(i));
+        }
+        outs.push_back(std::move(o));
+      }
+      reference = Literal::Tuple(std::move(outs));
+    }
+  }
+  if (!reference.ok()) return fail(fmt::format("reference failed: {}", reference.status().message()));
+  module->set_num_partitions(n);
+  if (seed % 3 == 0) {
+    // A third of the cases keep only some region shardings (always the conversions') and let
+    // propagation fill in the rest, as `spmdc compile` does.
+    for (Computation* c : module->computations())
+      for (Instruction* i : c->instructions())
+        if (i->opcode() != Opcode::kParameter && i->opcode() != Opcode::kCustomCall && c->IsEntry() &&
+            i != module->entry()->root() && pick() % 2 == 0)
+          i->set_sharding(nullptr);
+    manual_text = PrintModule(*module);
+    auto propagated = PropagateShardings(*module);
+    if (!propagated.ok()) return fail(fmt::format("propagation failed: {}", propagated.status().message()));
+  }
+  if (EnvOr("SPMDC_RANDOM_VERBOSE", 0)) std::printf("seed %llu:\n%s\n", static_cast<unsigned long long>(seed), manual_text.c_str());
+  auto partitioned = PartitionModule(*module, PartitionOptions{n});
+  if (!partitioned.ok()) {
+    if (partitioned.status().code() == absl::StatusCode::kUnimplemented) {
+      ++totals.unsupported;
+      if (EnvOr("SPMDC_RANDOM_VERBOSE", 0)) std::printf("unsupported: %s\n", std::string(partitioned.status().message()).c_str());
+      return "";
+    }
+    return fail(fmt::format("partition failed: {}", partitioned.status().message()));
+  }
+  auto cleaned = RunCleanup(*partitioned->module);
+  if (!cleaned.ok()) return fail(fmt::format("cleanup failed: {}", cleaned.status().message()));
+  for (const auto& [kind, c] : partitioned->stats.collectives) totals.collectives += c.count;
+  SpmdOptions options;
+  options.global_result_shape = module->entry()->root()->shape();
+  options.cores = 1;
+  auto got = ExecuteSpmd(*partitioned->module, n, args, partitioned->parameter_shardings,
+                         partitioned->result_sharding, options);
+  if (!got.ok()) return fail(fmt::format("SPMD execution failed: {}", got.status().message()));
+  ++totals.cases;
+  std::string diff = CompareOutputs(*got, *reference);
+  return diff.empty() ? "" : fail(diff);
+}
+
+TEST(PartitionRandom, PartialManualRegions) {
+  int64_t cases = EnvOr("SPMDC_RANDOM_MANUAL_CASES", 300);
+  uint64_t seed = EnvOr("SPMDC_RANDOM_SEED", 1);
+  int64_t failures = 0;
+  Totals totals;
+  for (int64_t i = 0; i < cases; ++i) {
+    std::string problem;
+    try {
+      problem = RunManualCase(seed + i, totals);
+    } catch (const std::exception& e) {
+      problem = fmt::format("partial-manual seed {}: internal error (crash in spmdc): {}", seed + i, e.what());
+    }
+    if (!problem.empty()) {
+      ADD_FAILURE() << problem;
+      if (++failures >= 5) break;
+    }
+  }
+  std::printf("partial-manual cases: %lld compared, %lld unsupported (exit 3), %lld collectives\n",
+              static_cast<long long>(totals.cases), static_cast<long long>(totals.unsupported),
+              static_cast<long long>(totals.collectives));
+  // Most cases must partition; unsupported ones only fail cleanly.
+  EXPECT_GE(totals.cases * 2, cases);
 }
 
 void RunCases(int64_t cases, bool gather_scatter) {
