@@ -19,13 +19,6 @@ using Groups = std::vector<std::vector<int64_t>>;
 
 bool Contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-// Replicated, or tiled with at most a trailing replication dim.
-bool Usable(const Sharding& s) {
-  if (s.IsReplicated()) return true;
-  if (!s.IsTiled() || s.SubgroupManualDim() >= 0) return false;
-  int64_t extra = s.tile_assignment().num_dimensions() - s.TiledDataRank();
-  return extra == 0 || (extra == 1 && s.HasPartialReplication());
-}
 
 int64_t Tiles(const Sharding& s, int64_t d) { return s.IsTiled() ? s.NumTilesOnDim(d) : 1; }
 
@@ -33,7 +26,7 @@ int64_t Coord(const Sharding& s, int64_t dev, int64_t d) { return s.IsTiled() ? 
 
 // `s` keeping only the tiling of `keep` (the other data dims replicated); nullopt if unusable.
 std::optional<Sharding> Keep(const Sharding& s, const std::vector<int64_t>& keep) {
-  if (!Usable(s)) return std::nullopt;
+  if (!IsPlainTilingOrReplicated(s)) return std::nullopt;
   if (!s.IsTiled()) return s;
   return PartiallyReplicateTiledShardingOnAllDimsExcept(s, keep);
 }
@@ -46,7 +39,7 @@ std::optional<Sharding> Compose(int64_t rank, const std::vector<Source>& src, in
   bool any = false;
   for (int64_t i = 0; i < rank; ++i) {
     if (!src[i].first) continue;
-    if (!Usable(*src[i].first)) return std::nullopt;
+    if (!IsPlainTilingOrReplicated(*src[i].first)) return std::nullopt;
     tdims[i] = Tiles(*src[i].first, src[i].second);
     any |= tdims[i] > 1;
   }
@@ -58,50 +51,6 @@ std::optional<Sharding> Compose(int64_t rank, const std::vector<Source>& src, in
   return Resharder::ShardingFromTiles(tdims, tile_of);
 }
 
-// Devices grouped by the result tile they compute (`out`, with `tiles` tiles per result dim);
-// inside a tile, the devices that hold different `red` coordinates hold partial results to
-// combine, and every one of the `red_count` coordinates must be there, equally often.
-struct Grouping {
-  Sharding sharding;  // of the combined result
-  Groups groups;      // combining groups (empty: nothing to combine)
-};
-std::optional<Grouping> GroupDevices(int64_t n, const std::vector<int64_t>& tiles,
-                                     const std::function<std::vector<int64_t>(int64_t)>& out,
-                                     const std::function<std::vector<int64_t>(int64_t)>& red, int64_t red_count) {
-  int64_t tile_count = 1;
-  for (int64_t t : tiles) tile_count *= t;
-  if (n % tile_count != 0) return std::nullopt;
-  std::map<std::vector<int64_t>, std::map<std::vector<int64_t>, std::vector<int64_t>>> by_tile;
-  for (int64_t dev = 0; dev < n; ++dev) by_tile[out(dev)][red(dev)].push_back(dev);
-  if (static_cast<int64_t>(by_tile.size()) != tile_count) return std::nullopt;
-  int64_t per_tile = n / tile_count;
-  Grouping g;
-  std::vector<int64_t> devices;
-  for (auto& [tile, by_red] : by_tile) {
-    if (static_cast<int64_t>(by_red.size()) != red_count) return std::nullopt;
-    size_t replicas = by_red.begin()->second.size();
-    std::vector<int64_t> members;
-    for (auto& [r, devs] : by_red) {
-      if (devs.size() != replicas) return std::nullopt;
-      members.insert(members.end(), devs.begin(), devs.end());
-    }
-    if (static_cast<int64_t>(members.size()) != per_tile) return std::nullopt;
-    std::sort(members.begin(), members.end());
-    devices.insert(devices.end(), members.begin(), members.end());
-    if (by_red.size() > 1) {
-      for (size_t j = 0; j < replicas; ++j) {
-        std::vector<int64_t> group;
-        for (auto& [r, devs] : by_red) group.push_back(devs[j]);
-        std::sort(group.begin(), group.end());
-        g.groups.push_back(group);
-      }
-    }
-  }
-  std::vector<int64_t> dims = tiles;
-  dims.push_back(per_tile);
-  g.sharding = Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
-  return g;
-}
 
 CallerMap CallersOf(const Instruction& instr) {
   CallerMap callers;
@@ -141,7 +90,7 @@ std::vector<int64_t> IndexBatchDims(const Shape& indices, int64_t ivd) {
 
 struct Plan {
   Sharding operand, indices, updates;
-  Grouping result;
+  TileGrouping result;
   std::vector<int64_t> shifted;  // index-vector components shifted by the operand tile offset
   bool replicated = false;
   int64_t cost = 0;
@@ -153,7 +102,7 @@ struct Plan {
 // exactly like their iota-derived indices dim in *matched_trivial.
 bool CheckCommon(const IndexInfo& in, const Shape& operand, const Shape& indices, const Sharding& so,
                  const Sharding& si, int64_t n, Plan* plan, std::vector<int64_t>* matched_trivial) {
-  if (!Usable(so) || !Usable(si)) return false;
+  if (!IsPlainTilingOrReplicated(so) || !IsPlainTilingOrReplicated(si)) return false;
   if (in.ivd < indices.rank() && Tiles(si, in.ivd) > 1) return false;
   std::vector<int64_t> allowed = AllowedOperandDims(in);
   for (int64_t a = 0; a < operand.rank(); ++a)
@@ -255,7 +204,7 @@ std::optional<Plan> PlanGather(const GatherProblem& p, const Sharding& so, const
     for (int64_t a : red_dims) c.push_back(Coord(so, dev, a));
     return c;
   };
-  std::optional<Grouping> g = GroupDevices(n, tiles, out, red, red_count);
+  std::optional<TileGrouping> g = GroupDevicesByTile(n, tiles, out, red, red_count);
   if (!g) return std::nullopt;
   plan.result = *g;
   plan.replicated = so.IsReplicated() && si.IsReplicated();
@@ -351,7 +300,7 @@ StatusOr<std::optional<PValue>> PartitionGather(const GatherScatterContext& ctx,
     add(oc, indices_from(*oc, *ic));
     add(operand_from(*oc, *ic), ic);
   }
-  if (Usable(target)) {
+  if (IsPlainTilingOrReplicated(target)) {
     // Operand and indices derived from the wanted result.
     std::vector<Source> osrc(p.operand.rank(), Source{nullptr, 0}), isrc(p.indices.rank(), Source{nullptr, 0});
     for (auto [d, j] : p.in.idx_res) isrc[d] = {&target, j};
@@ -533,7 +482,7 @@ std::optional<Plan> PlanScatter(const ScatterProblem& p, const Sharding& sx, con
     for (int64_t b : red_dims) c.push_back(Coord(si, dev, b));
     return c;
   };
-  std::optional<Grouping> g = GroupDevices(n, tiles, out, red, red_count);
+  std::optional<TileGrouping> g = GroupDevicesByTile(n, tiles, out, red, red_count);
   if (!g) return std::nullopt;
   if (!g->groups.empty() && (p.count != 1 || !p.kind || !Identity(*p.kind, p.operand.dtype()))) return std::nullopt;
   // Padding of uneven index tiles is made out of bounds (-1): it needs an index component.
@@ -607,7 +556,7 @@ StatusOr<std::optional<PValue>> PartitionScatter(const GatherScatterContext& ctx
     add(xc, indices_from(*xc, *ic));
     add(operand_from(*xc, *ic), ic);
   }
-  if (Usable(cur_u)) {
+  if (IsPlainTilingOrReplicated(cur_u)) {
     // Operand and indices derived from the updates.
     std::vector<Source> xsrc(p.operand.rank(), Source{nullptr, 0}), isrc(p.indices.rank(), Source{nullptr, 0});
     for (auto [a, w] : p.in.pass) xsrc[a] = {&cur_u, w};

@@ -66,12 +66,6 @@ class Partitioner;
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-// Tiled with at most a trailing replication dim.
-bool PlainTiledLeaf(const Sharding& s) {
-  if (!s.IsTiled() || s.SubgroupManualDim() >= 0) return false;
-  int64_t extra = s.tile_assignment().num_dimensions() - s.TiledDataRank();
-  return extra == 0 || (extra == 1 && s.HasPartialReplication());
-}
 
 // Partitions one computation into `out`.
 class ComputationPartitioner {
@@ -221,7 +215,7 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   if (instr->IsCustomCall("SPMDFullToShardShape")) {
     // The operand's own tiling becomes per-device (manual) data of the shard shape.
     const PValue& v = Get(instr->operand(0));
-    bool auto_src = v.sharding.IsReplicated() || (v.sharding.IsTiled() && PlainTiledLeaf(v.sharding));
+    bool auto_src = v.sharding.IsReplicated() || (v.sharding.IsTiled() && IsPlainTiled(v.sharding));
     if (!target.IsManual() || !auto_src ||
         !(v.sharding.ShardShape(v.base_shape).dims() == instr->shape().dims()))
       return Unimplemented("%{}: custom-call SPMDFullToShardShape from {} to {} with shape {} is not supported",
@@ -234,7 +228,7 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   }
   if (instr->IsCustomCall("SPMDShardToFullShape")) {
     const PValue& v = Get(instr->operand(0));
-    bool auto_dst = target.IsReplicated() || (target.IsTiled() && PlainTiledLeaf(target));
+    bool auto_dst = target.IsReplicated() || (target.IsTiled() && IsPlainTiled(target));
     if (!v.sharding.IsManual() || !auto_dst ||
         !(target.ShardShape(instr->shape()).dims() == v.hlo->shape().dims()))
       return Unimplemented("%{}: custom-call SPMDShardToFullShape from {} to {} with shape {} is not supported",
@@ -350,7 +344,7 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
     const Sharding& automatic = enter ? v.sharding : target;
     const Shape& full = enter ? v.base_shape : instr->shape();
     const Shape& shard = enter ? instr->shape() : v.base_shape;
-    bool auto_ok = automatic.IsReplicated() || PlainTiledLeaf(automatic);
+    bool auto_ok = automatic.IsReplicated() || IsPlainTiled(automatic);
     std::optional<Sharding> lined_up, blocks;
     if (manual.IsManualSubgroup() && auto_ok) {
       lined_up = FullValueSharding(manual, full, shard, automatic);
@@ -630,7 +624,7 @@ std::vector<std::pair<int64_t, int64_t>> PassthroughDims(const Shape& from, cons
 // The sharding of `to` that tiles `s`'s (sharding of `from`) dims through passthrough dims, when
 // every tiled dim of `s` is a passthrough dim.
 std::optional<Sharding> PassthroughSharding(const Shape& from, const Shape& to, const Sharding& s) {
-  if (!PlainTiledLeaf(s)) return std::nullopt;
+  if (!IsPlainTiled(s)) return std::nullopt;
   auto pass = PassthroughDims(from, to);
   std::vector<int64_t> src, dst;
   for (auto [i, j] : pass) {
@@ -761,7 +755,7 @@ Status ComputationPartitioner::Reduce(const Instruction* instr) {
 }
 
 StatusOr<bool> ComputationPartitioner::ReduceThenCombine(const Instruction* instr, const Sharding& in) {
-  if (!PlainTiledLeaf(in)) return false;
+  if (!IsPlainTiled(in)) return false;
   int64_t n = instr->operand_count() / 2;
   const auto& dims = instr->dimensions();
   Sharding target = TargetOf(instr);
@@ -828,54 +822,32 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
   for (const DotDim& x : d.rhs_non_contracting) out_tiles[x.output] = tiles(rs, x.rhs);
   int64_t tile_count = Product(out_tiles);
   if (num_devices % tile_count != 0) return std::nullopt;
-  // Per device: output tile coordinates and contracting coordinates.
-  std::map<std::vector<int64_t>, std::map<std::vector<int64_t>, std::vector<int64_t>>> by_tile;
+  // Both operands must hold matching batch and contracting tiles on every device.
   for (int64_t dev = 0; dev < num_devices; ++dev) {
-    std::vector<int64_t> out(out_rank, 0), con;
-    for (const DotDim& x : d.batch) {
+    for (const DotDim& x : d.batch)
       if (index(ls, dev, x.lhs) != index(rs, dev, x.rhs)) return std::nullopt;
-      out[x.output] = index(ls, dev, x.lhs);
-    }
-    for (const DotDim& x : d.contracting) {
+    for (const DotDim& x : d.contracting)
       if (index(ls, dev, x.lhs) != index(rs, dev, x.rhs)) return std::nullopt;
-      con.push_back(index(ls, dev, x.lhs));
-    }
-    for (const DotDim& x : d.lhs_non_contracting) out[x.output] = index(ls, dev, x.lhs);
-    for (const DotDim& x : d.rhs_non_contracting) out[x.output] = index(rs, dev, x.rhs);
-    by_tile[out][con].push_back(dev);
   }
-  DotPlan plan{ls, rs, Sharding::Replicate(), {}, 0};
-  int64_t per_tile = num_devices / tile_count;
-  // Every result tile needs every contracting tile (else some partial sums are never computed).
+  // Per device: output tile coordinates and contracting coordinates. Every result tile needs
+  // every contracting tile (else some partial sums are never computed).
+  auto out = [&](int64_t dev) {
+    std::vector<int64_t> o(out_rank, 0);
+    for (const DotDim& x : d.batch) o[x.output] = index(ls, dev, x.lhs);
+    for (const DotDim& x : d.lhs_non_contracting) o[x.output] = index(ls, dev, x.lhs);
+    for (const DotDim& x : d.rhs_non_contracting) o[x.output] = index(rs, dev, x.rhs);
+    return o;
+  };
+  auto con = [&](int64_t dev) {
+    std::vector<int64_t> c;
+    for (const DotDim& x : d.contracting) c.push_back(index(ls, dev, x.lhs));
+    return c;
+  };
   int64_t contracting_tiles = 1;
   for (const DotDim& x : d.contracting) contracting_tiles *= tiles(ls, x.lhs);
-  std::vector<int64_t> devices;
-  for (auto& [out, by_con] : by_tile) {
-    std::vector<int64_t> members;
-    if (static_cast<int64_t>(by_con.size()) != contracting_tiles) return std::nullopt;
-    size_t replicas = by_con.begin()->second.size();
-    for (auto& [con, devs] : by_con) {
-      if (devs.size() != replicas) return std::nullopt;
-      members.insert(members.end(), devs.begin(), devs.end());
-    }
-    if (static_cast<int64_t>(members.size()) != per_tile) return std::nullopt;
-    std::sort(members.begin(), members.end());
-    devices.insert(devices.end(), members.begin(), members.end());
-    if (by_con.size() > 1) {
-      // Group j takes the j-th device of every contracting coordinate.
-      for (size_t j = 0; j < replicas; ++j) {
-        std::vector<int64_t> g;
-        for (auto& [con, devs] : by_con) g.push_back(devs[j]);
-        std::sort(g.begin(), g.end());
-        plan.reduce_groups.push_back(g);
-      }
-    }
-  }
-  if (static_cast<int64_t>(by_tile.size()) != tile_count) return std::nullopt;
-  std::vector<int64_t> ta_dims = out_tiles;
-  ta_dims.push_back(per_tile);
-  plan.result = Sharding::PartialTile(TileAssignment::FromDevices(ta_dims, devices));
-  return plan;
+  std::optional<TileGrouping> grouping = GroupDevicesByTile(num_devices, out_tiles, out, con, contracting_tiles);
+  if (!grouping) return std::nullopt;
+  return DotPlan{ls, rs, std::move(grouping->sharding), std::move(grouping->groups), 0};
 }
 
 // Partial sums `v` (summed over `groups`) delivered tiled like `target` with a reduce-scatter
@@ -884,8 +856,8 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
 std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
                                                                const std::vector<std::vector<int64_t>>& groups,
                                                                const Sharding& target, const std::string& kind) {
-  if (!target.IsTiled() || !PlainTiledLeaf(target) || groups.empty()) return std::nullopt;
-  if (!v.sharding.IsReplicated() && !PlainTiledLeaf(v.sharding)) return std::nullopt;
+  if (!target.IsTiled() || !IsPlainTiled(target) || groups.empty()) return std::nullopt;
+  if (!v.sharding.IsReplicated() && !IsPlainTiled(v.sharding)) return std::nullopt;
   auto tiles_on = [&](int64_t d) { return v.sharding.IsTiled() ? v.sharding.NumTilesOnDim(d) : 1; };
   int64_t k = static_cast<int64_t>(groups[0].size());
   for (const auto& g : groups)
@@ -1026,7 +998,7 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   // Grouped (depthwise) convolutions keep the feature dims whole: every device holds all groups.
   const bool grouped = instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1;
   if (grouped && target.IsTiled()) {
-    if (!PlainTiledLeaf(target)) return Default(instr);
+    if (!IsPlainTiled(target)) return Default(instr);
     if (target.NumTilesOnDim(cd->output_feature) > 1) {
       const int64_t feature[] = {cd->output_feature};
       target = PartiallyReplicateTiledShardingOnDims(target, feature);
@@ -1041,7 +1013,7 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   // the result is cheaper to move afterwards than the input to gather now.
   const PValue& L = Get(instr->operand(0));
   if (window && !spatially_tiled(target, cd->output_spatial) && !L.sharding.IsTuple() &&
-      PlainTiledLeaf(L.sharding) && spatially_tiled(L.sharding, cd->input_spatial)) {
+      IsPlainTiled(L.sharding) && spatially_tiled(L.sharding, cd->input_spatial)) {
     std::vector<int64_t> in_dims = {cd->input_batch}, out_dims = {cd->output_batch};
     in_dims.insert(in_dims.end(), cd->input_spatial.begin(), cd->input_spatial.end());
     out_dims.insert(out_dims.end(), cd->output_spatial.begin(), cd->output_spatial.end());
@@ -1059,13 +1031,13 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
     int64_t od = cd->output_spatial[i];
     if (target.NumTilesOnDim(od) == 1) continue;
     std::optional<HaloPlan> plan;
-    if (window && PlainTiledLeaf(target))
+    if (window && IsPlainTiled(target))
       plan = PlanHalo(lhs_shape.dim(cd->input_spatial[i]), target.NumTilesOnDim(od), window->dims[i]);
     if (plan && plan->out == instr->shape().dim(od)) halos.emplace_back(i, *plan);
     else gather.push_back(od);
   }
   if (!gather.empty()) {
-    if (!PlainTiledLeaf(target)) return Default(instr);
+    if (!IsPlainTiled(target)) return Default(instr);
     target = PartiallyReplicateTiledShardingOnDims(target, gather);
     if (!target.IsTiled()) return Default(instr);
   }
@@ -1124,11 +1096,11 @@ Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
   // the result is no dearer to move afterwards than the input to gather now.
   Sharding compute = leaf;
   const PValue& first = Get(instr->operand(0));
-  if (!windowed(leaf) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding) &&
+  if (!windowed(leaf) && !first.sharding.IsTuple() && IsPlainTiled(first.sharding) && windowed(first.sharding) &&
       ReshardCost(in_shape, first.sharding, leaf) >=
           ReshardCost(instr->shape().IsTuple() ? instr->shape().tuple_shapes()[0] : instr->shape(), first.sharding, leaf))
     compute = first.sharding;
-  if (!compute.IsTiled() || !PlainTiledLeaf(compute)) return Default(instr);
+  if (!compute.IsTiled() || !IsPlainTiled(compute)) return Default(instr);
   std::vector<int64_t> gather;
   std::vector<std::pair<int64_t, HaloPlan>> halos;
   for (int64_t d = 0; d < in_shape.rank(); ++d) {
@@ -1207,9 +1179,9 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
   };
   Sharding compute = target;
   const PValue& first = Get(instr->operand(0));
-  if (!windowed(target) && !first.sharding.IsTuple() && PlainTiledLeaf(first.sharding) && windowed(first.sharding))
+  if (!windowed(target) && !first.sharding.IsTuple() && IsPlainTiled(first.sharding) && windowed(first.sharding))
     compute = first.sharding;  // the result has the operand's shape: no dearer to move than it
-  if (!compute.IsTiled() || !PlainTiledLeaf(compute)) return Default(instr);
+  if (!compute.IsTiled() || !IsPlainTiled(compute)) return Default(instr);
   struct Halo {
     int64_t dim;
     HaloPlan operand, source;
@@ -1460,7 +1432,7 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   bool is_pad = instr->opcode() == Opcode::kPad;
   const SliceSpec* spec = instr->attr<SliceSpec>(AttrId::kSlice);
   const PaddingConfig* padding = instr->attr<PaddingConfig>(AttrId::kPadding);
-  if ((is_pad ? !padding : !spec) || !PlainTiledLeaf(target)) return false;
+  if ((is_pad ? !padding : !spec) || !IsPlainTiled(target)) return false;
   int64_t dim = -1;
   for (int64_t d : moved) {
     if (target.NumTilesOnDim(d) == 1) continue;
@@ -1524,7 +1496,7 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
 // over the result tile's range and selected where it lies inside the operand's part.
 StatusOr<bool> ComputationPartitioner::WindowedConcat(const Instruction* instr, const Sharding& target) {
   int64_t dim = instr->dimensions()[0];
-  if (!PlainTiledLeaf(target) || target.NumTilesOnDim(dim) == 1) return false;
+  if (!IsPlainTiled(target) || target.NumTilesOnDim(dim) == 1) return false;
   const Shape& out = instr->shape();
   int64_t n = target.NumTilesOnDim(dim), co = (out.dim(dim) + n - 1) / n;
   std::vector<std::vector<int64_t>> los;
@@ -1579,7 +1551,7 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
                             [&](const Sharding& s) { return s == leaf; });
     if (!same) return Default(instr);
     int64_t dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
-    if (!leaf.IsTiled() || !PlainTiledLeaf(leaf)) return Default(instr);
+    if (!leaf.IsTiled() || !IsPlainTiled(leaf)) return Default(instr);
     // The sort dim is gathered (only it); the other dims stay tiled.
     const int64_t sort_dims[] = {dim};
     Sharding local = leaf.NumTilesOnDim(dim) > 1 ? PartiallyReplicateTiledShardingOnDims(leaf, sort_dims) : leaf;
@@ -1635,7 +1607,7 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
   bool tiled_moved = false;
   for (int64_t d : moved) tiled_moved |= target.NumTilesOnDim(d) > 1;
   if (tiled_moved) {
-    if (!PlainTiledLeaf(target)) return Default(instr);
+    if (!IsPlainTiled(target)) return Default(instr);
     target = PartiallyReplicateTiledShardingOnDims(target, moved);
   }
   std::vector<Instruction*> ops;
@@ -1680,7 +1652,7 @@ Status ComputationPartitioner::DynamicSlicing(const Instruction* instr) {
   for (int64_t d = 0; d < data.rank(); ++d)
     if (slice.dim(d) != data.dim(d) && target.NumTilesOnDim(d) > 1) sliced.push_back(d);
   if (!sliced.empty()) {
-    if (!PlainTiledLeaf(target)) return Default(instr);
+    if (!IsPlainTiled(target)) return Default(instr);
     target = PartiallyReplicateTiledShardingOnDims(target, sliced);
   }
   std::vector<Instruction*> ops = {Operand(instr, 0, target).hlo};

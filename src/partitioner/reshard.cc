@@ -1,6 +1,7 @@
 #include "partitioner/reshard.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "fmt/format.h"
@@ -145,13 +146,6 @@ std::optional<PValue> Resharder::TryPermute(const PValue& v, const Sharding& tar
 
 namespace {
 
-// Tiled with at most a trailing replication dim (no manual or other subgroups), or replicated.
-bool PlainTiling(const Sharding& s) {
-  if (s.IsReplicated()) return true;
-  if (!s.IsTiled() || s.SubgroupManualDim() >= 0) return false;
-  int64_t extra = s.tile_assignment().num_dimensions() - s.TiledDataRank();
-  return extra == 0 || (extra == 1 && s.HasPartialReplication());
-}
 
 int64_t TilesOn(const Sharding& s, int64_t d) { return s.IsTiled() ? s.NumTilesOnDim(d) : 1; }
 
@@ -230,7 +224,7 @@ std::optional<Sharding> RefiningOrder(const Sharding& src, const Sharding& targe
 
 std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& target) {
   const Sharding& src = v.sharding;
-  if (!target.IsTiled() || !PlainTiling(src) || !PlainTiling(target)) return std::nullopt;
+  if (!target.IsTiled() || !IsPlainTilingOrReplicated(src) || !IsPlainTilingOrReplicated(target)) return std::nullopt;
   int64_t rank = v.base_shape.rank();
   if (target.TiledDataRank() != rank || (src.IsTiled() && src.TiledDataRank() != rank)) return std::nullopt;
   std::vector<int64_t> factor(rank, 1), chunk(rank, 1), padded = v.hlo->shape().dims();
@@ -271,7 +265,7 @@ std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& targ
 // devices that share the other coordinates, then a collective-permute if the device order differs.
 std::optional<PValue> Resharder::TryAllToAll(const PValue& v, const Sharding& target) {
   const Sharding& src = v.sharding;
-  if (!src.IsTiled() || !target.IsTiled() || !PlainTiling(src) || !PlainTiling(target)) return std::nullopt;
+  if (!src.IsTiled() || !target.IsTiled() || !IsPlainTilingOrReplicated(src) || !IsPlainTilingOrReplicated(target)) return std::nullopt;
   int64_t rank = v.base_shape.rank();
   if (src.TiledDataRank() != rank || target.TiledDataRank() != rank) return std::nullopt;
   std::vector<int64_t> differ;
@@ -426,7 +420,7 @@ std::optional<PValue> Resharder::ReshardWithoutFullRemat(const PValue& v, const 
     std::vector<int64_t> whole;
     for (int64_t d : differ) {
       int64_t ns = src.NumTilesOnDim(d), nt = target.NumTilesOnDim(d), size = v.base_shape.dim(d);
-      if (nt > 1 && ns > nt && ns % nt == 0 && PlainTiling(inter.sharding) &&
+      if (nt > 1 && ns > nt && ns % nt == 0 && IsPlainTilingOrReplicated(inter.sharding) &&
           (ns / nt) * CeilDiv(size, ns) == CeilDiv(size, nt)) {
         if (auto g = PartialGather(inter, d, ns / nt)) {
           inter = *g;
@@ -547,6 +541,50 @@ PValue Resharder::ReshardManualSubgroup(const PValue& v, const Sharding& target,
   PValue local = Reshard(PValue{v.hlo, *local_src, v.base_shape}, *local_target, context);
   b_->EnterFrame(nullptr);
   return PValue{local.hlo, target, v.base_shape};
+}
+
+bool IsPlainTiled(const Sharding& s) {
+  if (!s.IsTiled() || s.SubgroupManualDim() >= 0) return false;
+  int64_t extra = s.tile_assignment().num_dimensions() - s.TiledDataRank();
+  return extra == 0 || (extra == 1 && s.HasPartialReplication());
+}
+
+std::optional<TileGrouping> GroupDevicesByTile(int64_t n, const std::vector<int64_t>& tiles,
+                                     const std::function<std::vector<int64_t>(int64_t)>& out,
+                                     const std::function<std::vector<int64_t>(int64_t)>& red, int64_t red_count) {
+  int64_t tile_count = 1;
+  for (int64_t t : tiles) tile_count *= t;
+  if (n % tile_count != 0) return std::nullopt;
+  std::map<std::vector<int64_t>, std::map<std::vector<int64_t>, std::vector<int64_t>>> by_tile;
+  for (int64_t dev = 0; dev < n; ++dev) by_tile[out(dev)][red(dev)].push_back(dev);
+  if (static_cast<int64_t>(by_tile.size()) != tile_count) return std::nullopt;
+  int64_t per_tile = n / tile_count;
+  TileGrouping g;
+  std::vector<int64_t> devices;
+  for (auto& [tile, by_red] : by_tile) {
+    if (static_cast<int64_t>(by_red.size()) != red_count) return std::nullopt;
+    size_t replicas = by_red.begin()->second.size();
+    std::vector<int64_t> members;
+    for (auto& [r, devs] : by_red) {
+      if (devs.size() != replicas) return std::nullopt;
+      members.insert(members.end(), devs.begin(), devs.end());
+    }
+    if (static_cast<int64_t>(members.size()) != per_tile) return std::nullopt;
+    std::sort(members.begin(), members.end());
+    devices.insert(devices.end(), members.begin(), members.end());
+    if (by_red.size() > 1) {
+      for (size_t j = 0; j < replicas; ++j) {
+        std::vector<int64_t> group;
+        for (auto& [r, devs] : by_red) group.push_back(devs[j]);
+        std::sort(group.begin(), group.end());
+        g.groups.push_back(group);
+      }
+    }
+  }
+  std::vector<int64_t> dims = tiles;
+  dims.push_back(per_tile);
+  g.sharding = Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
+  return g;
 }
 
 }  // namespace spmdc

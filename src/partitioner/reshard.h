@@ -6,6 +6,7 @@
 // instruction, both shardings and the bytes moved.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,5 +73,24 @@ class Resharder {
   // Reshard cache: (source hlo, target sharding text) -> result.
   absl::flat_hash_map<std::pair<const Instruction*, std::string>, PValue> cache_;
 };
+
+// Tiled with at most a trailing replication dim (no manual or other subgroups): the shardings
+// whose tiles the partitioner's plans can enumerate directly.
+bool IsPlainTiled(const Sharding& s);
+inline bool IsPlainTilingOrReplicated(const Sharding& s) { return s.IsReplicated() || IsPlainTiled(s); }
+
+// Devices grouped by the result tile they compute (`out(dev)`, with `tiles` tiles per result
+// dim); inside a tile, the devices that hold different `red(dev)` coordinates hold partial results
+// to combine, and every one of the `red_count` coordinates must be there, equally often. Gives the
+// sharding of the combined result and the combining groups (empty: nothing to combine); nullopt
+// when the devices do not form such a layout.
+struct TileGrouping {
+  Sharding sharding;
+  std::vector<std::vector<int64_t>> groups;
+};
+std::optional<TileGrouping> GroupDevicesByTile(int64_t n, const std::vector<int64_t>& tiles,
+                                               const std::function<std::vector<int64_t>(int64_t)>& out,
+                                               const std::function<std::vector<int64_t>(int64_t)>& red,
+                                               int64_t red_count);
 
 }  // namespace spmdc
