@@ -40,6 +40,36 @@ bool IsPassthroughCustomCall(const Instruction& i) {
          t == "ResizeBilinearGrad" || t == "Cholesky" || t == "MoveToHost" || t == "MoveToDevice";
 }
 
+// XLA's HloInstruction::HasSideEffect, which differs from the IR's notion (used by our own
+// passes): the asynchronous collective halves are side-effecting, after-all and add-dependency
+// are not, a collective is when it constrains its layout or (outside SPMD) has a channel id, and
+// an op is when a computation it calls holds a side-effecting op.
+bool XlaHasSideEffect(const Instruction& i, bool is_spmd) {
+  switch (i.opcode()) {
+    case Opcode::kSend: case Opcode::kSendDone: case Opcode::kRecv: case Opcode::kRecvDone:
+    case Opcode::kRng: case Opcode::kRngGetAndUpdateState: case Opcode::kInfeed: case Opcode::kOutfeed:
+    case Opcode::kAllReduceStart: case Opcode::kAllReduceDone: case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone: case Opcode::kCollectivePermuteStart: case Opcode::kCollectivePermuteDone:
+    case Opcode::kCollectiveBroadcast:
+      return true;
+    case Opcode::kAllToAll: case Opcode::kAllGather: case Opcode::kAllReduce: case Opcode::kReduceScatter:
+      if (i.bool_attr(AttrId::kConstrainLayout)) return true;
+      [[fallthrough]];
+    case Opcode::kCollectivePermute:
+      if (i.attrs().Has(AttrId::kChannelId) && !is_spmd) return true;
+      break;
+    case Opcode::kCustomCall:
+      if (i.bool_attr(AttrId::kCustomCallHasSideEffect)) return true;
+      break;
+    default:
+      break;
+  }
+  for (const Computation* c : i.called_computations())
+    for (const Instruction* inner : c->instructions())
+      if (XlaHasSideEffect(*inner, is_spmd)) return true;
+  return false;
+}
+
 bool IsBarrier(const Instruction& i) {
   return i.IsCustomCall("ShardBarrierFrom") || i.IsCustomCall("ShardBarrierTo");
 }
@@ -562,12 +592,12 @@ bool InferFromOperands(Instruction* instr, PropagationState& s) {
   }
   if (!SupportsSpatialPartitioning(*instr, s, s.allow_to_output, false)) {
     // An op we cannot shard becomes replicated when one of its operands is.
-    if (instr->shape().IsTuple() || instr->operand_count() == 0 || instr->IsRoot() ||
-        instr->HasSideEffect())
-      return false;
+    if (instr->shape().IsTuple() || instr->operand_count() == 0 || instr->IsRoot()) return false;
     for (const Instruction* operand : instr->operands()) {
       if (operand->has_sharding() && operand->sharding()->IsTileMaximal() &&
           !operand->sharding()->UniqueDevice()) {
+        // (The side-effect test, which may walk called computations, only when it matters.)
+        if (XlaHasSideEffect(*instr, s.is_spmd)) return false;
         return s.Improve(instr, *operand->sharding(), operand, "unsupported op: replicated operand",
                          EventKind::kForward);
       }
