@@ -285,6 +285,7 @@ class Driver {
   }
 
   StatusOr<bool> Run() {
+    ClearCsePreventionShardings();
     RETURN_IF_ERROR(ProcessShardingConstraints());
     SaveEntrySignature();
     // The graph does not change from here until the barriers are removed: list each
@@ -311,6 +312,26 @@ class Driver {
   }
 
  private:
+  // A sharding whose only metadata entry is named `_sharding_propagation_cse_prevention` was put
+  // on a scalar broadcast by an earlier CSE-prevention run; XLA's ordinary run drops it before
+  // anything else (so it is neither provided nor kept) and propagates afresh.
+  static bool IsCsePreventionSharding(const Sharding& s) {
+    if (s.IsTuple() || s.metadata().size() != 1) return false;
+    static constexpr std::string_view kKey = "op_name=\"_sharding_propagation_cse_prevention\"";
+    const std::string& entry = s.metadata()[0];
+    const size_t at = entry.find(kKey);
+    return at != std::string::npos && (at == 0 || entry[at - 1] == ' ');
+  }
+
+  void ClearCsePreventionShardings() {
+    for (Computation* comp : module_.computations())
+      for (Instruction* instr : comp->instructions())
+        if (instr->has_sharding() && IsCsePreventionSharding(*instr->sharding())) {
+          instr->clear_sharding();
+          changed_ = true;
+        }
+  }
+
   // Sharding custom calls become copies carrying the sharding (keeping the custom call's name);
   // shard_as/shard_like annotations become groups.
   Status ProcessShardingConstraints() {
