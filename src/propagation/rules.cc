@@ -16,14 +16,22 @@ namespace {
 
 bool HasPropagatable(const Instruction* i) { return i->has_sharding() && IsPropagatable(*i->sharding()); }
 
-// XLA's notion of elementwise (the opcode table's elementwise kinds, plus map, rng, stochastic
-// convert and same-width bitcast-convert).
+// XLA's notion of elementwise (HloInstruction::IsElementwise): the opcode table's elementwise
+// kinds, plus map, rng, stochastic convert, same-width bitcast-convert, constants, and a fusion
+// whose fused instructions other than parameters all are (so such a fusion is shardable, passes
+// at aggressiveness 0 and merges its operands' shardings like any elementwise op).
 bool IsElementwise(const Instruction& i) {
   switch (i.opcode()) {
-    case Opcode::kMap: case Opcode::kRng: case Opcode::kStochasticConvert: return true;
+    case Opcode::kMap: case Opcode::kRng: case Opcode::kStochasticConvert: case Opcode::kConstant:
+      return true;
     case Opcode::kBitcastConvert:
       return i.operand(0)->shape().IsArray() &&
              DTypeBitWidth(i.operand(0)->shape().dtype()) == DTypeBitWidth(i.shape().dtype());
+    case Opcode::kFusion:
+      for (const Computation* c : i.called_computations())
+        for (const Instruction* fused : c->instructions())
+          if (fused->opcode() != Opcode::kParameter && !IsElementwise(*fused)) return false;
+      return true;
     default: return IsElementwiseOpcode(i.opcode());
   }
 }
