@@ -110,6 +110,7 @@ class ComputationPartitioner {
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
   StatusOr<bool> TiledReverse(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> InteriorPad(const Instruction* instr, const Sharding& target);
   std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
                                           const std::vector<int64_t>& lo);
   Status DynamicSlicing(const Instruction* instr);
@@ -1580,6 +1581,45 @@ std::optional<Sharding> SortLocalSharding(const Sharding& leaf, const Shape& sha
   return SwapTileDims(leaf, dim, best);
 }
 
+// Pad with interior padding along tiled dims: on such a dim the pad is a base-dilated window of
+// size 1 (padding low/high), so each tile fetches the input elements its output range covers from
+// its neighbours (halo exchange; positions outside the input hold the pad value), pads them
+// locally with the interior padding only and cuts its output tile. Dims without interior padding
+// go through this too when some dim has it; untiled dims are padded locally as given.
+StatusOr<bool> ComputationPartitioner::InteriorPad(const Instruction* instr, const Sharding& target) {
+  const PaddingConfig* padding = instr->attr<PaddingConfig>(AttrId::kPadding);
+  if (!padding || !IsPlainTiled(target)) return false;
+  const Shape& in = instr->operand(0)->shape();
+  bool interior = false;
+  std::vector<std::pair<int64_t, HaloPlan>> halos;
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    const PaddingDim& p = padding->dims[d];
+    if (target.NumTilesOnDim(d) == 1 || (p.low == 0 && p.high == 0 && p.interior == 0)) continue;
+    interior |= p.interior > 0;
+    WindowDim w;
+    w.padding_low = p.low;
+    w.padding_high = p.high;
+    w.base_dilation = p.interior + 1;
+    std::optional<HaloPlan> plan = PlanHalo(in.dim(d), target.NumTilesOnDim(d), w);
+    if (!plan || plan->out != instr->shape().dim(d)) return false;
+    halos.emplace_back(d, *plan);
+  }
+  if (!interior) return false;
+  Instruction* pad_value = r_.Reshard(Get(instr->operand(1)), Sharding::Replicate(), instr->name()).hlo;
+  Instruction* x = Operand(instr, 0, target).hlo;
+  std::vector<PaddingDim> local = padding->dims;
+  for (const auto& [d, plan] : halos) {
+    x = ExchangeHalo(b_, x, target, d, plan, pad_value);
+    local[d] = PaddingDim{0, 0, plan.local.base_dilation - 1};
+  }
+  x = b_.Pad(x, pad_value, local);
+  for (const auto& [d, plan] : halos) x = SliceOutputTile(b_, x, target, d, plan);
+  if (x->shape().dims() != target.ShardShape(instr->shape()).dims())
+    return Internal("%{}: interior pad local shape {} is not the tile's", instr->name(), x->shape().ToString());
+  Set(instr, PValue{x, target, instr->shape()});
+  return true;
+}
+
 // Reverse along tiled dims (GSPMD HandleReverse): tile t takes the tile mirrored on every
 // reversed tiled dim (one collective-permute) and reverses it locally. With uneven tiles the
 // mirrored tiles' padding ends up in front: the buffer of reversed tiles then holds the result
@@ -1703,6 +1743,10 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
       break;
     default:
       break;
+  }
+  if (instr->opcode() == Opcode::kPad) {
+    ASSIGN_OR_RETURN(bool done, InteriorPad(instr, target));
+    if (done) return absl::OkStatus();
   }
   if (instr->opcode() == Opcode::kReverse) {
     ASSIGN_OR_RETURN(bool done, TiledReverse(instr, target));

@@ -414,7 +414,7 @@ class Generator {
         std::vector<std::string> cfg;
         std::vector<int64_t> dims = v.dims;
         for (int64_t i = 0; i < rank; ++i) {
-          int64_t lo = Rand(-1, 2), hi = Rand(-1, 2), in = Chance(0.2) ? 1 : 0;
+          int64_t lo = Rand(-1, 2), hi = Rand(-1, 2), in = Chance(0.2) ? Rand(1, 2) : 0;
           int64_t size = v.dims[i] + lo + hi + in * (v.dims[i] - 1);
           if (size < 1) lo = hi = 0, size = v.dims[i] + in * (v.dims[i] - 1);
           dims[i] = size;
