@@ -1807,14 +1807,14 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
 // sides of each such dim, the tile-sized window at (tile start - clamped global start) is sliced
 // out and selected where the tile's positions lie inside the update's range. Updated dims that
 // are untiled are written with a local dynamic-update-slice at the clamped start (the same as
-// the op's own clamping). Only s32 indices (false: the caller's path).
+// the op's own clamping). Integer indices of any width (false otherwise: the caller's path).
 bool ComputationPartitioner::LocalUpdate(const Instruction* instr, const Sharding& target,
                                          const std::vector<int64_t>& tiled) {
   const Shape& data = instr->operand(0)->shape();
   const Shape& update = instr->operand(1)->shape();
   int64_t rank = data.rank();
   for (int64_t d = 0; d < rank; ++d)
-    if (update.dim(d) != data.dim(d) && instr->operand(2 + d)->shape().dtype() != DType::kS32) return false;
+    if (update.dim(d) != data.dim(d) && !IsInteger(instr->operand(2 + d)->shape().dtype())) return false;
   PValue v = Operand(instr, 0, target);
   Instruction* upd = Operand(instr, 1, PartiallyReplicateTiledShardingOnDims(target, tiled)).hlo;
   Shape shard = v.hlo->shape();
@@ -1824,8 +1824,11 @@ bool ComputationPartitioner::LocalUpdate(const Instruction* instr, const Shardin
   for (int64_t d = 0; d < rank; ++d) {
     if (update.dim(d) == data.dim(d)) continue;
     Instruction* idx = r_.Reshard(Get(instr->operand(2 + d)), Sharding::Replicate(), instr->name()).hlo;
-    idx = b_.Binary(Opcode::kMaximum, idx, b_.ScalarS32(0));
-    start[d] = b_.Binary(Opcode::kMinimum, idx, b_.ScalarS32(data.dim(d) - update.dim(d)));
+    // Clamped in the index type (no overflow), then s32 for the tile arithmetic.
+    DType it = idx->shape().dtype();
+    idx = b_.Binary(Opcode::kMaximum, idx, b_.ScalarOf(it, 0));
+    idx = b_.Binary(Opcode::kMinimum, idx, b_.ScalarOf(it, static_cast<double>(data.dim(d) - update.dim(d))));
+    start[d] = it == DType::kS32 ? idx : b_.Convert(idx, DType::kS32);
   }
   std::vector<PaddingDim> pad(rank);
   std::vector<Instruction*> window_start(rank, nullptr);
