@@ -109,9 +109,12 @@ class ComputationPartitioner {
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> TiledReverse(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> InteriorPad(const Instruction* instr, const Sharding& target);
   std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
                                           const std::vector<int64_t>& lo);
   Status DynamicSlicing(const Instruction* instr);
+  bool LocalUpdate(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& tiled);
   Status GatherScatter(const Instruction* instr);  // gather_scatter.cc
   Status Tuple(const Instruction* instr);
   Status GetTupleElement(const Instruction* instr);
@@ -1542,9 +1545,161 @@ StatusOr<bool> ComputationPartitioner::WindowedConcat(const Instruction* instr, 
   return true;
 }
 
+// The sharding of `s` (plain tiling, possibly partially replicated) with the tiles of dims a and b
+// swapped in the tile array: the sharding the resharder's all-to-all yields when it moves a's
+// tiles onto an untiled b.
+Sharding SwapTileDims(const Sharding& s, int64_t a, int64_t b) {
+  std::vector<int64_t> dims = s.tile_assignment().dims();
+  std::swap(dims[a], dims[b]);
+  std::vector<int64_t> devices, idx(dims.size(), 0);
+  for (int64_t i = 0, total = Product(dims); i < total; ++i) {
+    std::vector<int64_t> sidx = idx;
+    std::swap(sidx[a], sidx[b]);
+    devices.push_back(s.tile_assignment()(sidx));
+    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < dims[d]) break;
+      idx[d] = 0;
+    }
+  }
+  TileAssignment ta = TileAssignment::FromDevices(dims, devices);
+  return s.HasPartialReplication() ? Sharding::PartialTile(ta) : Sharding::Tile(ta);
+}
+
+// Sort along a tiled dim (GSPMD HandleSort): the sort dim's tiles move onto another dim that is
+// untiled and divides by their number (one all-to-all), so the sort runs locally on whole rows.
+// The largest such dim is taken; nullopt when there is none.
+std::optional<Sharding> SortLocalSharding(const Sharding& leaf, const Shape& shape, int64_t dim) {
+  if (!leaf.IsTiled() || !IsPlainTiled(leaf) || leaf.TiledDataRank() != shape.rank()) return std::nullopt;
+  int64_t k = leaf.NumTilesOnDim(dim);
+  if (k == 1) return std::nullopt;
+  int64_t best = -1;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    if (d == dim || leaf.NumTilesOnDim(d) != 1 || shape.dim(d) % k != 0) continue;
+    if (best < 0 || shape.dim(d) > shape.dim(best)) best = d;
+  }
+  if (best < 0) return std::nullopt;
+  return SwapTileDims(leaf, dim, best);
+}
+
+// Pad with interior padding along tiled dims: on such a dim the pad is a base-dilated window of
+// size 1 (padding low/high), so each tile fetches the input elements its output range covers from
+// its neighbours (halo exchange; positions outside the input hold the pad value), pads them
+// locally with the interior padding only and cuts its output tile. Dims without interior padding
+// go through this too when some dim has it; untiled dims are padded locally as given.
+StatusOr<bool> ComputationPartitioner::InteriorPad(const Instruction* instr, const Sharding& target) {
+  const PaddingConfig* padding = instr->attr<PaddingConfig>(AttrId::kPadding);
+  if (!padding || !IsPlainTiled(target)) return false;
+  const Shape& in = instr->operand(0)->shape();
+  bool interior = false;
+  std::vector<std::pair<int64_t, HaloPlan>> halos;
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    const PaddingDim& p = padding->dims[d];
+    if (target.NumTilesOnDim(d) == 1 || (p.low == 0 && p.high == 0 && p.interior == 0)) continue;
+    interior |= p.interior > 0;
+    WindowDim w;
+    w.padding_low = p.low;
+    w.padding_high = p.high;
+    w.base_dilation = p.interior + 1;
+    std::optional<HaloPlan> plan = PlanHalo(in.dim(d), target.NumTilesOnDim(d), w);
+    if (!plan || plan->out != instr->shape().dim(d)) return false;
+    halos.emplace_back(d, *plan);
+  }
+  if (!interior) return false;
+  Instruction* pad_value = r_.Reshard(Get(instr->operand(1)), Sharding::Replicate(), instr->name()).hlo;
+  Instruction* x = Operand(instr, 0, target).hlo;
+  std::vector<PaddingDim> local = padding->dims;
+  for (const auto& [d, plan] : halos) {
+    x = ExchangeHalo(b_, x, target, d, plan, pad_value);
+    local[d] = PaddingDim{0, 0, plan.local.base_dilation - 1};
+  }
+  x = b_.Pad(x, pad_value, local);
+  for (const auto& [d, plan] : halos) x = SliceOutputTile(b_, x, target, d, plan);
+  if (x->shape().dims() != target.ShardShape(instr->shape()).dims())
+    return Internal("%{}: interior pad local shape {} is not the tile's", instr->name(), x->shape().ToString());
+  Set(instr, PValue{x, target, instr->shape()});
+  return true;
+}
+
+// Reverse along tiled dims (GSPMD HandleReverse): tile t takes the tile mirrored on every
+// reversed tiled dim (one collective-permute) and reverses it locally. With uneven tiles the
+// mirrored tiles' padding ends up in front: the buffer of reversed tiles then holds the result
+// shifted by the padding, which a window fetch from the right neighbour (halo exchange) undoes.
+StatusOr<bool> ComputationPartitioner::TiledReverse(const Instruction* instr, const Sharding& target) {
+  if (!IsPlainTiled(target)) return false;
+  const Shape& shape = instr->shape();
+  std::vector<int64_t> tiled;
+  for (int64_t d : instr->dimensions())
+    if (target.NumTilesOnDim(d) > 1) tiled.push_back(d);
+  if (tiled.empty()) return false;
+  auto shift = [&](int64_t d) {  // the windows that undo uneven tiles' padding on d
+    int64_t n = target.NumTilesOnDim(d), c = (shape.dim(d) + n - 1) / n, pad = n * c - shape.dim(d);
+    std::vector<int64_t> lo(n);
+    for (int64_t t = 0; t < n; ++t) lo[t] = t * c + pad;
+    return lo;
+  };
+  for (int64_t d : tiled) {
+    int64_t n = target.NumTilesOnDim(d), c = (shape.dim(d) + n - 1) / n;
+    if (n * c != shape.dim(d) && !PlanFetch(n * c, n, c, shift(d)) && WindowHops(n, c, c, shift(d)) >= n)
+      return false;
+  }
+  PValue v = Operand(instr, 0, target);
+  const TileAssignment& ta = target.tile_assignment();
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  for (int64_t dev = 0; dev < b_.num_devices(); ++dev) {
+    std::vector<int64_t> c = *ta.IndexOf(dev);
+    for (int64_t d : tiled) c[d] = ta.dim(d) - 1 - c[d];
+    // Middle tiles (odd counts) keep their own: a device that is no target would receive zeros.
+    pairs.emplace_back(ta(c), dev);
+  }
+  Instruction* x = b_.CollectivePermute(v.hlo, pairs);
+  Attributes attrs;
+  attrs.Set(AttrId::kDimensions, instr->dimensions());
+  x = b_.Add(Opcode::kReverse, {x}, std::move(attrs));
+  for (int64_t d : tiled) {
+    int64_t n = target.NumTilesOnDim(d), c = (shape.dim(d) + n - 1) / n;
+    if (n * c == shape.dim(d)) continue;
+    std::optional<Instruction*> w = FetchWindow(x, target, d, c, c, shift(d));
+    if (!w) return Internal("%{}: reverse window fetch failed", instr->name());
+    x = *w;
+  }
+  Set(instr, PValue{x, target, shape});
+  return true;
+}
+
 Status ComputationPartitioner::Slicing(const Instruction* instr) {
   // Local when every dim the op rearranges is untiled in the result.
   Sharding target = TargetOf(instr);
+  if (instr->opcode() == Opcode::kSort) {
+    // All operands alike: their (common) sharding, the sort dim's tiles moved onto a free dim.
+    int64_t dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
+    const Shape& shape0 = instr->operand(0)->shape();
+    std::optional<Sharding> leaf;
+    if (target.IsTuple()) {
+      const Sharding& l = target.tuple_elements()[0];
+      if (std::all_of(target.tuple_elements().begin(), target.tuple_elements().end(),
+                      [&](const Sharding& s) { return s == l; }))
+        leaf = l;
+    } else {
+      leaf = target;
+    }
+    std::optional<Sharding> local = leaf ? SortLocalSharding(*leaf, shape0, dim) : std::nullopt;
+    if (local) {
+      std::vector<Instruction*> ops;
+      std::vector<Shape> shapes;
+      for (int64_t i = 0; i < instr->operand_count(); ++i) {
+        ops.push_back(Operand(instr, i, *local).hlo);
+        shapes.push_back(ops.back()->shape());
+      }
+      Shape shape = target.IsTuple() ? Shape::Tuple(shapes) : shapes[0];
+      Instruction* c = CloneWith(instr, ops, shape);
+      std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+      ASSIGN_OR_RETURN(Computation* cmp, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
+      c->ReplaceCalledComputation(instr->to_apply(), cmp);
+      Sharding s = target.IsTuple() ? Sharding::Tuple(std::vector<Sharding>(instr->operand_count(), *local)) : *local;
+      Set(instr, r_.Reshard(PValue{c, s, instr->shape()}, target, instr->name()));
+      return absl::OkStatus();
+    }
+  }
   if (target.IsTuple() && instr->opcode() == Opcode::kSort) {
     const Sharding& leaf = target.tuple_elements()[0];
     bool same = std::all_of(target.tuple_elements().begin(), target.tuple_elements().end(),
@@ -1588,6 +1743,14 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
       break;
     default:
       break;
+  }
+  if (instr->opcode() == Opcode::kPad) {
+    ASSIGN_OR_RETURN(bool done, InteriorPad(instr, target));
+    if (done) return absl::OkStatus();
+  }
+  if (instr->opcode() == Opcode::kReverse) {
+    ASSIGN_OR_RETURN(bool done, TiledReverse(instr, target));
+    if (done) return absl::OkStatus();
   }
   if (instr->opcode() == Opcode::kConcatenate) {
     ASSIGN_OR_RETURN(bool done, WindowedConcat(instr, target));
@@ -1638,6 +1801,70 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
   return absl::OkStatus();
 }
 
+// Dynamic-update-slice with the operand tiled on updated dims (GSPMD HandleDynamicUpdateSlice):
+// the operand stays tiled and each device writes the part of the update that falls in its own
+// tile. The update (replicated on the tiled updated dims `tiled`) is padded by a tile on both
+// sides of each such dim, the tile-sized window at (tile start - clamped global start) is sliced
+// out and selected where the tile's positions lie inside the update's range. Updated dims that
+// are untiled are written with a local dynamic-update-slice at the clamped start (the same as
+// the op's own clamping). Integer indices of any width (false otherwise: the caller's path).
+bool ComputationPartitioner::LocalUpdate(const Instruction* instr, const Sharding& target,
+                                         const std::vector<int64_t>& tiled) {
+  const Shape& data = instr->operand(0)->shape();
+  const Shape& update = instr->operand(1)->shape();
+  int64_t rank = data.rank();
+  for (int64_t d = 0; d < rank; ++d)
+    if (update.dim(d) != data.dim(d) && !IsInteger(instr->operand(2 + d)->shape().dtype())) return false;
+  PValue v = Operand(instr, 0, target);
+  Instruction* upd = Operand(instr, 1, PartiallyReplicateTiledShardingOnDims(target, tiled)).hlo;
+  Shape shard = v.hlo->shape();
+  DType dt = shard.dtype();
+  // Clamped global starts: the whole update fits in the operand.
+  std::vector<Instruction*> start(rank, nullptr);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (update.dim(d) == data.dim(d)) continue;
+    Instruction* idx = r_.Reshard(Get(instr->operand(2 + d)), Sharding::Replicate(), instr->name()).hlo;
+    // Clamped in the index type (no overflow), then s32 for the tile arithmetic.
+    DType it = idx->shape().dtype();
+    idx = b_.Binary(Opcode::kMaximum, idx, b_.ScalarOf(it, 0));
+    idx = b_.Binary(Opcode::kMinimum, idx, b_.ScalarOf(it, static_cast<double>(data.dim(d) - update.dim(d))));
+    start[d] = it == DType::kS32 ? idx : b_.Convert(idx, DType::kS32);
+  }
+  std::vector<PaddingDim> pad(rank);
+  std::vector<Instruction*> window_start(rank, nullptr);
+  std::vector<int64_t> sizes = upd->shape().dims();
+  std::vector<Instruction*> tile_start(rank, nullptr);
+  for (int64_t d : tiled) {
+    int64_t c = shard.dim(d);
+    pad[d].low = pad[d].high = c;
+    std::vector<int64_t> table(b_.num_devices());
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = target.TileIndexForDevice(dev)[d] * c;
+    tile_start[d] = b_.TableLookup(table);
+    window_start[d] = b_.Binary(Opcode::kAdd, b_.Binary(Opcode::kSubtract, tile_start[d], start[d]), b_.ScalarS32(c));
+    sizes[d] = c;
+  }
+  Instruction* padded = b_.Pad(upd, b_.Zero(dt), pad);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!window_start[d]) window_start[d] = b_.ScalarS32(0);
+  Instruction* window = b_.DynamicSlice(padded, window_start, sizes);
+  std::vector<Instruction*> local_start(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    local_start[d] = start[d] && !tile_start[d] ? start[d] : b_.ScalarS32(0);
+  Instruction* written = b_.DynamicUpdateSlice(v.hlo, window, local_start);
+  Shape s32(DType::kS32, shard.dims());
+  Instruction* inside = nullptr;
+  for (int64_t d : tiled) {
+    Instruction* g = b_.Binary(Opcode::kAdd, b_.Iota(s32, d), b_.BroadcastScalar(tile_start[d], s32));
+    Instruction* ge = b_.Compare(g, b_.BroadcastScalar(start[d], s32), "GE");
+    Instruction* end = b_.Binary(Opcode::kAdd, start[d], b_.ScalarS32(update.dim(d)));
+    Instruction* lt = b_.Compare(g, b_.BroadcastScalar(end, s32), "LT");
+    Instruction* in = b_.Binary(Opcode::kAnd, ge, lt);
+    inside = inside ? b_.Binary(Opcode::kAnd, inside, in) : in;
+  }
+  Set(instr, PValue{b_.Select(inside, written, v.hlo), target, data});
+  return true;
+}
+
 Status ComputationPartitioner::DynamicSlicing(const Instruction* instr) {
   Sharding target = TargetOf(instr);
   if (!target.IsTiled()) return Default(instr);
@@ -1653,6 +1880,7 @@ Status ComputationPartitioner::DynamicSlicing(const Instruction* instr) {
     if (slice.dim(d) != data.dim(d) && target.NumTilesOnDim(d) > 1) sliced.push_back(d);
   if (!sliced.empty()) {
     if (!IsPlainTiled(target)) return Default(instr);
+    if (!is_ds && LocalUpdate(instr, target, sliced)) return absl::OkStatus();
     target = PartiallyReplicateTiledShardingOnDims(target, sliced);
   }
   std::vector<Instruction*> ops = {Operand(instr, 0, target).hlo};

@@ -1,6 +1,7 @@
 // Seeded random-program differential tester for the SPMD partitioner: generates small modules
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
-// pad / concatenate / reverse / convolution / reduce-window / select-and-scatter ops, and in a
+// pad / concatenate / reverse / sort (variadic with iota indices) / dynamic-(update-)slice at
+// out-of-range indices / convolution / reduce-window / select-and-scatter ops, and in a
 // second test gather / scatter with data-dependent, partly out-of-range indices; random shardings
 // over random device counts and device orders),
 // partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
@@ -79,6 +80,8 @@ class Generator {
     std::string text = "HloModule random\n\n";
     text += "%add { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] add(%x, %y) }\n";
     text += "%lt { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=LT }\n";
+    text += "%lt_index { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  %i = s32[] parameter(2)\n"
+            "  %j = s32[] parameter(3)\n  ROOT %z = pred[] compare(%x, %y), direction=LT }\n";
     text += "%max { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = f32[] maximum(%x, %y) }\n";
     text += "%ge { %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %z = pred[] compare(%x, %y), direction=GE }\n\n";
     text += "%set { %x = f32[] parameter(0)\n  ROOT %y = f32[] parameter(1) }\n";
@@ -411,7 +414,7 @@ class Generator {
         std::vector<std::string> cfg;
         std::vector<int64_t> dims = v.dims;
         for (int64_t i = 0; i < rank; ++i) {
-          int64_t lo = Rand(-1, 2), hi = Rand(-1, 2), in = Chance(0.2) ? 1 : 0;
+          int64_t lo = Rand(-1, 2), hi = Rand(-1, 2), in = Chance(0.2) ? Rand(1, 2) : 0;
           int64_t size = v.dims[i] + lo + hi + in * (v.dims[i] - 1);
           if (size < 1) lo = hi = 0, size = v.dims[i] + in * (v.dims[i] - 1);
           dims[i] = size;
@@ -423,7 +426,13 @@ class Generator {
         return;
       }
       case 11: {  // reverse
-        Emit(v.dims, fmt::format("reverse(%{}), dimensions={{{}}}", v.name, Rand(0, rank - 1)));
+        int64_t d = Rand(0, rank - 1);
+        if (rank > 1 && Chance(0.3)) {
+          int64_t e = (d + 1) % rank;
+          Emit(v.dims, fmt::format("reverse(%{}), dimensions={{{},{}}}", v.name, std::min(d, e), std::max(d, e)));
+        } else {
+          Emit(v.dims, fmt::format("reverse(%{}), dimensions={{{}}}", v.name, d));
+        }
         return;
       }
       case 12: {  // iota (offset by the tile) added to the value
@@ -440,7 +449,7 @@ class Generator {
         for (int64_t i = 0; i < rank; ++i) {
           if (Chance(0.5)) sizes[i] = Rand(1, v.dims[i]);
           std::string c = Fresh();
-          body_ += fmt::format("  %{} = s32[] constant({})\n", c, Rand(-1, v.dims[i]));
+          body_ += fmt::format("  %{} = s32[] constant({})\n", c, Rand(-3, v.dims[i] + 2));
           idx.push_back("%" + c);
         }
         if (Rand(0, 1) == 0) {
@@ -564,8 +573,25 @@ class Generator {
                                fmt::join(dilate, "x"), max ? "max" : "add"));
         return;
       }
-      case 15: {  // sort along a dim
-        Emit(v.dims, fmt::format("sort(%{}), dimensions={{{}}}, to_apply=%lt", v.name, Rand(0, rank - 1)));
+      case 15: {  // sort along a dim; or values with their iota indices (variadic, both outputs used)
+        int64_t d = Rand(0, rank - 1);
+        if (Chance(0.5)) {
+          Emit(v.dims, fmt::format("sort(%{}), dimensions={{{}}}, to_apply=%lt", v.name, d));
+          return;
+        }
+        std::string io = Fresh(), st = Fresh(), g0 = Fresh(), g1 = Fresh();
+        std::string shape = ShapeText(v.dims), ishape = shape;
+        ishape.replace(0, 3, "s32");
+        std::string sharding = Chance(0.75) ? RandomSharding(v.dims) : "";
+        body_ += fmt::format("  %{} = {} iota(), iota_dimension={}{}\n", io, ishape, d, MaybeSharding(v.dims, 0.5));
+        body_ += fmt::format("  %{} = ({}, {}) sort(%{}, %{}), dimensions={{{}}}, to_apply=%lt_index{}\n", st, shape,
+                             ishape, v.name, io, d,
+                             sharding.empty() ? "" : fmt::format(", sharding={{{}, {}}}", sharding, sharding));
+        body_ += fmt::format("  %{} = {} get-tuple-element(%{}), index=0\n", g0, shape, st);
+        body_ += fmt::format("  %{} = {} get-tuple-element(%{}), index=1\n", g1, ishape, st);
+        std::string cv = Fresh();
+        body_ += fmt::format("  %{} = {} convert(%{})\n", cv, shape, g1);
+        Emit(v.dims, fmt::format("add(%{}, %{})", g0, cv));
         return;
       }
     }
