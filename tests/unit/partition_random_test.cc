@@ -651,6 +651,29 @@ std::string CompareOutputs(const Literal& got, const Literal& want) {
   return "";
 }
 
+// Cleans up `partitioned` (of `module`), adds its collectives and full rematerializations to
+// `totals` and runs it on `n` devices; nullopt (and `*error`) on failure.
+std::optional<Literal> CleanUpAndRun(PartitionResult& partitioned, const Module& module, int64_t n,
+                                     const std::vector<Literal>& args, Totals& totals, std::string* error) {
+  auto cleaned = RunCleanup(*partitioned.module);
+  if (!cleaned.ok()) {
+    *error = fmt::format("cleanup failed: {}", cleaned.status().message());
+    return std::nullopt;
+  }
+  for (const auto& [kind, c] : partitioned.stats.collectives) totals.collectives += c.count;
+  totals.remats += partitioned.stats.warnings.size();
+  SpmdOptions options;
+  options.global_result_shape = module.entry()->root()->shape();
+  options.cores = 1;
+  auto got = ExecuteSpmd(*partitioned.module, n, args, partitioned.parameter_shardings, partitioned.result_sharding,
+                         options);
+  if (!got.ok()) {
+    *error = fmt::format("SPMD execution failed: {}", got.status().message());
+    return std::nullopt;
+  }
+  return std::move(*got);
+}
+
 // Runs one case; returns an empty string on success, else a description.
 std::string RunCase(uint64_t seed, Totals& totals, bool gather_scatter = false) {
   Generator g(seed, gather_scatter);
@@ -679,16 +702,9 @@ std::string RunCase(uint64_t seed, Totals& totals, bool gather_scatter = false) 
   }
   auto partitioned = PartitionModule(*module, PartitionOptions{n});
   if (!partitioned.ok()) return fail(fmt::format("partition failed: {}", partitioned.status().message()));
-  auto cleaned = RunCleanup(*partitioned->module);
-  if (!cleaned.ok()) return fail(fmt::format("cleanup failed: {}", cleaned.status().message()));
-  for (const auto& [kind, c] : partitioned->stats.collectives) totals.collectives += c.count;
-  totals.remats += partitioned->stats.warnings.size();
-  SpmdOptions options;
-  options.global_result_shape = module->entry()->root()->shape();
-  options.cores = 1;
-  auto got = ExecuteSpmd(*partitioned->module, n, args, partitioned->parameter_shardings,
-                         partitioned->result_sharding, options);
-  if (!got.ok()) return fail(fmt::format("SPMD execution failed: {}", got.status().message()));
+  std::string error;
+  std::optional<Literal> got = CleanUpAndRun(*partitioned, *module, n, args, totals, &error);
+  if (!got) return fail(error);
   std::vector<const Literal*> a, b;
   Flatten(*got, a);
   Flatten(*reference, b);
@@ -938,15 +954,9 @@ std::string RunManualCase(uint64_t seed, Totals& totals) {
     }
     return fail(fmt::format("partition failed: {}", partitioned.status().message()));
   }
-  auto cleaned = RunCleanup(*partitioned->module);
-  if (!cleaned.ok()) return fail(fmt::format("cleanup failed: {}", cleaned.status().message()));
-  for (const auto& [kind, c] : partitioned->stats.collectives) totals.collectives += c.count;
-  SpmdOptions options;
-  options.global_result_shape = module->entry()->root()->shape();
-  options.cores = 1;
-  auto got = ExecuteSpmd(*partitioned->module, n, args, partitioned->parameter_shardings,
-                         partitioned->result_sharding, options);
-  if (!got.ok()) return fail(fmt::format("SPMD execution failed: {}", got.status().message()));
+  std::string error;
+  std::optional<Literal> got = CleanUpAndRun(*partitioned, *module, n, args, totals, &error);
+  if (!got) return fail(error);
   ++totals.cases;
   std::string diff = CompareOutputs(*got, *reference);
   return diff.empty() ? "" : fail(diff);
