@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <exception>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
