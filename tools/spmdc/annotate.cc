@@ -58,7 +58,10 @@ Status ApplyAnnotations(const Annotations& a, Module& module) {
       if (!s.ok()) return InvalidArgument("--shard '{}': {}", item, s.status().message());
       sharding = *s;
     }
-    Status valid = ValidateSharding(sharding, target->shape(), module.num_partitions());
+    // As for shardings written in the module: without num_partitions in the header (or from
+    // --mesh / --num-partitions) the device count is unknown and only the ids' form is checked.
+    const bool count_known = module.config().Get<int64_t>(AttrId::kNumPartitions) != nullptr;
+    Status valid = ValidateSharding(sharding, target->shape(), count_known ? module.num_partitions() : -1);
     if (!valid.ok()) return InvalidArgument("--shard '{}': {}", item, valid.message());
     target->set_sharding(std::make_shared<const Sharding>(sharding));
   }
