@@ -1394,6 +1394,7 @@ Status Parser::ParseLiteral(const Shape& shape, Literal* out, int depth) {
     RETURN_IF_ERROR(Expect(TokKind::kRBrace, "'}' after '...'"));
     *out = Literal(shape);
     FillElided(out);
+    out->set_elided(true);
     return absl::OkStatus();
   }
   // Every element takes at least one byte of text: refuse before allocating.

@@ -399,7 +399,10 @@ void AppendInstruction(Buf& out, const Instruction& instr, const PrintOptions& o
   if (instr.opcode() == Opcode::kParameter) {
     fmt::format_to(it, "{}", instr.parameter_number());
   } else if (instr.opcode() == Opcode::kConstant && instr.literal() != nullptr) {
-    AppendLiteral(out, *instr.literal());
+    if (instr.literal()->elided())
+      Append(out, "{...}");
+    else
+      AppendLiteral(out, *instr.literal());
   } else {
     for (int64_t i = 0; i < instr.operand_count(); ++i) {
       if (i) Append(out, ", ");

@@ -129,6 +129,7 @@ Literal Literal::Tuple(std::vector<Literal> elements) {
 }
 
 std::byte* Literal::mutable_raw() {
+  elided_ = false;  // the contents are now meant
   if (!buffer_) return nullptr;
   if (buffer_.use_count() > 1) {
     auto copy = std::make_shared<Buffer>(buffer_->size());

@@ -82,6 +82,12 @@ class Literal {
   // Exact equality of shape (ignoring layout) and bytes; NaN bit patterns must match too.
   bool BitwiseEqual(const Literal& o) const;
 
+  // A constant written `{...}` in HLO text (XLA's elided constants): its contents are
+  // deterministic placeholders, and the printer writes `{...}` again rather than inventing a
+  // value. Copies and reshapes keep the mark; writing any element (mutable_raw) clears it.
+  bool elided() const { return elided_; }
+  void set_elided(bool elided) { elided_ = elided; }
+
   // Short human text: shape and the first few values.
   std::string Summary(int max_values = 8) const;
   // Full HLO text of the literal's value (without the shape), e.g. {{1, 2}, {3, 4}}.
@@ -93,6 +99,7 @@ class Literal {
   Shape shape_;
   std::shared_ptr<Buffer> buffer_;
   std::vector<Literal> elements_;
+  bool elided_ = false;
 };
 
 }  // namespace spmdc
