@@ -88,6 +88,59 @@ std::vector<int64_t> IndexBatchDims(const Shape& indices, int64_t ivd) {
   return dims;
 }
 
+// The operand/indices sharding pairs gather and scatter cost against each other. It starts with
+// the current shardings restricted to the dims the strategies can use, either side replicated,
+// and each side re-derived from the other on the parallel dims; the callers add the pairs
+// derived from their results.
+class PairCandidates {
+ public:
+  PairCandidates(const Shape& operand, const Shape& indices, const IndexInfo& in, int64_t n,
+                 const Sharding& cur_operand, const Sharding& cur_indices)
+      : operand_rank_(operand.rank()), indices_rank_(indices.rank()), n_(n) {
+    index_dims = IndexBatchDims(indices, in.ivd);
+    allowed = AllowedOperandDims(in);
+    parallel = in.batching;
+    parallel.insert(parallel.end(), in.iota.begin(), in.iota.end());
+    current_operand = Keep(cur_operand, allowed);
+    current_indices = Keep(cur_indices, index_dims);
+    const std::optional<Sharding>& oc = current_operand;
+    const std::optional<Sharding>& ic = current_indices;
+    const Sharding rep = Sharding::Replicate();
+    Add(oc, ic);
+    Add(oc, rep);
+    Add(rep, ic);
+    if (oc && ic) {
+      Add(oc, IndicesFrom(*oc, *ic));
+      Add(OperandFrom(*oc, *ic), ic);
+    }
+  }
+  void Add(const std::optional<Sharding>& o, const std::optional<Sharding>& i) {
+    if (o && i) pairs.emplace_back(*o, *i);
+  }
+  // Indices following the operand `o` on the parallel dims, keeping `i` on their other dims.
+  std::optional<Sharding> IndicesFrom(const Sharding& o, const Sharding& i) const {
+    std::vector<Source> src(indices_rank_, Source{nullptr, 0});
+    for (int64_t d : index_dims) src[d] = {&i, d};
+    for (auto [a, d] : parallel) src[d] = {&o, a};
+    return Compose(indices_rank_, src, n_);
+  }
+  // The operand keeping `o` on its usable dims and following the indices `i` on parallel dims.
+  std::optional<Sharding> OperandFrom(const Sharding& o, const Sharding& i) const {
+    std::vector<Source> src(operand_rank_, Source{nullptr, 0});
+    for (int64_t a : allowed) src[a] = {&o, a};
+    for (auto [a, d] : parallel) src[a] = {&i, d};
+    return Compose(operand_rank_, src, n_);
+  }
+
+  std::vector<int64_t> index_dims, allowed;           // the dims the strategies can use
+  std::vector<std::pair<int64_t, int64_t>> parallel;  // (operand dim, indices dim)
+  std::optional<Sharding> current_operand, current_indices;  // restricted to those dims
+  std::vector<std::pair<Sharding, Sharding>> pairs;
+
+ private:
+  int64_t operand_rank_, indices_rank_, n_;
+};
+
 struct Plan {
   Sharding operand, indices, updates;
   TileGrouping result;
@@ -271,41 +324,16 @@ StatusOr<std::optional<PValue>> PartitionGather(const GatherScatterContext& ctx,
   const Sharding cur_o = ctx.get(instr.operand(0)).sharding;
   const Sharding cur_i = ctx.get(instr.operand(1)).sharding;
   const Sharding rep = Sharding::Replicate();
-  std::vector<int64_t> index_dims = IndexBatchDims(p.indices, p.in.ivd);
-  std::optional<Sharding> oc = Keep(cur_o, AllowedOperandDims(p.in));
-  std::optional<Sharding> ic = Keep(cur_i, index_dims);
-  std::vector<std::pair<Sharding, Sharding>> candidates;
-  auto add = [&](const std::optional<Sharding>& o, const std::optional<Sharding>& i) {
-    if (o && i) candidates.emplace_back(*o, *i);
-  };
-  std::vector<std::pair<int64_t, int64_t>> parallel = p.in.batching;
-  parallel.insert(parallel.end(), p.in.iota.begin(), p.in.iota.end());
-  // Indices following the operand on parallel dims (and keeping their other dims), and back.
-  auto indices_from = [&](const Sharding& o, const Sharding& i) {
-    std::vector<Source> src(p.indices.rank(), Source{nullptr, 0});
-    for (int64_t d : index_dims) src[d] = {&i, d};
-    for (auto [a, d] : parallel) src[d] = {&o, a};
-    return Compose(p.indices.rank(), src, n);
-  };
-  auto operand_from = [&](const Sharding& o, const Sharding& i) {
-    std::vector<Source> src(p.operand.rank(), Source{nullptr, 0});
-    for (int64_t a : AllowedOperandDims(p.in)) src[a] = {&o, a};
-    for (auto [a, d] : parallel) src[a] = {&i, d};
-    return Compose(p.operand.rank(), src, n);
-  };
-  add(oc, ic);
-  add(oc, rep);
-  add(rep, ic);
-  if (oc && ic) {
-    add(oc, indices_from(*oc, *ic));
-    add(operand_from(*oc, *ic), ic);
-  }
+  PairCandidates c(p.operand, p.indices, p.in, n, cur_o, cur_i);
+  const std::optional<Sharding>& oc = c.current_operand;
+  const std::optional<Sharding>& ic = c.current_indices;
+  auto add = [&](const std::optional<Sharding>& o, const std::optional<Sharding>& i) { c.Add(o, i); };
   if (IsPlainTilingOrReplicated(target)) {
     // Operand and indices derived from the wanted result.
     std::vector<Source> osrc(p.operand.rank(), Source{nullptr, 0}), isrc(p.indices.rank(), Source{nullptr, 0});
     for (auto [d, j] : p.in.idx_res) isrc[d] = {&target, j};
     for (auto [a, j] : p.in.pass) osrc[a] = {&target, j};
-    for (auto [a, d] : parallel)
+    for (auto [a, d] : c.parallel)
       for (auto [d2, j] : p.in.idx_res)
         if (d2 == d) osrc[a] = {&target, j};
     std::optional<Sharding> ot = Compose(p.operand.rank(), osrc, n), it = Compose(p.indices.rank(), isrc, n);
@@ -317,7 +345,7 @@ StatusOr<std::optional<PValue>> PartitionGather(const GatherScatterContext& ctx,
   }
   add(rep, rep);
   std::optional<Plan> best;
-  for (const auto& [so, si] : candidates) {
+  for (const auto& [so, si] : c.pairs) {
     std::optional<Plan> plan = PlanGather(p, so, si, n);
     if (!plan) continue;
     plan->cost = GatherCost(p, *plan, cur_o, cur_i, target);
@@ -521,46 +549,22 @@ StatusOr<std::optional<PValue>> PartitionScatter(const GatherScatterContext& ctx
   // computed alike; the others are resharded leaf by leaf).
   Sharding want = target.IsTuple() ? target.tuple_elements()[0] : target;
   const Sharding rep = Sharding::Replicate();
-  std::vector<int64_t> index_dims = IndexBatchDims(p.indices, p.in.ivd);
-  std::vector<int64_t> allowed = AllowedOperandDims(p.in);
-  std::optional<Sharding> xc = Keep(cur_x, allowed);
-  std::optional<Sharding> ic = Keep(cur_i, index_dims);
-  std::optional<Sharding> xt = Keep(want, allowed);
-  std::vector<std::pair<int64_t, int64_t>> parallel = p.in.batching;
-  parallel.insert(parallel.end(), p.in.iota.begin(), p.in.iota.end());
+  PairCandidates c(p.operand, p.indices, p.in, n, cur_x, cur_i);
+  const std::optional<Sharding>& xc = c.current_operand;
+  const std::optional<Sharding>& ic = c.current_indices;
+  const std::vector<int64_t>& index_dims = c.index_dims;
+  std::optional<Sharding> xt = Keep(want, c.allowed);
   auto update_dim_of = [&](int64_t index_dim) -> int64_t {
     for (auto [d, s] : p.in.idx_res)
       if (d == index_dim) return s;
     return -1;
   };
-  auto indices_from = [&](const Sharding& x, const Sharding& i) {
-    std::vector<Source> src(p.indices.rank(), Source{nullptr, 0});
-    for (int64_t d : index_dims) src[d] = {&i, d};
-    for (auto [a, d] : parallel) src[d] = {&x, a};
-    return Compose(p.indices.rank(), src, n);
-  };
-  auto operand_from = [&](const Sharding& x, const Sharding& i) {
-    std::vector<Source> src(p.operand.rank(), Source{nullptr, 0});
-    for (int64_t a : allowed) src[a] = {&x, a};
-    for (auto [a, d] : parallel) src[a] = {&i, d};
-    return Compose(p.operand.rank(), src, n);
-  };
-  std::vector<std::pair<Sharding, Sharding>> candidates;
-  auto add = [&](const std::optional<Sharding>& x, const std::optional<Sharding>& i) {
-    if (x && i) candidates.emplace_back(*x, *i);
-  };
-  add(xc, ic);
-  add(xc, rep);
-  add(rep, ic);
-  if (xc && ic) {
-    add(xc, indices_from(*xc, *ic));
-    add(operand_from(*xc, *ic), ic);
-  }
+  auto add = [&](const std::optional<Sharding>& x, const std::optional<Sharding>& i) { c.Add(x, i); };
   if (IsPlainTilingOrReplicated(cur_u)) {
     // Operand and indices derived from the updates.
     std::vector<Source> xsrc(p.operand.rank(), Source{nullptr, 0}), isrc(p.indices.rank(), Source{nullptr, 0});
     for (auto [a, w] : p.in.pass) xsrc[a] = {&cur_u, w};
-    for (auto [a, d] : parallel)
+    for (auto [a, d] : c.parallel)
       if (update_dim_of(d) >= 0) xsrc[a] = {&cur_u, update_dim_of(d)};
     for (auto [d, s] : p.in.idx_res) isrc[d] = {&cur_u, s};
     std::optional<Sharding> xu = Compose(p.operand.rank(), xsrc, n), iu = Compose(p.indices.rank(), isrc, n);
@@ -572,11 +576,11 @@ StatusOr<std::optional<PValue>> PartitionScatter(const GatherScatterContext& ctx
   if (xt) {
     add(xt, ic);
     add(xt, rep);
-    if (ic) add(xt, indices_from(*xt, *ic));
+    if (ic) add(xt, c.IndicesFrom(*xt, *ic));
   }
   add(rep, rep);
   std::optional<Plan> best;
-  for (const auto& [sx, si] : candidates) {
+  for (const auto& [sx, si] : c.pairs) {
     std::optional<Plan> plan = PlanScatter(p, sx, si, n);
     if (!plan) continue;
     plan->cost = ScatterCost(p, *plan, cur_x, cur_i, cur_u, want);
