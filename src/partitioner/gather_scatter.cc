@@ -20,9 +20,7 @@ using Groups = std::vector<std::vector<int64_t>>;
 bool Contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 
-int64_t Tiles(const Sharding& s, int64_t d) { return s.IsTiled() ? s.NumTilesOnDim(d) : 1; }
 
-int64_t Coord(const Sharding& s, int64_t dev, int64_t d) { return s.IsTiled() ? s.TileIndexForDevice(dev)[d] : 0; }
 
 // `s` keeping only the tiling of `keep` (the other data dims replicated); nullopt if unusable.
 std::optional<Sharding> Keep(const Sharding& s, const std::vector<int64_t>& keep) {
@@ -40,14 +38,14 @@ std::optional<Sharding> Compose(int64_t rank, const std::vector<Source>& src, in
   for (int64_t i = 0; i < rank; ++i) {
     if (!src[i].first) continue;
     if (!IsPlainTilingOrReplicated(*src[i].first)) return std::nullopt;
-    tdims[i] = Tiles(*src[i].first, src[i].second);
+    tdims[i] = TilesOnDim(*src[i].first, src[i].second);
     any |= tdims[i] > 1;
   }
   if (!any) return Sharding::Replicate();
   std::vector<std::vector<int64_t>> tile_of(n, std::vector<int64_t>(rank, 0));
   for (int64_t dev = 0; dev < n; ++dev)
     for (int64_t i = 0; i < rank; ++i)
-      if (src[i].first && tdims[i] > 1) tile_of[dev][i] = Coord(*src[i].first, dev, src[i].second);
+      if (src[i].first && tdims[i] > 1) tile_of[dev][i] = TileCoord(*src[i].first, dev, src[i].second);
   return Resharder::ShardingFromTiles(tdims, tile_of);
 }
 
@@ -156,24 +154,24 @@ struct Plan {
 bool CheckCommon(const IndexInfo& in, const Shape& operand, const Shape& indices, const Sharding& so,
                  const Sharding& si, int64_t n, Plan* plan, std::vector<int64_t>* matched_trivial) {
   if (!IsPlainTilingOrReplicated(so) || !IsPlainTilingOrReplicated(si)) return false;
-  if (in.ivd < indices.rank() && Tiles(si, in.ivd) > 1) return false;
+  if (in.ivd < indices.rank() && TilesOnDim(si, in.ivd) > 1) return false;
   std::vector<int64_t> allowed = AllowedOperandDims(in);
   for (int64_t a = 0; a < operand.rank(); ++a)
-    if (Tiles(so, a) > 1 && !Contains(allowed, a)) return false;
+    if (TilesOnDim(so, a) > 1 && !Contains(allowed, a)) return false;
   auto matched = [&](int64_t a, int64_t b) {
-    if (Tiles(so, a) != Tiles(si, b)) return false;
+    if (TilesOnDim(so, a) != TilesOnDim(si, b)) return false;
     for (int64_t dev = 0; dev < n; ++dev)
-      if (Coord(so, dev, a) != Coord(si, dev, b)) return false;
+      if (TileCoord(so, dev, a) != TileCoord(si, dev, b)) return false;
     return true;
   };
   for (auto [a, b] : in.batching)
-    if ((Tiles(so, a) > 1 || Tiles(si, b) > 1) && !matched(a, b)) return false;
+    if ((TilesOnDim(so, a) > 1 || TilesOnDim(si, b) > 1) && !matched(a, b)) return false;
   for (auto [a, b] : in.iota)
-    if (Tiles(so, a) > 1 && matched(a, b)) matched_trivial->push_back(a);
+    if (TilesOnDim(so, a) > 1 && matched(a, b)) matched_trivial->push_back(a);
   plan->shifted.clear();
   for (size_t k = 0; k < in.index_map.size(); ++k) {
     int64_t a = in.index_map[k];
-    if (Tiles(so, a) > 1 && Contains(in.trivial, a)) plan->shifted.push_back(static_cast<int64_t>(k));
+    if (TilesOnDim(so, a) > 1 && Contains(in.trivial, a)) plan->shifted.push_back(static_cast<int64_t>(k));
   }
   return true;
 }
@@ -240,21 +238,21 @@ std::optional<Plan> PlanGather(const GatherProblem& p, const Sharding& so, const
   plan.operand = so;
   plan.indices = si;
   std::vector<int64_t> tiles(p.out.rank(), 1);
-  for (auto [b, j] : p.in.idx_res) tiles[j] = Tiles(si, b);
-  for (auto [a, j] : p.in.pass) tiles[j] = Tiles(so, a);
+  for (auto [b, j] : p.in.idx_res) tiles[j] = TilesOnDim(si, b);
+  for (auto [a, j] : p.in.pass) tiles[j] = TilesOnDim(so, a);
   std::vector<int64_t> red_dims;
   int64_t red_count = 1;
   for (int64_t a : p.in.trivial)
-    if (Tiles(so, a) > 1 && !Contains(matched, a)) red_dims.push_back(a), red_count *= Tiles(so, a);
+    if (TilesOnDim(so, a) > 1 && !Contains(matched, a)) red_dims.push_back(a), red_count *= TilesOnDim(so, a);
   auto out = [&](int64_t dev) {
     std::vector<int64_t> c(p.out.rank(), 0);
-    for (auto [b, j] : p.in.idx_res) c[j] = Coord(si, dev, b);
-    for (auto [a, j] : p.in.pass) c[j] = Coord(so, dev, a);
+    for (auto [b, j] : p.in.idx_res) c[j] = TileCoord(si, dev, b);
+    for (auto [a, j] : p.in.pass) c[j] = TileCoord(so, dev, a);
     return c;
   };
   auto red = [&](int64_t dev) {
     std::vector<int64_t> c;
-    for (int64_t a : red_dims) c.push_back(Coord(so, dev, a));
+    for (int64_t a : red_dims) c.push_back(TileCoord(so, dev, a));
     return c;
   };
   std::optional<TileGrouping> g = GroupDevicesByTile(n, tiles, out, red, red_count);
@@ -496,18 +494,18 @@ std::optional<Plan> PlanScatter(const ScatterProblem& p, const Sharding& sx, con
     bool parallel = false;
     for (auto [a, d] : p.in.batching) parallel |= d == b;
     for (auto [a, d] : p.in.iota) parallel |= d == b && Contains(matched, a);
-    if (!parallel && Tiles(si, b) > 1) red_dims.push_back(b), red_count *= Tiles(si, b);
+    if (!parallel && TilesOnDim(si, b) > 1) red_dims.push_back(b), red_count *= TilesOnDim(si, b);
   }
   std::vector<int64_t> tiles(p.operand.rank());
-  for (int64_t a = 0; a < p.operand.rank(); ++a) tiles[a] = Tiles(sx, a);
+  for (int64_t a = 0; a < p.operand.rank(); ++a) tiles[a] = TilesOnDim(sx, a);
   auto out = [&](int64_t dev) {
     std::vector<int64_t> c(p.operand.rank());
-    for (int64_t a = 0; a < p.operand.rank(); ++a) c[a] = Coord(sx, dev, a);
+    for (int64_t a = 0; a < p.operand.rank(); ++a) c[a] = TileCoord(sx, dev, a);
     return c;
   };
   auto red = [&](int64_t dev) {
     std::vector<int64_t> c;
-    for (int64_t b : red_dims) c.push_back(Coord(si, dev, b));
+    for (int64_t b : red_dims) c.push_back(TileCoord(si, dev, b));
     return c;
   };
   std::optional<TileGrouping> g = GroupDevicesByTile(n, tiles, out, red, red_count);
@@ -515,7 +513,7 @@ std::optional<Plan> PlanScatter(const ScatterProblem& p, const Sharding& sx, con
   if (!g->groups.empty() && (p.count != 1 || !p.kind || !Identity(*p.kind, p.operand.dtype()))) return std::nullopt;
   // Padding of uneven index tiles is made out of bounds (-1): it needs an index component.
   bool uneven = false;
-  for (auto [b, s] : p.in.idx_res) uneven |= Tiles(si, b) > 1 && p.indices.dim(b) % Tiles(si, b) != 0;
+  for (auto [b, s] : p.in.idx_res) uneven |= TilesOnDim(si, b) > 1 && p.indices.dim(b) % TilesOnDim(si, b) != 0;
   if (uneven && p.in.index_map.empty()) return std::nullopt;
   plan.result = *g;
   plan.replicated = sx.IsReplicated() && si.IsReplicated();
@@ -601,7 +599,7 @@ StatusOr<std::optional<PValue>> PartitionScatter(const GatherScatterContext& ctx
   attrs.Remove(AttrId::kControlPredecessors);
   bool uneven = false;
   for (auto [d, s] : p.in.idx_res)
-    uneven |= Tiles(plan.indices, d) > 1 && p.indices.dim(d) % Tiles(plan.indices, d) != 0;
+    uneven |= TilesOnDim(plan.indices, d) > 1 && p.indices.dim(d) % TilesOnDim(plan.indices, d) != 0;
   if (!plan.shifted.empty() || uneven) {
     // Signed arithmetic of the same width (unsigned values past the signed range wrap to
     // negatives: out of bounds either way).

@@ -807,47 +807,43 @@ StatusOr<bool> ComputationPartitioner::ReduceThenCombine(const Instruction* inst
 // tiles; devices that hold different contracting tiles of the same result tile sum their partials.
 std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, const Sharding& ls,
                                     const Sharding& rs, int64_t num_devices) {
-  auto tiles = [](const Sharding& s, int64_t dim) { return s.IsTiled() ? s.NumTilesOnDim(dim) : 1; };
-  auto index = [](const Sharding& s, int64_t dev, int64_t dim) -> int64_t {
-    return s.IsTiled() ? s.TileIndexForDevice(dev)[dim] : 0;
-  };
   // Single-device (maximal) or manual operands are not held by every device.
   auto usable = [](const Sharding& s) { return s.IsReplicated() || (s.IsTiled() && !s.IsManualSubgroup()); };
   if (!usable(ls) || !usable(rs)) return std::nullopt;
   for (const DotDim& x : d.batch)
-    if (tiles(ls, x.lhs) != tiles(rs, x.rhs)) return std::nullopt;
+    if (TilesOnDim(ls, x.lhs) != TilesOnDim(rs, x.rhs)) return std::nullopt;
   for (const DotDim& x : d.contracting)
-    if (tiles(ls, x.lhs) != tiles(rs, x.rhs)) return std::nullopt;
+    if (TilesOnDim(ls, x.lhs) != TilesOnDim(rs, x.rhs)) return std::nullopt;
   int64_t out_rank = dot.shape().rank();
   std::vector<int64_t> out_tiles(out_rank, 1);
-  for (const DotDim& x : d.batch) out_tiles[x.output] = tiles(ls, x.lhs);
-  for (const DotDim& x : d.lhs_non_contracting) out_tiles[x.output] = tiles(ls, x.lhs);
-  for (const DotDim& x : d.rhs_non_contracting) out_tiles[x.output] = tiles(rs, x.rhs);
+  for (const DotDim& x : d.batch) out_tiles[x.output] = TilesOnDim(ls, x.lhs);
+  for (const DotDim& x : d.lhs_non_contracting) out_tiles[x.output] = TilesOnDim(ls, x.lhs);
+  for (const DotDim& x : d.rhs_non_contracting) out_tiles[x.output] = TilesOnDim(rs, x.rhs);
   int64_t tile_count = Product(out_tiles);
   if (num_devices % tile_count != 0) return std::nullopt;
   // Both operands must hold matching batch and contracting tiles on every device.
   for (int64_t dev = 0; dev < num_devices; ++dev) {
     for (const DotDim& x : d.batch)
-      if (index(ls, dev, x.lhs) != index(rs, dev, x.rhs)) return std::nullopt;
+      if (TileCoord(ls, dev, x.lhs) != TileCoord(rs, dev, x.rhs)) return std::nullopt;
     for (const DotDim& x : d.contracting)
-      if (index(ls, dev, x.lhs) != index(rs, dev, x.rhs)) return std::nullopt;
+      if (TileCoord(ls, dev, x.lhs) != TileCoord(rs, dev, x.rhs)) return std::nullopt;
   }
   // Per device: output tile coordinates and contracting coordinates. Every result tile needs
   // every contracting tile (else some partial sums are never computed).
   auto out = [&](int64_t dev) {
     std::vector<int64_t> o(out_rank, 0);
-    for (const DotDim& x : d.batch) o[x.output] = index(ls, dev, x.lhs);
-    for (const DotDim& x : d.lhs_non_contracting) o[x.output] = index(ls, dev, x.lhs);
-    for (const DotDim& x : d.rhs_non_contracting) o[x.output] = index(rs, dev, x.rhs);
+    for (const DotDim& x : d.batch) o[x.output] = TileCoord(ls, dev, x.lhs);
+    for (const DotDim& x : d.lhs_non_contracting) o[x.output] = TileCoord(ls, dev, x.lhs);
+    for (const DotDim& x : d.rhs_non_contracting) o[x.output] = TileCoord(rs, dev, x.rhs);
     return o;
   };
   auto con = [&](int64_t dev) {
     std::vector<int64_t> c;
-    for (const DotDim& x : d.contracting) c.push_back(index(ls, dev, x.lhs));
+    for (const DotDim& x : d.contracting) c.push_back(TileCoord(ls, dev, x.lhs));
     return c;
   };
   int64_t contracting_tiles = 1;
-  for (const DotDim& x : d.contracting) contracting_tiles *= tiles(ls, x.lhs);
+  for (const DotDim& x : d.contracting) contracting_tiles *= TilesOnDim(ls, x.lhs);
   std::optional<TileGrouping> grouping = GroupDevicesByTile(num_devices, out_tiles, out, con, contracting_tiles);
   if (!grouping) return std::nullopt;
   return DotPlan{ls, rs, std::move(grouping->sharding), std::move(grouping->groups), 0};
@@ -861,7 +857,7 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
                                                                const Sharding& target, const std::string& kind) {
   if (!target.IsTiled() || !IsPlainTiled(target) || groups.empty()) return std::nullopt;
   if (!v.sharding.IsReplicated() && !IsPlainTiled(v.sharding)) return std::nullopt;
-  auto tiles_on = [&](int64_t d) { return v.sharding.IsTiled() ? v.sharding.NumTilesOnDim(d) : 1; };
+  auto tiles_on = [&](int64_t d) { return TilesOnDim(v.sharding, d); };
   int64_t k = static_cast<int64_t>(groups[0].size());
   for (const auto& g : groups)
     if (static_cast<int64_t>(g.size()) != k) return std::nullopt;

@@ -47,7 +47,7 @@ std::vector<Instruction*> Resharder::TileOffsets(const Shape& shape, const Shard
   std::vector<Instruction*> offsets;
   int64_t n = b_->num_devices();
   for (int64_t dim = 0; dim < shape.rank(); ++dim) {
-    int64_t tiles = s.IsTiled() ? s.NumTilesOnDim(dim) : 1;
+    int64_t tiles = TilesOnDim(s, dim);
     if (tiles == 1) {
       offsets.push_back(b_->ScalarS32(0));
       continue;
@@ -147,7 +147,6 @@ std::optional<PValue> Resharder::TryPermute(const PValue& v, const Sharding& tar
 namespace {
 
 
-int64_t TilesOn(const Sharding& s, int64_t d) { return s.IsTiled() ? s.NumTilesOnDim(d) : 1; }
 
 std::vector<int64_t> DataIndex(const Sharding& s, int64_t dev, int64_t rank) {
   return s.IsTiled() ? s.TileIndexForDevice(dev) : std::vector<int64_t>(rank, 0);
@@ -160,8 +159,8 @@ std::optional<Sharding> RefiningOrder(const Sharding& src, const Sharding& targe
   std::vector<int64_t> factor(rank), tdims(rank);
   for (int64_t d = 0; d < rank; ++d) {
     tdims[d] = target.NumTilesOnDim(d);
-    if (tdims[d] % TilesOn(src, d) != 0) return std::nullopt;
-    factor[d] = tdims[d] / TilesOn(src, d);
+    if (tdims[d] % TilesOnDim(src, d) != 0) return std::nullopt;
+    factor[d] = tdims[d] / TilesOnDim(src, d);
   }
   int64_t tiles = 1;
   for (int64_t t : tdims) tiles *= t;
@@ -230,7 +229,7 @@ std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& targ
   std::vector<int64_t> factor(rank, 1), chunk(rank, 1), padded = v.hlo->shape().dims();
   bool pad = false;
   for (int64_t d = 0; d < rank; ++d) {
-    int64_t ns = TilesOn(src, d);
+    int64_t ns = TilesOnDim(src, d);
     int64_t nt = target.NumTilesOnDim(d);
     if (nt % ns != 0) return std::nullopt;
     factor[d] = nt / ns;

@@ -78,6 +78,12 @@ class Resharder {
 // whose tiles the partitioner's plans can enumerate directly.
 bool IsPlainTiled(const Sharding& s);
 inline bool IsPlainTilingOrReplicated(const Sharding& s) { return s.IsReplicated() || IsPlainTiled(s); }
+// Tiles of `s` along data dim `d`, and the tile coordinate of `device` there (1 and 0 when `s`
+// is not tiled).
+inline int64_t TilesOnDim(const Sharding& s, int64_t d) { return s.IsTiled() ? s.NumTilesOnDim(d) : 1; }
+inline int64_t TileCoord(const Sharding& s, int64_t device, int64_t d) {
+  return s.IsTiled() ? s.TileIndexForDevice(device)[d] : 0;
+}
 
 // Devices grouped by the result tile they compute (`out(dev)`, with `tiles` tiles per result
 // dim); inside a tile, the devices that hold different `red(dev)` coordinates hold partial results
