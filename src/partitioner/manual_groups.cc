@@ -155,7 +155,7 @@ std::optional<GroupBlocks> FindGroupBlocks(const Sharding& s, const Shape& full,
   for (int64_t d = 0; d < rank; ++d) {
     if (shard.dim(d) == 0 ? full.dim(d) != 0 : full.dim(d) % shard.dim(d) != 0) return std::nullopt;
     out.blocks.push_back(shard.dim(d) == 0 ? 1 : full.dim(d) / shard.dim(d));
-    const int64_t ref = reference.IsTiled() ? reference.NumTilesOnDim(d) : 1;
+    const int64_t ref = TilesOnDim(reference, d);
     if (ref % out.blocks[d] != 0) return std::nullopt;
     inner[d] = ref / out.blocks[d];
   }
