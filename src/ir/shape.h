@@ -78,11 +78,12 @@ class Shape {
   bool CompatibleIgnoringElementType(const Shape& o) const;
 
  private:
+  // dims_ and tuple_ first: they are what graph walks read (see Instruction's field order).
   DType dtype_ = DType::kF32;
   std::vector<int64_t> dims_;
+  std::vector<Shape> tuple_;
   std::vector<bool> dynamic_;  // empty when static
   std::optional<Layout> layout_;
-  std::vector<Shape> tuple_;
 };
 
 // Row-major strides (in elements) of `dims`.
