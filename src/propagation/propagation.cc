@@ -154,6 +154,13 @@ std::vector<Instruction*> Related(Instruction* i, const CallerMap& callers) {
   }
 }
 
+// A post-order entry: the instruction and its unique id, so that walks over an order can consult
+// dense per-id arrays without touching the instruction.
+struct Entry {
+  Instruction* instr;
+  int64_t id;
+};
+
 // The instruction order XLA's passes visit a computation in (HloComputation::
 // MakeInstructionPostOrder), which decides who wins where two shardings meet in one sweep. A
 // depth-first search starts only from the instructions without users, in instruction order (the
@@ -163,30 +170,23 @@ std::vector<Instruction*> Related(Instruction* i, const CallerMap& callers) {
 // each node is listed after everything it descended into. Computation::MakeInstructionPostOrder
 // starts from every instruction in list order instead, so text order and operand order disagree
 // there: for `x` read by constraints `c1`, `c2` in `tuple(c2, c1)`, XLA lists c2 before c1.
-// `slot` is scratch indexed by unique id (all -1 before and after).
-std::vector<Instruction*> XlaPostOrder(const Computation& comp, std::vector<int32_t>& slot) {
-  const std::vector<Instruction*> list = comp.instructions();
+// `list` is comp.instructions(); `slot` is scratch indexed by unique id (all -1 before and after).
+std::vector<Entry> XlaPostOrder(const Computation& comp, const std::vector<Instruction*>& list,
+                                std::vector<int32_t>& slot) {
   const int32_t n = static_cast<int32_t>(list.size());
   const int64_t bound = static_cast<int64_t>(slot.size());
-  auto in_range = [&](const Instruction* i) { return i->unique_id() >= 0 && i->unique_id() < bound; };
   bool dense = true;
-  for (int32_t k = 0; k < n; ++k) {
-    if (!in_range(list[k])) dense = false;
-    else slot[list[k]->unique_id()] = k;
-  }
-  absl::flat_hash_map<const Instruction*, int32_t> sparse;  // when some id is out of range
-  if (!dense)
-    for (int32_t k = 0; k < n; ++k) sparse[list[k]] = k;
-  auto index_of = [&](const Instruction* i) -> int32_t {
-    if (i->parent() != &comp) return -1;
-    if (dense) return slot[i->unique_id()];
-    auto it = sparse.find(i);
-    return it == sparse.end() ? -1 : it->second;
-  };
+  // One pass over the instructions for the ids and the channels (on large computations every
+  // pass is a cache miss per instruction); the ids are kept to clear `slot` without another.
+  std::vector<int64_t> ids(n);
   // Collectives sharing a channel id stay in list order: each one depends on the earlier ones.
   absl::flat_hash_map<int64_t, std::vector<int32_t>> channel_groups;
   absl::flat_hash_map<int32_t, std::vector<int32_t>> channel_deps;
   for (int32_t k = 0; k < n; ++k) {
+    if (k + 8 < n) __builtin_prefetch(list[k + 8]);
+    ids[k] = list[k]->unique_id();
+    if (ids[k] < 0 || ids[k] >= bound) dense = false;
+    else slot[ids[k]] = k;
     switch (list[k]->opcode()) {
       case Opcode::kAllReduce: case Opcode::kAllGather: case Opcode::kAllToAll:
       case Opcode::kCollectiveBroadcast: case Opcode::kCollectivePermute: case Opcode::kRaggedAllToAll:
@@ -201,6 +201,15 @@ std::vector<Instruction*> XlaPostOrder(const Computation& comp, std::vector<int3
         break;
     }
   }
+  absl::flat_hash_map<const Instruction*, int32_t> sparse;  // when some id is out of range
+  if (!dense)
+    for (int32_t k = 0; k < n; ++k) sparse[list[k]] = k;
+  auto index_of = [&](const Instruction* i) -> int32_t {
+    if (i->parent() != &comp) return -1;
+    if (dense) return slot[i->unique_id()];
+    auto it = sparse.find(i);
+    return it == sparse.end() ? -1 : it->second;
+  };
   // The children of each node in the order they are descended into: control predecessors (last
   // first), operands (first first), then channel dependencies (last first, skipped from a start
   // node). This is the order of XLA's explicit stack, which pushes them the other way round.
@@ -209,6 +218,8 @@ std::vector<Instruction*> XlaPostOrder(const Computation& comp, std::vector<int3
   std::vector<uint8_t> start(n, 0);
   children.reserve(2 * n);
   for (int32_t k = 0; k < n; ++k) {
+    if (k + 8 < n) __builtin_prefetch(list[k + 8]);
+    if (k + 4 < n) __builtin_prefetch(list[k + 4]->operands().data());
     const Instruction* i = list[k];
     start[k] = i->users().empty();
     if (const auto* preds = i->control_predecessors())
@@ -222,8 +233,8 @@ std::vector<Instruction*> XlaPostOrder(const Computation& comp, std::vector<int3
     begin[k + 1] = static_cast<int32_t>(children.size());
   }
   if (dense)
-    for (const Instruction* i : list) slot[i->unique_id()] = -1;
-  std::vector<Instruction*> order;
+    for (int64_t id : ids) slot[id] = -1;
+  std::vector<Entry> order;
   order.reserve(n);
   std::vector<uint8_t> state(n, 0);  // 1 on the search path, 2 listed
   std::vector<std::pair<int32_t, int32_t>> stack;  // node, next child position
@@ -235,7 +246,7 @@ std::vector<Instruction*> XlaPostOrder(const Computation& comp, std::vector<int3
       auto& [node, next] = stack.back();
       if (next == begin[node + 1]) {
         state[node] = 2;
-        order.push_back(list[node]);
+        order.push_back({list[node], ids[node]});
         stack.pop_back();
         continue;
       }
@@ -250,7 +261,7 @@ std::vector<Instruction*> XlaPostOrder(const Computation& comp, std::vector<int3
   // list position.
   if (static_cast<int32_t>(order.size()) != n)
     for (int32_t k = 0; k < n; ++k)
-      if (state[k] == 0) order.push_back(list[k]);
+      if (state[k] == 0) order.push_back({list[k], ids[k]});
   return order;
 }
 
@@ -285,17 +296,19 @@ class Driver {
   }
 
   StatusOr<bool> Run() {
+    // Each computation keeps its instructions in a linked list: list them once (on large modules
+    // every walk over the instructions is a cache miss per instruction, so the preparation below
+    // walks them as few times as it can).
+    for (Computation* comp : module_.computations()) comp_instrs_.emplace_back(comp, comp->instructions());
+    constraint_work_.assign(module_.unique_id_bound(), 0);
     ClearCsePreventionShardings();
     RETURN_IF_ERROR(ProcessShardingConstraints());
     SaveEntrySignature();
-    // The graph does not change from here until the barriers are removed: list each
-    // computation's instructions once (a computation keeps them in a linked list).
-    for (Computation* comp : module_.computations()) comp_instrs_.emplace_back(comp, comp->instructions());
     RETURN_IF_ERROR(CheckDevicesInWhileBodies());
     BuildComputationMap();
     CollectProvided();
-    RecordAnnotations();
     PrepareFixpoint();
+    RecordAnnotations();
     for (int aggr = 0; aggr < 3; ++aggr) RunToFixpoint(aggr, /*groups=*/true);
     const uint64_t level3_start = s_.clock;
     RunToFixpoint(3, /*groups=*/true);
@@ -323,25 +336,56 @@ class Driver {
     return at != std::string::npos && (at == 0 || entry[at - 1] == ' ');
   }
 
+  // Also lists the control-flow instructions and the shard barriers (in instruction order), which
+  // the constraint processing neither adds nor removes.
   void ClearCsePreventionShardings() {
-    for (Computation* comp : module_.computations())
-      for (Instruction* instr : comp->instructions())
+    for (const auto& [comp, instrs] : comp_instrs_)
+      for (Instruction* instr : instrs) {
+        if (IsControlFlow(instr)) control_flow_.push_back(instr);
+        if (instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo"))
+          barriers_.push_back({comp, instr});
         if (instr->has_sharding() && IsCsePreventionSharding(*instr->sharding())) {
           instr->clear_sharding();
           changed_ = true;
         }
+        if ((instr->IsCustomCall("Sharding") && instr->operand_count() == 1) ||
+            (instr->has_sharding() && !instr->sharding()->IsTuple() && instr->sharding()->shard_group().valid()))
+          MarkConstraintWork(instr);
+      }
+  }
+
+  // Instructions ProcessShardingConstraints must visit (constraints, shard-group members), by
+  // unique id; an instruction without a dense id is always visited.
+  void MarkConstraintWork(const Instruction* instr) {
+    const int64_t id = instr->unique_id();
+    if (id >= 0 && id < static_cast<int64_t>(constraint_work_.size())) constraint_work_[id] = 1;
+  }
+  bool NeedsConstraintWork(const Entry& e) const {
+    return e.id < 0 || e.id >= static_cast<int64_t>(constraint_work_.size()) || constraint_work_[e.id];
   }
 
   // Sharding custom calls become copies carrying the sharding (keeping the custom call's name);
   // shard_as/shard_like annotations become groups.
+  //
+  // The post order stays valid where a constraint with users and without control edges is
+  // replaced: its copy has the same operand and users (the search reaches it where it reached
+  // the constraint), and a removed constraint's users reach its operand where they reached it.
+  // Otherwise (a constraint without users starts a search; control edges are dropped) the
+  // computation's order is recomputed before the fixpoint.
   Status ProcessShardingConstraints() {
     post_order_slot_.assign(module_.unique_id_bound(), -1);
-    for (Computation* comp : module_.computations()) {
-      post_orders_.push_back(XlaPostOrder(*comp, post_order_slot_));
-      const std::vector<Instruction*>& order = post_orders_.back();
+    for (auto& [comp, instrs] : comp_instrs_) {
+      post_orders_.push_back(XlaPostOrder(*comp, instrs, post_order_slot_));
+      std::vector<Entry>& order = post_orders_.back();
+      absl::flat_hash_set<const Instruction*> removed;
+      std::vector<Instruction*> added;
       for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        Instruction* instr = *it;
+        if (!NeedsConstraintWork(*it)) continue;
+        Instruction* instr = it->instr;
         if (instr->IsCustomCall("Sharding") && instr->operand_count() == 1) {
+          const bool order_holds = instr->user_count() > 0 && instr->control_successors().empty() &&
+                                   (!instr->control_predecessors() || instr->control_predecessors()->empty());
+          if (!order_holds) stale_orders_.insert(comp);
           if (!instr->has_sharding()) {
             return InvalidArgument("%{}: a Sharding custom call needs a sharding attribute", instr->name());
           }
@@ -361,19 +405,23 @@ class Driver {
             Instruction* c = comp->AddInstruction(std::move(copy));
             instr->ReplaceAllUsesWith(c);
             instr->DropControlEdges();
+            removed.insert(instr);
+            added.push_back(c);
+            *it = {c, c->unique_id()};
             RETURN_IF_ERROR(comp->RemoveInstruction(instr));
             instr = c;
             changed_ = true;
-            stale_orders_.insert(comp);
           } else if (sharding.shard_group().valid()) {
             // An unknown-sharding constraint only carries its group to the operand.
             Sharding given = operand->has_sharding() ? *operand->sharding() : Sharding::Unknown();
             operand->set_sharding(std::make_shared<const Sharding>(given.WithShardGroup(sharding.shard_group())));
+            MarkConstraintWork(operand);  // visited later in this walk: it joins the group there
             instr->ReplaceAllUsesWith(operand);
             instr->DropControlEdges();
+            removed.insert(instr);
+            it->instr = nullptr;
             RETURN_IF_ERROR(comp->RemoveInstruction(instr));
             changed_ = true;
-            stale_orders_.insert(comp);
             continue;
           }
           RETURN_IF_ERROR(RecordGroup(instr));
@@ -387,6 +435,12 @@ class Driver {
         }
         RETURN_IF_ERROR(RecordGroup(instr));
       }
+      if (removed.empty()) continue;
+      // The list as the computation now has it: the constraints gone (compared by address only:
+      // they are freed), their copies at the end in creation order.
+      std::erase_if(order, [](const Entry& e) { return e.instr == nullptr; });
+      std::erase_if(instrs, [&](const Instruction* i) { return removed.contains(i); });
+      instrs.insert(instrs.end(), added.begin(), added.end());
     }
     return absl::OkStatus();
   }
@@ -422,88 +476,83 @@ class Driver {
   // single-device instruction in the body must be on D, and the body root (hence the while) is
   // placed on D. (XLA's CheckAndUpdateDeviceAssignmentsInWhileBody.)
   Status CheckDevicesInWhileBodies() {
-    for (const auto& [comp, instrs] : comp_instrs_) {
-      for (Instruction* w : instrs) {
-        if (w->opcode() != Opcode::kWhile) continue;
-        Computation* body = w->computation_attr(AttrId::kBody);
-        if (!body) continue;
-        std::optional<int64_t> unique;
-        const Instruction* channel = nullptr;
-        std::vector<std::pair<int64_t, const Instruction*>> others;
-        auto conflict = [&](const Instruction* i, int64_t device) {
-          return InvalidArgument("instruction %{} is on device {}, which conflicts with device {} of channel instruction %{}",
-                                 i->name(), device, *unique, channel->name());
-        };
-        for (const Instruction* i : body->instructions()) {
-          if (!i->has_sharding()) continue;
-          std::optional<int64_t> device = i->sharding()->UniqueDevice();
-          if (!device) continue;
-          const Opcode op = i->opcode();
-          const bool is_channel =
-              ((op == Opcode::kSend || op == Opcode::kRecv) && !i->bool_attr(AttrId::kIsHostTransfer)) ||
-              ((op == Opcode::kAllReduce || op == Opcode::kReduceScatter) && i->attrs().Has(AttrId::kChannelId));
-          if (unique) {
-            if (*unique != *device) return conflict(i, *device);
-          } else if (is_channel) {
-            channel = i;
-            unique = device;
-            for (const auto& [d, other] : others)
-              if (d != *unique) return conflict(other, d);
-          } else {
-            others.emplace_back(*device, i);
-          }
+    for (Instruction* w : control_flow_) {
+      if (w->opcode() != Opcode::kWhile) continue;
+      Computation* body = w->computation_attr(AttrId::kBody);
+      if (!body) continue;
+      std::optional<int64_t> unique;
+      const Instruction* channel = nullptr;
+      std::vector<std::pair<int64_t, const Instruction*>> others;
+      auto conflict = [&](const Instruction* i, int64_t device) {
+        return InvalidArgument("instruction %{} is on device {}, which conflicts with device {} of channel instruction %{}",
+                               i->name(), device, *unique, channel->name());
+      };
+      for (const Instruction* i : body->instructions()) {
+        if (!i->has_sharding()) continue;
+        std::optional<int64_t> device = i->sharding()->UniqueDevice();
+        if (!device) continue;
+        const Opcode op = i->opcode();
+        const bool is_channel =
+            ((op == Opcode::kSend || op == Opcode::kRecv) && !i->bool_attr(AttrId::kIsHostTransfer)) ||
+            ((op == Opcode::kAllReduce || op == Opcode::kReduceScatter) && i->attrs().Has(AttrId::kChannelId));
+        if (unique) {
+          if (*unique != *device) return conflict(i, *device);
+        } else if (is_channel) {
+          channel = i;
+          unique = device;
+          for (const auto& [d, other] : others)
+            if (d != *unique) return conflict(other, d);
+        } else {
+          others.emplace_back(*device, i);
         }
-        if (!unique) continue;
-        if (w->has_sharding()) {
-          std::optional<int64_t> wd = w->sharding()->UniqueDevice();
-          if (wd && *wd != *unique) return conflict(w, *wd);
-        }
-        Instruction* root = body->root();
-        std::optional<int64_t> rd = root->has_sharding() ? root->sharding()->UniqueDevice() : std::nullopt;
-        if (!rd) {
-          root->set_sharding(std::make_shared<const Sharding>(
-              Sharding::AssignDevice(*unique).NormalizeTupleSharding(root->shape())));
-          changed_ = true;
-        } else if (*rd != *unique) {
-          return conflict(root, *rd);
-        }
+      }
+      if (!unique) continue;
+      if (w->has_sharding()) {
+        std::optional<int64_t> wd = w->sharding()->UniqueDevice();
+        if (wd && *wd != *unique) return conflict(w, *wd);
+      }
+      Instruction* root = body->root();
+      std::optional<int64_t> rd = root->has_sharding() ? root->sharding()->UniqueDevice() : std::nullopt;
+      if (!rd) {
+        root->set_sharding(std::make_shared<const Sharding>(
+            Sharding::AssignDevice(*unique).NormalizeTupleSharding(root->shape())));
+        changed_ = true;
+      } else if (*rd != *unique) {
+        return conflict(root, *rd);
       }
     }
     return absl::OkStatus();
   }
 
   void BuildComputationMap() {
-    for (const auto& [comp, instrs] : comp_instrs_) {
-      for (Instruction* instr : instrs) {
-        if (!IsControlFlow(instr)) continue;
-        std::vector<Instruction*> related = Related(instr, s_.computation_map);
-        const Instruction* sharded = nullptr;
-        for (Instruction* r : related)
-          if (r->has_sharding()) {
-            sharded = r;
-            break;
-          }
-        if (sharded) {
-          for (Instruction* r : related) r->set_sharding(sharded->sharding_ptr());
+    for (Instruction* instr : control_flow_) {
+      std::vector<Instruction*> related = Related(instr, s_.computation_map);
+      const Instruction* sharded = nullptr;
+      for (Instruction* r : related)
+        if (r->has_sharding()) {
+          sharded = r;
+          break;
         }
-        if (instr->opcode() == Opcode::kWhile) {
-          // Both the body and the condition map to the while (the condition's parameter and its
-          // root may then carry shardings too).
-          if (Computation* body = instr->computation_attr(AttrId::kBody)) s_.computation_map[body] = instr;
-          if (Computation* cond = instr->computation_attr(AttrId::kCondition)) s_.computation_map[cond] = instr;
-        } else {
-          for (Computation* c : instr->called_computations()) s_.computation_map[c] = instr;
-        }
+      if (sharded) {
+        for (Instruction* r : related) r->set_sharding(sharded->sharding_ptr());
+      }
+      if (instr->opcode() == Opcode::kWhile) {
+        // Both the body and the condition map to the while (the condition's parameter and its
+        // root may then carry shardings too).
+        if (Computation* body = instr->computation_attr(AttrId::kBody)) s_.computation_map[body] = instr;
+        if (Computation* cond = instr->computation_attr(AttrId::kCondition)) s_.computation_map[cond] = instr;
+      } else {
+        for (Computation* c : instr->called_computations()) s_.computation_map[c] = instr;
       }
     }
   }
 
-  // One pass over the instructions (each visit of a large module's instruction is a cache miss):
-  // the fixed shardings, unknown -> replicated, and the shard barriers (in instruction order).
+  // The fixed shardings of the entry signature. (Those of the other instructions, and unknown ->
+  // replicated, are settled by PrepareFixpoint's pass over all instructions: CollectAnnotation.)
   void CollectProvided() {
     Computation* entry = module_.entry();
     Instruction* root = entry->root();
-    const Instruction* original_root = root;
+    original_root_ = root;
     if (!s_.allow_to_output && (!root->has_sharding() || !root->sharding()->IsUnknown())) {
       if (root->opcode() == Opcode::kWhile) {
         // A fixed while root would pin its body and condition too: a copy takes the fixed
@@ -521,22 +570,21 @@ class Driver {
       }
       s_.provided.insert(root);
     }
+    root_ = root;
     if (!s_.allow_to_parameters) {
       for (Instruction* p : entry->parameters())
         if (p && p->has_sharding() && !p->sharding()->IsUnknown()) s_.provided.insert(p);
     }
-    for (const auto& [comp, instrs] : comp_instrs_) {
-      for (Instruction* instr : instrs) {
-        if (instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo"))
-          barriers_.push_back({comp, instr});
-        if (!instr->has_sharding()) continue;
-        if (instr->sharding()->IsUnknown()) {
-          // Unknown shardings take part as replicated (but stay refinable).
-          instr->set_sharding(std::make_shared<const Sharding>(Sharding::Replicate(instr->sharding()->metadata())));
-        } else if (instr != root && instr != original_root && instr->opcode() != Opcode::kParameter) {
-          s_.provided.insert(instr);
-        }
-      }
+  }
+
+  // An instruction's own sharding: fixed (an annotation anywhere but on the entry's signature),
+  // or unknown, which takes part as replicated (but stays refinable).
+  void CollectAnnotation(Instruction* instr) {
+    if (!instr->has_sharding()) return;
+    if (instr->sharding()->IsUnknown()) {
+      instr->set_sharding(std::make_shared<const Sharding>(Sharding::Replicate(instr->sharding()->metadata())));
+    } else if (instr != root_ && instr != original_root_ && instr->opcode() != Opcode::kParameter) {
+      s_.provided.insert(instr);
     }
   }
 
@@ -589,32 +637,33 @@ class Driver {
   enum : uint8_t {
     kProvided = 1, kDoneFwd = 2, kDoneBwd = 4, kDoneGroup = 8, kOpen = 16, kInGroup = 32, kManualConversion = 64
   };
-  // Post-order entries carry the dense id so that the done checks do not touch the instruction.
-  struct Entry {
-    Instruction* instr;
-    int64_t id;
-  };
   void PrepareFixpoint() {
     int64_t max_id = -1;
-    std::vector<Instruction*> unnumbered;
-    std::vector<std::vector<Instruction*>> orders;
+    std::vector<Entry*> unnumbered;
     post_order_slot_.resize(module_.unique_id_bound(), -1);
-    size_t k = 0;
+    size_t c = 0;
     for (Computation* comp : module_.computations()) {
       // The post orders of the constraint processing still hold where it changed nothing.
-      const bool reuse = k < post_orders_.size() && !stale_orders_.contains(comp);
-      orders.push_back(reuse ? std::move(post_orders_[k]) : XlaPostOrder(*comp, post_order_slot_));
-      ++k;
-      for (Instruction* i : orders.back()) {
-        if (i->unique_id() < 0) unnumbered.push_back(i);
+      const bool reuse = c < post_orders_.size() && !stale_orders_.contains(comp);
+      const std::vector<Entry> order =
+          reuse ? std::move(post_orders_[c]) : XlaPostOrder(*comp, comp_instrs_[c].second, post_order_slot_);
+      ++c;
+      // The first pass over all instructions (each a cache miss on large modules): the ids, and
+      // the annotations.
+      orders_.emplace_back(order.size());
+      std::vector<Entry>& entries = orders_.back();
+      for (size_t k = 0; k < order.size(); ++k) {
+        if (k + kPrefetchAhead < order.size()) Prefetch(order[k + kPrefetchAhead].instr);
+        Instruction* i = order[k].instr;
+        CollectAnnotation(i);
+        entries[k] = {i, i->unique_id()};
+        if (i->unique_id() < 0) unnumbered.push_back(&entries[k]);
         max_id = std::max(max_id, i->unique_id());
       }
     }
-    for (Instruction* i : unnumbered) i->set_unique_id(++max_id);
-    for (const std::vector<Instruction*>& order : orders) {
-      orders_.emplace_back();
-      orders_.back().reserve(order.size());
-      for (Instruction* i : order) orders_.back().push_back({i, i->unique_id()});
+    for (Entry* e : unnumbered) {
+      e->instr->set_unique_id(++max_id);
+      e->id = max_id;
     }
     bits_.assign(max_id + 1, 0);
     s_.changed_at.assign(max_id + 1, 1);
@@ -675,12 +724,14 @@ class Driver {
   static constexpr size_t kPrefetchAhead = 8;
   static void Prefetch(const Instruction* i) {
     const char* p = reinterpret_cast<const char*>(i);
-    for (size_t line = 0; line < sizeof(Instruction); line += 64) __builtin_prefetch(p + line);
+    for (size_t line = 0; line < Instruction::kHotBytes; line += 64) __builtin_prefetch(p + line);
   }
   // Second stage, once the instruction itself is (nearly) in cache: its operand and user lists.
   static void PrefetchEdges(const Instruction* i) {
     __builtin_prefetch(i->operands().data());
     __builtin_prefetch(i->users().data());
+    __builtin_prefetch(i->shape().dims().data());
+    __builtin_prefetch(i->attrs().entries().data());
   }
 
   void ClearCache(const Instruction* instr, const Instruction* for_users = nullptr) {
@@ -735,6 +786,24 @@ class Driver {
     return s_.operands_changed_at[e.id] <= since;
   }
 
+  // Whether the sweeps will touch the instruction of `e` (an estimate from the dense arrays, for
+  // prefetching: most entries of a sweep are skipped, and fetching them anyway would spend the
+  // memory bandwidth the visited ones wait for).
+  bool ForwardMayRun(const Entry& e) const {
+    const uint8_t bits = bits_[e.id];
+    if (bits & kDoneFwd) return false;
+    if (bits & kProvided) return (bits & kOpen) != 0;
+    const uint64_t since = fwd_at_[e.id];
+    return since == 0 || s_.aggressiveness < 2 || s_.changed_at[e.id] > since || op_class_[e.id] != kOther ||
+           s_.operands_changed_at[e.id] > since;
+  }
+  bool BackwardMayRun(const Entry& e) const {
+    const uint8_t bits = bits_[e.id];
+    if (bits & kDoneBwd) return (bits & kManualConversion) != 0;
+    if (bits & kProvided) return (bits & kOpen) != 0;
+    return !BackwardIsUpToDate(e.id);
+  }
+
   // The backward rule reads the users and the users' other operands.
   bool BackwardIsUpToDate(int64_t id) const {
     const uint64_t since = bwd_at_[id];
@@ -785,8 +854,10 @@ class Driver {
         }
         for (size_t k = 0; k < order.size(); ++k) {
           const Entry& e = order[k];
-          if (k + 2 * kPrefetchAhead < order.size()) Prefetch(order[k + 2 * kPrefetchAhead].instr);
-          if (k + kPrefetchAhead < order.size()) PrefetchEdges(order[k + kPrefetchAhead].instr);
+          if (k + 2 * kPrefetchAhead < order.size() && ForwardMayRun(order[k + 2 * kPrefetchAhead]))
+            Prefetch(order[k + 2 * kPrefetchAhead].instr);
+          if (k + kPrefetchAhead < order.size() && ForwardMayRun(order[k + kPrefetchAhead]))
+            PrefetchEdges(order[k + kPrefetchAhead].instr);
           uint8_t& bits = bits_[e.id];
           if (bits & kDoneFwd) continue;
           if (!(bits & kProvided)) {
@@ -814,8 +885,10 @@ class Driver {
           }
         }
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
-          if (order.rend() - it > static_cast<ptrdiff_t>(2 * kPrefetchAhead)) Prefetch(it[2 * kPrefetchAhead].instr);
-          if (order.rend() - it > static_cast<ptrdiff_t>(kPrefetchAhead)) PrefetchEdges(it[kPrefetchAhead].instr);
+          if (order.rend() - it > static_cast<ptrdiff_t>(2 * kPrefetchAhead) && BackwardMayRun(it[2 * kPrefetchAhead]))
+            Prefetch(it[2 * kPrefetchAhead].instr);
+          if (order.rend() - it > static_cast<ptrdiff_t>(kPrefetchAhead) && BackwardMayRun(it[kPrefetchAhead]))
+            PrefetchEdges(it[kPrefetchAhead].instr);
           // A manual conversion is refined together with the Sharding constraint before it.
           if ((bits_[it->id] & (kManualConversion | kDoneBwd)) == kManualConversion)
             Bits(it->instr->operand(0)) &= ~kDoneBwd;
@@ -1010,7 +1083,8 @@ class Driver {
   std::vector<std::vector<Entry>> orders_;
   // Post orders computed by ProcessShardingConstraints (one per computation, in module order) and
   // the computations whose graph it changed afterwards.
-  std::vector<std::vector<Instruction*>> post_orders_;
+  std::vector<std::vector<Entry>> post_orders_;
+  std::vector<uint8_t> constraint_work_;  // by unique id: see MarkConstraintWork
   absl::flat_hash_set<const Computation*> stale_orders_;
   std::vector<int32_t> post_order_slot_;  // scratch of XlaPostOrder
   std::vector<uint8_t> bits_;
@@ -1022,7 +1096,12 @@ class Driver {
   std::vector<Instruction*> related_scratch_;
   // The ShardBarrierFrom/To custom calls and their computations, in instruction order.
   std::vector<std::pair<Computation*, Instruction*>> barriers_;
-  // Each computation's instructions (insertion order), listed after the constraints are processed.
+  // The while / conditional / call instructions, in instruction order.
+  std::vector<Instruction*> control_flow_;
+  // The entry root before and after CollectProvided (which may add a copy after a while root).
+  const Instruction* original_root_ = nullptr;
+  const Instruction* root_ = nullptr;
+  // Each computation's instructions (insertion order), kept up to date until the fixpoint.
   std::vector<std::pair<Computation*, std::vector<Instruction*>>> comp_instrs_;
   // Dense per-id facts, fixed during the fixpoint: the opcode class the up-to-date checks need,
   // and the users' ids (users of id i: user_ids_[user_begin_[i] .. user_begin_[i + 1])).
