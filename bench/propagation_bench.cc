@@ -3,7 +3,9 @@
 // propagation, their ratio, and the same for modules 10x smaller and 10x larger, with the growth
 // of the time from each size to the next. The smallest module (10k instructions by default) fits
 // in a 32 MiB L3 cache and the others do not, so the first growth figure also measures the cache;
-// the second (large -> 10x large) is the one that shows how the algorithm scales.
+// the second (large -> 10x large) is the one that shows how the algorithm scales. The sizes take
+// turns round after round (best round each), so a slow spell of a shared machine does not fall
+// on one size only.
 // Asserts nothing. Usage: propagation_bench [instructions] [--explain] [--reps N] [--only]
 //   instructions: size of the large module (default 100000); --explain also records provenance;
 //   --only measures the large module alone (for profiling one size).
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 #include <ctime>
 
 #include "hlo/parser.h"
@@ -34,37 +37,36 @@ struct Figures {
   double parse_s = 1e30, propagate_s = 1e30;
 };
 
-Figures Measure(int64_t min_instructions, bool explain, int reps) {
+std::string ModuleText(int64_t min_instructions) {
   spmdc::TransformerOptions base;
   base.parallel.data = 2;
   base.parallel.model = 4;
   base.parallel.constrain_activations = true;
-  spmdc::TransformerOptions options = spmdc::TransformerOptionsForInstructionCount(min_instructions, base);
-  const std::string text = spmdc::BuildTransformerTrainingStep(options);
-  Figures f;
-  for (int r = 0; r < reps; ++r) {
-    const double t0 = CpuSeconds();
-    auto module = spmdc::ParseHloModule(text, "transformer");
-    const double t1 = CpuSeconds();
-    if (!module.ok()) {
-      std::fprintf(stderr, "parse failed: %s\n", std::string(module.status().message()).c_str());
-      std::exit(1);
-    }
-    int64_t n = 0;
-    for (spmdc::Computation* c : (*module)->computations()) n += c->instruction_count();
-    f.instructions = n;
-    spmdc::Provenance provenance;
-    const double t2 = CpuSeconds();
-    auto changed = spmdc::PropagateShardings(**module, {}, explain ? &provenance : nullptr);
-    const double t3 = CpuSeconds();
-    if (!changed.ok()) {
-      std::fprintf(stderr, "propagation failed: %s\n", std::string(changed.status().message()).c_str());
-      std::exit(1);
-    }
-    f.parse_s = std::min(f.parse_s, t1 - t0);
-    f.propagate_s = std::min(f.propagate_s, t3 - t2);
+  return spmdc::BuildTransformerTrainingStep(spmdc::TransformerOptionsForInstructionCount(min_instructions, base));
+}
+
+// One parse and one propagation of `text`; keeps the best times in `f`.
+void MeasureOnce(const std::string& text, bool explain, Figures& f) {
+  const double t0 = CpuSeconds();
+  auto module = spmdc::ParseHloModule(text, "transformer");
+  const double t1 = CpuSeconds();
+  if (!module.ok()) {
+    std::fprintf(stderr, "parse failed: %s\n", std::string(module.status().message()).c_str());
+    std::exit(1);
   }
-  return f;
+  int64_t n = 0;
+  for (spmdc::Computation* c : (*module)->computations()) n += c->instruction_count();
+  f.instructions = n;
+  spmdc::Provenance provenance;
+  const double t2 = CpuSeconds();
+  auto changed = spmdc::PropagateShardings(**module, {}, explain ? &provenance : nullptr);
+  const double t3 = CpuSeconds();
+  if (!changed.ok()) {
+    std::fprintf(stderr, "propagation failed: %s\n", std::string(changed.status().message()).c_str());
+    std::exit(1);
+  }
+  f.parse_s = std::min(f.parse_s, t1 - t0);
+  f.propagate_s = std::min(f.propagate_s, t3 - t2);
 }
 
 void Print(const char* label, const Figures& f) {
@@ -90,13 +92,19 @@ int main(int argc, char** argv) {
   std::printf("sharding propagation vs parse (transformer training step, mesh data=2 x model=4%s), "
               "thread CPU time, best of %d\n",
               explain ? ", with provenance" : "", reps);
+  // The sizes take turns, round after round, so that a slow spell of a shared machine does not
+  // fall on one size only; each keeps its best round.
+  std::vector<int64_t> sizes = only ? std::vector<int64_t>{large} : std::vector<int64_t>{large / 10, large, large * 10};
+  std::vector<std::string> texts;
+  for (int64_t size : sizes) texts.push_back(ModuleText(size));
+  std::vector<Figures> figures(sizes.size());
+  for (int r = 0; r < reps; ++r)
+    for (size_t k = 0; k < sizes.size(); ++k) MeasureOnce(texts[k], explain, figures[k]);
   if (only) {
-    Print("only", Measure(large, explain, reps));
+    Print("only", figures[0]);
     return 0;
   }
-  Figures small = Measure(large / 10, explain, reps);
-  Figures big = Measure(large, explain, reps);
-  Figures huge = Measure(large * 10, explain, std::min(reps, 2));
+  const Figures &small = figures[0], &big = figures[1], &huge = figures[2];
   Print("small", small);
   Print("large", big);
   Print("10x", huge);
