@@ -36,7 +36,8 @@ bool IsElementwise(const Instruction& i) {
   }
 }
 
-// Custom calls whose result is sharded like their (first) operand.
+// Custom calls whose result is sharded like their (first) operand (XLA's IsPassthroughCustomOps):
+// the annotations that only place or constrain a value (memory-space moves and pins included).
 bool IsPassthroughCustomCall(const Instruction& i) {
   if (i.opcode() != Opcode::kCustomCall) return false;
   const std::string& t = i.custom_call_target();
@@ -45,7 +46,8 @@ bool IsPassthroughCustomCall(const Instruction& i) {
       i.operand(0)->shape().rank() != i.shape().rank())
     return false;
   return t == "ResizeNearest" || t == "ResizeBilinear" || t == "ResizeNearestGrad" ||
-         t == "ResizeBilinearGrad" || t == "Cholesky" || t == "MoveToHost" || t == "MoveToDevice";
+         t == "ResizeBilinearGrad" || t == "Cholesky" || t == "MoveToHost" || t == "MoveToDevice" ||
+         t == "PinToDevice" || t == "PinToDeviceSram";
 }
 
 // XLA's HloInstruction::HasSideEffect, which differs from the IR's notion (used by our own
