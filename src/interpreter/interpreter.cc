@@ -86,7 +86,7 @@ bool IsIdentityCustomCall(const std::string& target) {
   static const absl::flat_hash_set<std::string>* kTargets = new absl::flat_hash_set<std::string>{
       "Sharding",         "SPMDFullToShardShape", "SPMDShardToFullShape", "ShardBarrierFrom",
       "ShardBarrierTo",   "LayoutConstraint",     "MoveToHost",           "MoveToDevice",
-      "X64Combine",       "annotate_device_placement"};
+      "X64Combine",       "annotate_device_placement", "PinToDevice",        "PinToDeviceSram"};
   return kTargets->contains(target);
 }
 
