@@ -293,6 +293,7 @@ class Driver {
     s_.allow_to_output = Any(out_flags_);
     s_.allow_to_parameters = Any(param_flags_);
     s_.is_spmd = options.is_spmd;
+    cse_only_ = options.cse_prevention_only;
   }
 
   StatusOr<bool> Run() {
@@ -320,6 +321,7 @@ class Driver {
     // today's inputs and the run would change nothing.
     if (s_.clock != level3_start) RunToFixpoint(3, /*groups=*/true);
     RETURN_IF_ERROR(RemoveBarriers());
+    if (cse_only_) KeepOnlyCsePreventionShardings();
     RestoreEntrySignature();
     return changed_;
   }
@@ -337,20 +339,44 @@ class Driver {
   }
 
   // Also lists the control-flow instructions and the shard barriers (in instruction order), which
-  // the constraint processing neither adds nor removes.
+  // the constraint processing neither adds nor removes. A CSE-prevention run keeps every sharding
+  // it finds instead, to restore them at the end.
   void ClearCsePreventionShardings() {
     for (const auto& [comp, instrs] : comp_instrs_)
       for (Instruction* instr : instrs) {
         if (IsControlFlow(instr)) control_flow_.push_back(instr);
         if (instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo"))
           barriers_.push_back({comp, instr});
-        if (instr->has_sharding() && IsCsePreventionSharding(*instr->sharding())) {
+        if (cse_only_) {
+          if (instr->has_sharding()) original_.emplace(instr, instr->sharding_ptr());
+        } else if (instr->has_sharding() && IsCsePreventionSharding(*instr->sharding())) {
           instr->clear_sharding();
           changed_ = true;
         }
         if ((instr->IsCustomCall("Sharding") && instr->operand_count() == 1) ||
             (instr->has_sharding() && !instr->sharding()->IsTuple() && instr->sharding()->shard_group().valid()))
           MarkConstraintWork(instr);
+      }
+  }
+
+  // The end of a CSE-prevention run: broadcasts of scalars that had no sharding keep the inferred
+  // one, marked; everything else gets its original sharding back, or none.
+  void KeepOnlyCsePreventionShardings() {
+    for (Computation* comp : module_.computations())
+      for (Instruction* instr : comp->instructions()) {
+        if (!instr->has_sharding()) continue;
+        auto original = original_.find(instr);
+        const bool target = instr->opcode() == Opcode::kBroadcast && instr->operand(0)->shape().rank() == 0;
+        if (target) {
+          if (original == original_.end())
+            instr->set_sharding(std::make_shared<const Sharding>(
+                instr->sharding()->WithMetadata({"op_name=\"_sharding_propagation_cse_prevention\""})));
+          continue;
+        }
+        if (original != original_.end())
+          instr->set_sharding(original->second);
+        else
+          instr->clear_sharding();
       }
   }
 
@@ -392,7 +418,8 @@ class Driver {
           Sharding sharding = *instr->sharding();
           std::vector<int64_t> open = ParseUnspecifiedDims(*instr);
           Instruction* operand = instr->operand(0);
-          bool to_copy = !sharding.IsUnknown() || operand->opcode() == Opcode::kParameter;
+          // (A CSE-prevention run keeps the constraints, and ignores shard groups.)
+          bool to_copy = !cse_only_ && (!sharding.IsUnknown() || operand->opcode() == Opcode::kParameter);
           if (to_copy) {
             auto copy = std::make_unique<Instruction>(Opcode::kCopy, instr->shape(), instr->name());
             copy->AppendOperand(operand);
@@ -411,7 +438,7 @@ class Driver {
             RETURN_IF_ERROR(comp->RemoveInstruction(instr));
             instr = c;
             changed_ = true;
-          } else if (sharding.shard_group().valid()) {
+          } else if (sharding.shard_group().valid() && !cse_only_) {
             // An unknown-sharding constraint only carries its group to the operand.
             Sharding given = operand->has_sharding() ? *operand->sharding() : Sharding::Unknown();
             operand->set_sharding(std::make_shared<const Sharding>(given.WithShardGroup(sharding.shard_group())));
@@ -446,7 +473,7 @@ class Driver {
   }
 
   Status RecordGroup(Instruction* instr) {
-    if (!instr->has_sharding() || instr->sharding()->IsTuple()) return absl::OkStatus();
+    if (cse_only_ || !instr->has_sharding() || instr->sharding()->IsTuple()) return absl::OkStatus();
     const ShardGroup& g = instr->sharding()->shard_group();
     if (!g.valid()) return absl::OkStatus();
     auto& groups = g.shard_as ? s_.shard_as_groups : s_.shard_like_groups;
@@ -1080,6 +1107,9 @@ class Driver {
   absl::flat_hash_map<int64_t, Sharding> saved_params_;
   absl::flat_hash_map<const Instruction*, const Instruction*> constraint_source_;
   bool changed_ = false;
+  bool cse_only_ = false;  // PropagationOptions::cse_prevention_only
+  // A CSE-prevention run: the shardings the module came with.
+  absl::flat_hash_map<const Instruction*, std::shared_ptr<const Sharding>> original_;
   std::vector<std::vector<Entry>> orders_;
   // Post orders computed by ProcessShardingConstraints (one per computation, in module order) and
   // the computations whose graph it changed afterwards.

@@ -24,6 +24,12 @@ struct PropagationOptions {
   // reverse / rng / custom-call / gather-operand sharding). For comparing with XLA's tests of
   // that mode only: the partitioner expects SPMD shardings.
   bool is_spmd = true;
+  // XLA's cse_prevention_only: propagate as usual (Sharding custom calls stay, shard groups are
+  // ignored), then keep only the shardings inferred for broadcasts of scalars, marked with the
+  // metadata op_name "_sharding_propagation_cse_prevention" (so that CSE does not merge
+  // broadcasts that will be sharded differently); every other instruction gets its original
+  // sharding back, or none. An ordinary run later drops the marked shardings first.
+  bool cse_prevention_only = false;
 };
 
 // Runs propagation on `module` in place. Returns whether any sharding changed. Errors:

@@ -30,9 +30,12 @@ commands:
   print IN.hlo [-o OUT]        parse + verify; print the module in canonical HLO text
   run IN.hlo [--inputs a.npy,b.npy] [--outputs DIR] [--seed S]
                                execute on one device; print a summary of each output
-  propagate IN.hlo [--propagate-to-output] [--propagate-to-parameters] [--no-spmd] [-o OUT]
+  propagate IN.hlo [--propagate-to-output] [--propagate-to-parameters] [--no-spmd]
+                   [--cse-prevention-only] [-o OUT]
                                infer a sharding for every instruction; print the module
-                               (--no-spmd: XLA's is_spmd=false rules, for comparison only)
+                               (--no-spmd: XLA's is_spmd=false rules, for comparison only;
+                               --cse-prevention-only: keep only the shardings inferred for
+                               scalar broadcasts, marked, as XLA's CSE-prevention pass)
   explain IN.hlo NAME|--all    why NAME has its sharding: the rule chain back to annotations
   partition IN.hlo --num-partitions N [--stats] [-o OUT]
                                partition as annotated; print the per-device SPMD module
@@ -105,6 +108,7 @@ PropagationOptions PropagationOptionsFrom(const Args& args) {
   if (args.Has("propagate-to-output")) options.allow_to_output = std::vector<bool>{true};
   if (args.Has("propagate-to-parameters")) options.allow_to_parameters = std::vector<bool>{true};
   if (args.Has("no-spmd")) options.is_spmd = false;
+  if (args.Has("cse-prevention-only")) options.cse_prevention_only = true;
   return options;
 }
 
@@ -392,6 +396,7 @@ int Main(int argc, char** argv) {
   std::vector<FlagSpec> propagate_flags = with(propagation);
   propagate_flags.push_back({"o", true});
   propagate_flags.push_back({"no-spmd", false});
+  propagate_flags.push_back({"cse-prevention-only", false});
   std::vector<FlagSpec> explain_flags = with(propagation);
   explain_flags.push_back({"no-spmd", false});
   explain_flags.push_back({"all", false});
