@@ -968,8 +968,9 @@ class Driver {
         if (!m->IsCustomCall("ShardBarrierFrom") && (!fallback || fallback->IsReplicated()))
           fallback = *m->sharding();
       }
-      if (shardings.empty()) continue;
-      Sharding common = FindCommonSharding(shardings, fallback ? fallback : std::optional<Sharding>(Sharding::Replicate()));
+      // (A group none of whose members has a sharding becomes replicated, as in XLA.)
+      Sharding common = shardings.empty() ? Sharding::Replicate()
+                                          : FindCommonSharding(shardings, fallback ? fallback : std::optional<Sharding>(Sharding::Replicate()));
       for (Instruction* m : members) {
         if (m->IsCustomCall("ShardBarrierTo")) continue;
         if (!m->has_sharding() || !(*m->sharding() == common))
