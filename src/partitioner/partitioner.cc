@@ -303,6 +303,13 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
         Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
         return absl::OkStatus();
       }
+      // The memory-space annotations move or pin a value without changing it: each device
+      // annotates its own shard (as XLA partitions them, elementwise).
+      if ((instr->IsCustomCall("MoveToHost") || instr->IsCustomCall("MoveToDevice") ||
+           instr->IsCustomCall("PinToDevice") || instr->IsCustomCall("PinToDeviceSram")) &&
+          instr->operand_count() == 1 && instr->shape().IsArray() &&
+          instr->operand(0)->shape().dims() == instr->shape().dims())
+        return Elementwise(instr);
       return Default(instr);
     case Opcode::kPartitionId: case Opcode::kReplicaId:
       return Unimplemented("%{}: {} is only meaningful inside a manually partitioned region", instr->name(),
