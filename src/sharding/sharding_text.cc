@@ -2,9 +2,14 @@
 
 #include <charconv>
 #include <cctype>
+#include <cstdint>
+#include <iterator>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "fmt/format.h"
+#include "fmt/ranges.h"
 
 namespace spmdc {
 namespace {
@@ -12,8 +17,10 @@ namespace {
 // Guards against tile arrays too large to ever be valid (and to materialise): 2^20 devices.
 constexpr int64_t kMaxDevices = int64_t{1} << 20;
 
+// kAttr is an identifier immediately followed by '=' (the '=' is part of the token, as in XLA's
+// lexer), so `devices=` is an attribute name but `devices =` is not.
 enum class Tok { kLBrace, kRBrace, kLBracket, kRBracket, kLParen, kRParen, kComma, kLe, kEq,
-                 kInt, kIdent, kString, kEnd, kError };
+                 kInt, kIdent, kAttr, kString, kEnd, kError };
 
 struct Token {
   Tok kind = Tok::kEnd;
@@ -95,6 +102,10 @@ class Lexer {
       t.kind = Tok::kIdent;
       t.text = text_.substr(pos_, end - pos_);
       pos_ = end;
+      if (pos_ < text_.size() && text_[pos_] == '=') {
+        t.kind = Tok::kAttr;
+        ++pos_;
+      }
       return t;
     }
     t.kind = Tok::kError;
@@ -119,6 +130,10 @@ class Lexer {
       } else if (text_.substr(pos_, 2) == "/*") {
         size_t end = text_.find("*/", pos_ + 2);
         pos_ = end == std::string_view::npos ? text_.size() : end + 2;
+      } else if (text_.substr(pos_, 2) == "//") {
+        // A line comment, as XLA's lexer allows anywhere between tokens.
+        size_t end = text_.find_first_of("\r\n", pos_ + 2);
+        pos_ = end == std::string_view::npos ? text_.size() : end;
       } else {
         break;
       }
@@ -242,26 +257,29 @@ class Parser {
       }
       std::vector<int64_t> perm(reshape->size());
       for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int64_t>(i);
+      // As in XLA: a single reshape dim takes no transpose (a following `T(..)` is not part of
+      // the tile assignment, so it is rejected as an unknown item), and several always need one.
+      if (reshape->size() == 1) return TileAssignment(*dims, *reshape, perm);
       Token tt = lexer_.Peek();
-      if (tt.kind == Tok::kIdent && tt.text == "T") {
-        lexer_.Next();
-        size_t perm_offset = lexer_.Peek().offset;
-        auto p = ParseIntList(Tok::kLParen, Tok::kRParen, "the iota transpose permutation");
-        if (!p) return std::nullopt;
-        std::vector<bool> seen(reshape->size(), false);
-        if (p->size() != reshape->size()) {
-          return Fail(perm_offset, fmt::format("transpose permutation has {} entries, expected {}",
-                                               p->size(), reshape->size()));
-        }
-        for (int64_t v : *p) {
-          if (v < 0 || v >= static_cast<int64_t>(seen.size()) || seen[v]) {
-            return Fail(perm_offset, "transpose is not a permutation");
-          }
-          seen[v] = true;
-        }
-        perm = *p;
+      if (tt.kind != Tok::kIdent || tt.text != "T") {
+        return Unexpected(tt, "'T(' after several iota reshape dimensions");
       }
-      return TileAssignment(*dims, *reshape, perm);
+      lexer_.Next();
+      size_t perm_offset = lexer_.Peek().offset;
+      auto p = ParseIntList(Tok::kLParen, Tok::kRParen, "the iota transpose permutation");
+      if (!p) return std::nullopt;
+      std::vector<bool> seen(reshape->size(), false);
+      if (p->size() != reshape->size()) {
+        return Fail(perm_offset, fmt::format("transpose permutation has {} entries, expected {}",
+                                             p->size(), reshape->size()));
+      }
+      for (int64_t v : *p) {
+        if (v < 0 || v >= static_cast<int64_t>(seen.size()) || seen[v]) {
+          return Fail(perm_offset, "transpose is not a permutation");
+        }
+        seen[v] = true;
+      }
+      return TileAssignment(*dims, *reshape, *p);
     }
     if (t.kind != Tok::kInt) return Unexpected(t, "device ids or '<=' after the tile dimensions");
     std::vector<int64_t> ids;
@@ -278,88 +296,122 @@ class Parser {
     if (static_cast<int64_t>(ids.size()) != n) {
       return Fail(t.offset, fmt::format("{} device ids given for {} tiles", ids.size(), n));
     }
+    // XLA's parser rejects an explicit list of one device (an iota of one parses, and fails
+    // validation instead): a single-device sharding is written {maximal device=N}.
+    if (n == 1) {
+      return Fail(t.offset, "a tiled sharding needs more than one device; use {maximal device=N} "
+                            "or {replicated}");
+    }
     return TileAssignment::FromDevices(*dims, std::move(ids));
   }
 
-  // One OpMetadata: key=value fields separated by spaces or commas, up to (not including) '}'.
-  std::optional<std::string> ParseMetadataFields() {
-    static constexpr std::string_view kOrder[] = {
-        "op_type", "op_name", "source_file", "source_line", "source_end_line", "source_column",
-        "source_end_column", "profile_type", "deduplicated_name", "preserve_layout",
-        "scheduling_name", "stack_frame_id"};
-    std::vector<std::pair<std::string_view, std::string>> fields;
-    while (true) {
-      Token t = lexer_.Peek();
-      if (t.kind == Tok::kRBrace) break;
-      if (t.kind == Tok::kComma) {
-        lexer_.Next();
-        continue;
-      }
-      lexer_.Next();
-      if (t.kind != Tok::kIdent) return Unexpected(t, "a metadata field name");
-      if (!Expect(Tok::kEq, "'=' after a metadata field name")) return std::nullopt;
-      Token v = lexer_.Next();
-      std::string value;
-      if (v.kind == Tok::kString || v.kind == Tok::kInt || v.kind == Tok::kIdent) {
-        value = std::string(v.text);
-      } else if (v.kind == Tok::kLBrace) {
-        int depth = 1;
-        size_t start = v.offset;
-        Token inner;
-        while (depth > 0) {
-          inner = lexer_.Next();
-          if (inner.kind == Tok::kEnd || inner.kind == Tok::kError) {
-            return Unexpected(inner, "'}' closing a metadata value");
-          }
-          if (inner.kind == Tok::kLBrace) ++depth;
-          if (inner.kind == Tok::kRBrace) --depth;
-        }
-        value = std::string(lexer_.text().substr(start, inner.offset + 1 - start));
-      } else {
-        return Unexpected(v, "a metadata value");
-      }
-      fields.emplace_back(t.text, std::move(value));
-    }
-    auto rank = [&](std::string_view key) {
-      for (size_t i = 0; i < std::size(kOrder); ++i) {
-        if (kOrder[i] == key) return i;
-      }
-      return std::size(kOrder);
+  // One OpMetadata, `{` field* `}`: the fields XLA's parser knows, each `name=value` at most once,
+  // optionally preceded by one comma. Kept as canonical text: XLA's field order, and fields at
+  // their proto default (empty string, 0, empty list) dropped, as XLA's printer drops them.
+  std::optional<std::string> ParseMetadataEntry() {
+    enum class Type { kString, kInt32, kProfileTypes };
+    struct Field {
+      std::string_view name;
+      Type type;
     };
-    std::stable_sort(fields.begin(), fields.end(),
-                     [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
-    std::string out;
-    for (const auto& [key, value] : fields) {
-      if (!out.empty()) out += ' ';
-      out += fmt::format("{}={}", key, value);
-    }
-    return out;
-  }
-
-  std::optional<ShardingMetadata> ParseMetadata() {
-    if (!Expect(Tok::kLBrace, "'{' after metadata=")) return std::nullopt;
-    ShardingMetadata out;
-    if (lexer_.Peek().kind == Tok::kLBrace) {
-      while (true) {
-        if (!Expect(Tok::kLBrace, "'{' starting a metadata entry")) return std::nullopt;
-        auto entry = ParseMetadataFields();
-        if (!entry) return std::nullopt;
-        if (!Expect(Tok::kRBrace, "'}' ending a metadata entry")) return std::nullopt;
-        out.push_back(std::move(*entry));
-        Token sep = lexer_.Next();
-        if (sep.kind == Tok::kRBrace) break;
-        if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in the metadata list");
+    static constexpr Field kFields[] = {
+        {"op_type", Type::kString},          {"op_name", Type::kString},
+        {"source_file", Type::kString},      {"source_line", Type::kInt32},
+        {"source_end_line", Type::kInt32},   {"source_column", Type::kInt32},
+        {"source_end_column", Type::kInt32}, {"profile_type", Type::kProfileTypes},
+        {"deduplicated_name", Type::kString}, {"scheduling_name", Type::kString},
+        {"stack_frame_id", Type::kInt32}};
+    constexpr size_t kNumFields = std::size(kFields);
+    if (!Expect(Tok::kLBrace, "'{' starting metadata")) return std::nullopt;
+    std::optional<std::string> values[kNumFields];
+    while (lexer_.Peek().kind != Tok::kRBrace) {
+      if (lexer_.Peek().kind == Tok::kComma) lexer_.Next();
+      Token name = lexer_.Next();
+      if (name.kind != Tok::kAttr) return Unexpected(name, "a metadata field `name=value`");
+      size_t k = 0;
+      while (k < kNumFields && kFields[k].name != name.text) ++k;
+      if (k == kNumFields) {
+        return Fail(name.offset, fmt::format("unknown metadata field '{}'", name.text));
       }
-      return out;
+      if (values[k]) return Fail(name.offset, fmt::format("metadata field '{}' given twice", name.text));
+      Token v = lexer_.Next();
+      switch (kFields[k].type) {
+        case Type::kString:
+          if (v.kind != Tok::kString) return Unexpected(v, fmt::format("a string for '{}'", name.text));
+          values[k] = v.text == "\"\"" ? "" : std::string(v.text);
+          break;
+        case Type::kInt32:
+          if (v.kind != Tok::kInt) return Unexpected(v, fmt::format("an integer for '{}'", name.text));
+          if (v.value < INT32_MIN || v.value > INT32_MAX) {
+            return Fail(v.offset, fmt::format("'{}' is out of range for int32", name.text));
+          }
+          values[k] = v.value == 0 ? "" : std::to_string(v.value);
+          break;
+        case Type::kProfileTypes: {
+          if (v.kind != Tok::kLBrace) return Unexpected(v, "'{' starting the profile types");
+          std::vector<int64_t> types;
+          if (lexer_.Peek().kind == Tok::kRBrace) {
+            lexer_.Next();
+          } else {
+            while (true) {
+              Token e = lexer_.Next();
+              // ProfileType: INVALID=0, WINDOW=1, FLAG=2, INTEGER=3.
+              if (e.kind != Tok::kInt || e.value < 0 || e.value > 3) {
+                return Unexpected(e, "a profile type (0 to 3)");
+              }
+              types.push_back(e.value);
+              Token sep = lexer_.Next();
+              if (sep.kind == Tok::kRBrace) break;
+              if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in the profile types");
+            }
+          }
+          values[k] = types.empty() ? "" : fmt::format("{{{}}}", fmt::join(types, ","));
+          break;
+        }
+      }
     }
-    auto entry = ParseMetadataFields();
-    if (!entry) return std::nullopt;
-    if (!Expect(Tok::kRBrace, "'}' ending the metadata")) return std::nullopt;
-    if (!entry->empty()) out.push_back(std::move(*entry));
+    lexer_.Next();  // '}'
+    std::string out;
+    for (size_t k = 0; k < kNumFields; ++k) {
+      if (!values[k] || values[k]->empty()) continue;
+      if (!out.empty()) out += ' ';
+      out += fmt::format("{}={}", kFields[k].name, *values[k]);
+    }
     return out;
   }
 
-  // The items of a non-tuple sharding, after its '{' and through its '}'.
+  // metadata := entry | '{' [entry (',' entry)*] '}'. Every entry is kept, even an empty one.
+  bool ParseMetadata(ShardingMetadata* out) {
+    if (lexer_.Peek().kind != Tok::kLBrace) {
+      Unexpected(lexer_.Peek(), "'{' after metadata=");
+      return false;
+    }
+    // A list starts with '{{'; a single entry with '{' and a field (or '}').
+    Lexer probe = lexer_;
+    probe.Next();
+    if (probe.Next().kind != Tok::kLBrace) {
+      auto entry = ParseMetadataEntry();
+      if (!entry) return false;
+      out->push_back(std::move(*entry));
+      return true;
+    }
+    lexer_.Next();
+    while (true) {
+      auto entry = ParseMetadataEntry();
+      if (!entry) return false;
+      out->push_back(std::move(*entry));
+      Token sep = lexer_.Next();
+      if (sep.kind == Tok::kRBrace) return true;
+      if (sep.kind != Tok::kComma) {
+        Unexpected(sep, "',' or '}' in the metadata list");
+        return false;
+      }
+    }
+  }
+
+  // The items of a non-tuple sharding, after its '{' and through its '}'. Items come in any
+  // order, as in XLA. Repeating an item with the same value is accepted (XLA accepts it too);
+  // contradicting items are rejected, where XLA silently picks one (README: deliberate).
   std::optional<Sharding> ParseBody() {
     size_t body_offset = lexer_.Peek().offset;
     std::optional<std::string_view> kind;  // replicated / manual / unknown / maximal / devices
@@ -372,6 +424,7 @@ class Parser {
     ShardGroup group;
     ShardingMetadata metadata;
     auto set_kind = [&](const Token& t) -> bool {
+      if (kind && *kind == t.text && t.text != "devices") return true;
       if (kind) {
         Fail(t.offset, fmt::format("'{}' conflicts with '{}' in one sharding", t.text, *kind));
         return false;
@@ -383,36 +436,60 @@ class Parser {
     while (true) {
       Token t = lexer_.Next();
       if (t.kind == Tok::kRBrace) break;
-      if (t.kind != Tok::kIdent) return Unexpected(t, "a sharding item or '}'");
       const std::string_view w = t.text;
-      if (w == "replicated" || w == "manual" || w == "unknown" || w == "maximal") {
-        if (!set_kind(t)) return std::nullopt;
-      } else if (w == "device") {
-        if (!Expect(Tok::kEq, "'=' after 'device'")) return std::nullopt;
+      if (t.kind == Tok::kIdent) {
+        if (w == "replicated" || w == "manual" || w == "unknown" || w == "maximal") {
+          if (!set_kind(t)) return std::nullopt;
+        } else if (w == "last_tile_dim_replicate") {
+          last_tile_dim_replicate = true;
+        } else if (w == "shard_as" || w == "shard_like") {
+          Token v = lexer_.Next();
+          if (v.kind != Tok::kInt || v.value < 0) {
+            return Unexpected(v, fmt::format("a non-negative group id after '{}'", w));
+          }
+          const ShardGroup g{v.value, w == "shard_as"};
+          if (group.valid() && !(group == g)) {
+            return Fail(t.offset, "a sharding belongs to at most one shard group");
+          }
+          group = g;
+        } else if (w == "unreduced") {
+          return Fail(t.offset, "unreduced shardings are not supported by spmdc");
+        } else if (w == "mesh" || w == "maximal_mesh") {
+          return Fail(t.offset, "named (mesh) shardings are not supported by spmdc");
+        } else {
+          return Fail(t.offset, fmt::format("unknown sharding item '{}'", w));
+        }
+        continue;
+      }
+      if (t.kind != Tok::kAttr) return Unexpected(t, "a sharding item or '}'");
+      if (w == "device") {
         Token v = lexer_.Next();
         if (v.kind != Tok::kInt) return Unexpected(v, "a device id after 'device='");
-        if (device) return Fail(t.offset, "'device=' given twice");
+        if (device && *device != v.value) return Fail(t.offset, "'device=' given twice");
         device = v.value;
       } else if (w == "devices") {
         if (!set_kind(t)) return std::nullopt;
-        if (!Expect(Tok::kEq, "'=' after 'devices'")) return std::nullopt;
         tiles = ParseTileAssignment();
         if (!tiles) return std::nullopt;
-      } else if (w == "last_tile_dim_replicate") {
-        last_tile_dim_replicate = true;
       } else if (w == "last_tile_dims") {
         subgroup_offset = t.offset;
-        if (!Expect(Tok::kEq, "'=' after 'last_tile_dims'")) return std::nullopt;
         if (!Expect(Tok::kLBrace, "'{' after 'last_tile_dims='")) return std::nullopt;
-        std::vector<SubgroupType> types;
+        // XLA accepts an empty list (no subgroups) and appends when the item is repeated.
+        if (!subgroup_types) subgroup_types.emplace();
+        if (lexer_.Peek().kind == Tok::kRBrace) {
+          lexer_.Next();
+          continue;
+        }
         while (true) {
           Token v = lexer_.Next();
           if (v.kind == Tok::kIdent && v.text == "manual") {
-            types.push_back(SubgroupType::kManual);
+            subgroup_types->push_back(SubgroupType::kManual);
           } else if (v.kind == Tok::kIdent && v.text == "replicated") {
-            types.push_back(SubgroupType::kReplicated);
+            subgroup_types->push_back(SubgroupType::kReplicated);
           } else if (v.kind == Tok::kIdent && (v.text == "maximal" || v.text == "maximul")) {
-            types.push_back(SubgroupType::kMaximal);
+            subgroup_types->push_back(SubgroupType::kMaximal);
+          } else if (v.kind == Tok::kIdent && v.text == "unreduced") {
+            return Fail(v.offset, "unreduced subgroups are not supported by spmdc");
           } else {
             return Unexpected(v, "a subgroup type (manual, replicated or maximal)");
           }
@@ -420,21 +497,11 @@ class Parser {
           if (sep.kind == Tok::kRBrace) break;
           if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in last_tile_dims");
         }
-        subgroup_types = std::move(types);
-      } else if (w == "shard_as" || w == "shard_like") {
-        Token v = lexer_.Next();
-        if (v.kind != Tok::kInt || v.value < 0) {
-          return Unexpected(v, fmt::format("a non-negative group id after '{}'", w));
-        }
-        if (group.valid()) return Fail(t.offset, "a sharding belongs to at most one shard group");
-        group = ShardGroup{v.value, w == "shard_as"};
       } else if (w == "metadata") {
-        if (!Expect(Tok::kEq, "'=' after 'metadata'")) return std::nullopt;
-        auto md = ParseMetadata();
-        if (!md) return std::nullopt;
-        metadata = std::move(*md);
+        // Repeated metadata= items accumulate, as in XLA.
+        if (!ParseMetadata(&metadata)) return std::nullopt;
       } else {
-        return Fail(t.offset, fmt::format("unknown sharding item '{}'", w));
+        return Fail(t.offset, fmt::format("unknown sharding attribute '{}='", w));
       }
     }
     if (!kind) {
@@ -455,6 +522,9 @@ class Parser {
       if (!device) return Fail(kind_offset, "'maximal' needs 'device=N'");
       s = Sharding::AssignDevice(*device, std::move(metadata));
     } else {
+      // An empty last_tile_dims={} means no subgroups (XLA); with last_tile_dim_replicate it is
+      // the plain partial tile.
+      if (subgroup_types && subgroup_types->empty()) subgroup_types.reset();
       if (last_tile_dim_replicate && subgroup_types) {
         return Fail(subgroup_offset, "last_tile_dim_replicate and last_tile_dims are exclusive");
       }
