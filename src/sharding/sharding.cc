@@ -457,8 +457,10 @@ Sharding Sharding::GetSubSharding(const Shape& shape, std::span<const int64_t> i
   }
   const auto& elements = tuple_elements();
   if (sub->IsTuple()) {
-    const int64_t count = RequiredLeaves(*sub);
-    if (sub->leaf_count() == 0) return Tuple({offset < (int64_t)elements.size() ? elements[offset] : Sharding()});
+    // A leafless (empty) tuple owns no entry of the flattened list (the entry at `offset`
+    // belongs to the next leaf), so its sub-sharding is the empty tuple sharding, as in XLA.
+    if (sub->leaf_count() == 0) return Tuple({});
+    const int64_t count = sub->leaf_count();
     SPMDC_CHECK(offset + count <= static_cast<int64_t>(elements.size()));
     return Tuple(std::vector<Sharding>(elements.begin() + offset, elements.begin() + offset + count));
   }

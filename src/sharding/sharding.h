@@ -122,7 +122,8 @@ class Sharding {
 
   // Tuples.
   const std::vector<Sharding>& tuple_elements() const;
-  // The sharding of the subshape at `index` (leaf or a tuple of the leaves below it).
+  // The sharding of the subshape at `index` (leaf or a tuple of the leaves below it; `{}` for a
+  // tuple without leaves, as in XLA).
   Sharding GetSubSharding(const Shape& shape, std::span<const int64_t> index) const;
   // A tuple sharding for `shape` (SingleTuple of a non-tuple sharding); checks the leaf count.
   StatusOr<Sharding> GetTupleSharding(const Shape& shape) const;

@@ -74,6 +74,8 @@ Status ValidateLeaf(const Sharding& s, const Shape& shape, int64_t num_devices) 
 }  // namespace
 
 Status ValidateSharding(const Sharding& sharding, const Shape& shape, int64_t num_devices) {
+  // A token takes any sharding, a tuple one included (XLA checks this before anything else).
+  if (shape.IsToken()) return absl::OkStatus();
   Status status;
   if (sharding.IsTuple()) {
     if (!shape.IsTuple()) {
