@@ -410,8 +410,11 @@ class Parser {
   }
 
   // The items of a non-tuple sharding, after its '{' and through its '}'. Items come in any
-  // order, as in XLA. Repeating an item with the same value is accepted (XLA accepts it too);
-  // contradicting items are rejected, where XLA silently picks one (README: deliberate).
+  // order, as in XLA. Repeating an item with the same value is accepted (XLA accepts it too).
+  // Contradicting items are rejected, a deliberate difference: XLA resolves them by precedence
+  // (replicated > maximal > manual > unknown > devices=; the last device= or group id wins;
+  // last_tile_dim* is ignored without devices=), but its printer never writes such text, and
+  // silently dropping half of it would hide the mistake.
   std::optional<Sharding> ParseBody() {
     size_t body_offset = lexer_.Peek().offset;
     std::optional<std::string_view> kind;  // replicated / manual / unknown / maximal / devices

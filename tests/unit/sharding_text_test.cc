@@ -244,10 +244,12 @@ TEST(ShardingTextXla, RepeatedItems) {
   ExpectCanonical("{unknown shard_as 1 shard_as 1}", "{unknown shard_as 1}");
   ExpectCanonical("{devices=[2,2]<=[4] last_tile_dim_replicate last_tile_dim_replicate}",
                   "{devices=[2,2]<=[4] last_tile_dim_replicate}");
-  // Contradictions stay errors (XLA silently picks one; README: deliberate).
+  // Contradictions stay errors (deliberate: XLA silently picks one by precedence).
   ExpectError("{maximal device=1 device=2}", 18, "twice");
   ExpectError("{replicated shard_as 1 shard_like 1}", 23, "one shard group");
   ExpectError("{devices=[2]0,1 devices=[2]0,1}", 16, "conflicts");
+  ExpectError("{maximal devices=[1]5}", 9, "conflicts");                 // XLA: device 5
+  ExpectError("{replicated last_tile_dim_replicate}", 1, "need devices=");  // XLA: replicated
 }
 
 TEST(ShardingTextXla, Metadata) {
