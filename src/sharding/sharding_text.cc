@@ -417,7 +417,7 @@ class Parser {
   // silently dropping half of it would hide the mistake.
   std::optional<Sharding> ParseBody() {
     size_t body_offset = lexer_.Peek().offset;
-    std::optional<std::string_view> kind;  // replicated / manual / unknown / maximal / devices
+    std::optional<std::string_view> kind;  // replicated / manual / unknown / unreduced / maximal / devices
     size_t kind_offset = 0;
     std::optional<int64_t> device;
     std::optional<TileAssignment> tiles;
@@ -441,7 +441,8 @@ class Parser {
       if (t.kind == Tok::kRBrace) break;
       const std::string_view w = t.text;
       if (t.kind == Tok::kIdent) {
-        if (w == "replicated" || w == "manual" || w == "unknown" || w == "maximal") {
+        if (w == "replicated" || w == "manual" || w == "unknown" || w == "maximal" ||
+            w == "unreduced") {
           if (!set_kind(t)) return std::nullopt;
         } else if (w == "last_tile_dim_replicate") {
           last_tile_dim_replicate = true;
@@ -455,8 +456,6 @@ class Parser {
             return Fail(t.offset, "a sharding belongs to at most one shard group");
           }
           group = g;
-        } else if (w == "unreduced") {
-          return Fail(t.offset, "unreduced shardings are not supported by spmdc");
         } else if (w == "mesh" || w == "maximal_mesh") {
           return Fail(t.offset, "named (mesh) shardings are not supported by spmdc");
         } else {
@@ -492,9 +491,9 @@ class Parser {
           } else if (v.kind == Tok::kIdent && (v.text == "maximal" || v.text == "maximul")) {
             subgroup_types->push_back(SubgroupType::kMaximal);
           } else if (v.kind == Tok::kIdent && v.text == "unreduced") {
-            return Fail(v.offset, "unreduced subgroups are not supported by spmdc");
+            subgroup_types->push_back(SubgroupType::kUnreduced);
           } else {
-            return Unexpected(v, "a subgroup type (manual, replicated or maximal)");
+            return Unexpected(v, "a subgroup type (manual, replicated, maximal or unreduced)");
           }
           Token sep = lexer_.Next();
           if (sep.kind == Tok::kRBrace) break;
@@ -508,7 +507,8 @@ class Parser {
       }
     }
     if (!kind) {
-      return Fail(body_offset, "sharding needs one of replicated, manual, unknown, maximal or devices=");
+      return Fail(body_offset,
+                  "sharding needs one of replicated, manual, unknown, unreduced, maximal or devices=");
     }
     if (device && *kind != "maximal") return Fail(kind_offset, "'device=' is only valid with 'maximal'");
     if ((last_tile_dim_replicate || subgroup_types) && *kind != "devices") {
@@ -521,6 +521,8 @@ class Parser {
       s = Sharding::Manual(std::move(metadata));
     } else if (*kind == "unknown") {
       s = Sharding::Unknown(std::move(metadata));
+    } else if (*kind == "unreduced") {
+      s = Sharding::Unreduced(std::move(metadata));
     } else if (*kind == "maximal") {
       if (!device) return Fail(kind_offset, "'maximal' needs 'device=N'");
       s = Sharding::AssignDevice(*device, std::move(metadata));

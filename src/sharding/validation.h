@@ -24,7 +24,8 @@ namespace spmdc {
 Status ValidateSharding(const Sharding& sharding, const Shape& shape, int64_t num_devices);
 
 // Validates every instruction's sharding against its shape and `num_devices` (default: the
-// module's num_partitions when its header sets it, otherwise unknown). With `source`, errors are
+// module's num_partitions when its header sets it, otherwise unknown), and refuses (Unimplemented)
+// the valid shardings spmdc's passes do not handle: unreduced ones. With `source`, errors are
 // located diagnostics (file:line:col, the line, a caret) at the instruction.
 Status VerifyModuleShardings(const Module& module, const DiagnosticSource* source = nullptr,
                              std::optional<int64_t> num_devices = std::nullopt);

@@ -209,6 +209,46 @@ TEST(ShardingQueries, EqualityAndHash) {
   }
 }
 
+// XLA's unreduced kind and subgroup: predicates and dims as HloSharding answers them.
+TEST(ShardingQueries, Unreduced) {
+  Sharding u = P("{unreduced}");
+  EXPECT_TRUE(u.IsUnreduced());
+  EXPECT_FALSE(u.IsTiled());
+  EXPECT_FALSE(u.IsTileMaximal());
+  EXPECT_FALSE(u.IsManual());
+  EXPECT_FALSE(u.IsReplicated());
+  EXPECT_TRUE(u.IsSpatiallyPartitioned());
+  EXPECT_TRUE(u.UsesDevice(5));
+  EXPECT_EQ(u.UniqueDevice(), std::nullopt);
+  EXPECT_EQ(u.Hash(), P("{unreduced}").Hash());
+  EXPECT_NE(u.Hash(), P("{manual}").Hash());
+  EXPECT_TRUE(P("{{unreduced}, {unreduced}}").IsUnreduced());
+  EXPECT_FALSE(P("{{unreduced}, {manual}}").IsUnreduced());
+  Sharding s = P("{devices=[2,2,2]<=[8] last_tile_dims={replicated, unreduced}}");
+  EXPECT_TRUE(s.IsTiled());
+  EXPECT_TRUE(s.IsUnreducedSubgroup());
+  EXPECT_FALSE(s.IsManualSubgroup());
+  EXPECT_TRUE(s.HasPartialReplication());
+  EXPECT_EQ(s.TiledDataRank(), 1);
+  EXPECT_EQ(s.NumTiles(), 2);
+  EXPECT_EQ(s.SubgroupUnreducedDim(), 1);
+  EXPECT_EQ(s.SubgroupReplicationDim(), 2);
+  EXPECT_EQ(P("{devices=[2,2]<=[4] last_tile_dims={manual}}").SubgroupUnreducedDim(), -1);
+  // XLA's Validate accepts unreduced on any shape; the module check refuses it as unsupported
+  // (exit 3), since spmdc's passes do not handle unreduced values.
+  EXPECT_TRUE(ValidateSharding(u, F32({4, 4}), 4).ok());
+  EXPECT_TRUE(ValidateSharding(s, F32({4}), 8).ok());
+  Module m("m");
+  Computation* c = m.AddComputation(std::make_unique<Computation>("e"), /*is_entry=*/true);
+  Instruction* p = c->AddInstruction(Opcode::kParameter, F32({8}), "p");
+  p->set_parameter_number(0);
+  c->set_root(p);
+  p->set_sharding(std::make_shared<const Sharding>(s));
+  Status st = VerifyModuleShardings(m);
+  EXPECT_EQ(st.code(), absl::StatusCode::kUnimplemented) << st;
+  EXPECT_NE(std::string(st.message()).find("unreduced"), std::string::npos) << st;
+}
+
 TEST(ShardingQueries, CheapCopies) {
   Sharding big = Sharding::IotaTile({64, 64});
   std::vector<Sharding> many(100000, big);

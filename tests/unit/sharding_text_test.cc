@@ -286,11 +286,29 @@ TEST(ShardingTextXla, Metadata) {
   ExpectError(R"({replicated metadata=op_name})", 21, "'{' after metadata=");
 }
 
+TEST(ShardingTextXla, Unreduced) {
+  // XLA's newest parser reads `unreduced` as a kind and as a subgroup type.
+  ExpectCanonical("{unreduced}", "{unreduced}");
+  ExpectCanonical(R"({metadata={op_name="u"} shard_like 2 unreduced})",
+                  R"({unreduced shard_like 2 metadata={op_name="u"}})");
+  ExpectCanonical("{devices=[2,2]<=[4] last_tile_dims={unreduced}}",
+                  "{devices=[2,2]<=[4] last_tile_dims={unreduced}}");
+  // Subgroup normalisation: only-unreduced subgroups become {unreduced}; types are ordered
+  // MAXIMAL, MANUAL, UNREDUCED, REPLICATED.
+  ExpectCanonical("{devices=[1,4]<=[4] last_tile_dims={unreduced}}", "{unreduced}");
+  ExpectCanonical("{devices=[1,2,2]<=[4] last_tile_dims={unreduced, unreduced}}", "{unreduced}");
+  EXPECT_EQ(P("{devices=[2,2,2,2]<=[16] last_tile_dims={replicated, unreduced, manual}}"),
+            P("{devices=[2,2,2,2]<=[2,2,2,2]T(0,3,2,1) last_tile_dims={manual, unreduced, replicated}}"));
+  EXPECT_EQ(P("{devices=[2,2,2]<=[8] last_tile_dims={unreduced, maximal}}").subgroup_types(),
+            (std::vector<SubgroupType>{SubgroupType::kMaximal, SubgroupType::kUnreduced}));
+  EXPECT_NE(P("{unreduced}"), P("{manual}"));
+  EXPECT_NE(P("{unreduced}"), P("{replicated}"));
+  ExpectError("{unreduced devices=[2]0,1}", 11, "conflicts");
+}
+
 TEST(ShardingTextXla, UnsupportedNewerForms) {
-  // XLA's newest parser also reads unreduced and named (mesh) shardings; spmdc does not model
-  // them yet and says so at the item.
-  ExpectError("{unreduced}", 1, "not supported");
-  ExpectError("{devices=[2,2]<=[4] last_tile_dims={unreduced}}", 36, "not supported");
+  // XLA's newest parser also reads named (mesh) shardings; spmdc does not model them yet and
+  // says so at the item.
   ExpectError("{mesh[a=2], [{a}]}", 1, "not supported");
   ExpectError("{maximal_mesh[device_id=0]}", 1, "not supported");
 }
