@@ -29,6 +29,58 @@ struct Token {
   int64_t value = 0;
 };
 
+// XLA unescapes strings with C rules (absl::CUnescape) and rejects the text when that fails.
+// Returns the position of the first backslash that starts an invalid escape in `body` (the
+// string without its quotes), or npos.
+size_t BadEscape(std::string_view body) {
+  auto hex_value = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  size_t i = 0;
+  while (i < body.size()) {
+    if (body[i] != '\\') {
+      ++i;
+      continue;
+    }
+    const size_t at = i++;
+    if (i >= body.size()) return at;
+    const char c = body[i];
+    if (std::string_view("abfnrtv\\?'\"").find(c) != std::string_view::npos) {
+      ++i;
+    } else if (c >= '0' && c <= '7') {  // one to three octal digits, at most \377
+      int value = 0;
+      for (int n = 0; n < 3 && i < body.size() && body[i] >= '0' && body[i] <= '7'; ++n, ++i) {
+        value = value * 8 + (body[i] - '0');
+      }
+      if (value > 0xff) return at;
+    } else if (c == 'x') {  // one or more hex digits, at most \xff
+      ++i;
+      int value = 0, digits = 0;
+      for (; i < body.size() && hex_value(body[i]) >= 0; ++i, ++digits) {
+        value = value * 16 + hex_value(body[i]);
+        if (value > 0xff) return at;
+      }
+      if (digits == 0) return at;
+    } else if (c == 'u' || c == 'U') {  // exactly 4 / 8 hex digits naming a Unicode scalar
+      const size_t len = c == 'u' ? 4 : 8;
+      ++i;
+      if (body.size() - i < len) return at;
+      uint64_t value = 0;
+      for (size_t k = 0; k < len; ++k, ++i) {
+        if (hex_value(body[i]) < 0) return at;
+        value = value * 16 + static_cast<uint64_t>(hex_value(body[i]));
+      }
+      if (value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return at;
+    } else {
+      return at;
+    }
+  }
+  return std::string_view::npos;
+}
+
 class Lexer {
  public:
   explicit Lexer(std::string_view text) : text_(text) {}
@@ -71,6 +123,13 @@ class Lexer {
       if (end >= text_.size()) {
         t.kind = Tok::kError;
         t.text = "unterminated string";
+        return t;
+      }
+      if (size_t bad = BadEscape(text_.substr(pos_ + 1, end - pos_ - 1));
+          bad != std::string_view::npos) {
+        t.kind = Tok::kError;
+        t.offset = pos_ + 1 + bad;
+        t.text = "invalid escape sequence in string";
         return t;
       }
       t.kind = Tok::kString;

@@ -284,6 +284,14 @@ TEST(ShardingTextXla, Metadata) {
   ExpectError(R"({replicated metadata={op_name="a",}})", 34, "metadata field");
   ExpectError(R"({replicated metadata={profile_type={7}}})", 36, "profile type");
   ExpectError(R"({replicated metadata=op_name})", 21, "'{' after metadata=");
+  // Strings follow C escape rules, as XLA unescapes them.
+  ExpectCanonical(R"({replicated metadata={op_name="a\"b\\c\n\t\x41\101\u00e9"}})",
+                  R"({replicated metadata={op_name="a\"b\\c\n\t\x41\101\u00e9"}})");
+  ExpectError(R"({replicated metadata={op_name="ab\q"}})", 33, "escape");
+  ExpectError(R"({replicated metadata={op_name="\x"}})", 31, "escape");
+  ExpectError(R"({replicated metadata={op_name="\400"}})", 31, "escape");
+  ExpectError(R"({replicated metadata={op_name="\u12"}})", 31, "escape");
+  ExpectError(R"({replicated metadata={op_name="\ud800"}})", 31, "escape");
 }
 
 TEST(ShardingTextXla, Unreduced) {
