@@ -1,9 +1,11 @@
 #include "sharding/sharding_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cctype>
 #include <cstdint>
 #include <iterator>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,9 +20,10 @@ namespace {
 constexpr int64_t kMaxDevices = int64_t{1} << 20;
 
 // kAttr is an identifier immediately followed by '=' (the '=' is part of the token, as in XLA's
-// lexer), so `devices=` is an attribute name but `devices =` is not.
+// lexer), so `devices=` is an attribute name but `devices =` is not; kName likewise ends in ':'
+// (a mesh sub-axis, `x:(2)4`).
 enum class Tok { kLBrace, kRBrace, kLBracket, kRBracket, kLParen, kRParen, kComma, kLe, kEq,
-                 kInt, kIdent, kAttr, kString, kEnd, kError };
+                 kQuestion, kInt, kIdent, kAttr, kName, kString, kEnd, kError };
 
 struct Token {
   Tok kind = Tok::kEnd;
@@ -106,6 +109,7 @@ class Lexer {
       case ')': return single(Tok::kRParen);
       case ',': return single(Tok::kComma);
       case '=': return single(Tok::kEq);
+      case '?': return single(Tok::kQuestion);
       default: break;
     }
     if (c == '<' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '=') {
@@ -163,6 +167,9 @@ class Lexer {
       pos_ = end;
       if (pos_ < text_.size() && text_[pos_] == '=') {
         t.kind = Tok::kAttr;
+        ++pos_;
+      } else if (pos_ < text_.size() && text_[pos_] == ':') {
+        t.kind = Tok::kName;
         ++pos_;
       }
       return t;
@@ -468,6 +475,379 @@ class Parser {
     }
   }
 
+  // ---- Named (mesh) shardings: XLA's HloShardingV3 text --------------------------------------
+  //
+  //   named := 'maximal_mesh' '[' 'device_id=' INT ']' [',' 'metadata=' md] '}'
+  //          | 'mesh' '[' [NAME= INT (',' NAME= INT)*] ']' [',' 'device_ids=' '(' ids ')'] [',']
+  //            ( 'replicated' | 'unreduced' | 'manual' | '[' [dim (',' dim)*] ']' attr* )
+  //            [',' 'metadata=' md] '}'
+  //   ids   := [INT (',' INT)*] | '[' INT (',' INT)* ']' ['T' '(' perm ')']
+  //   dim   := '{' [axis (',' axis)*] [',' '?' | '?'] '}'     (`?`: the dim is open)
+  //   axis  := NAME | NAME ['(' PRE ')' SIZE] | NAME: '(' PRE ')' SIZE   (a sub-axis)
+  //   attr  := ',' ('replicated=' | 'unreduced=' | 'manual=') '{' [axis (',' axis)*] '}'
+  //
+  // spmdc keeps the equivalent tile-based sharding (XLA's V3ToV2Sharding), which is what it
+  // compares and prints: the mesh's device array, its axes split at every sub-axis boundary,
+  // transposed to [dim axes..., manual axes, unreduced axes, remaining (replicated) axes].
+
+  struct MeshInfo {
+    std::vector<std::string_view> names;
+    std::vector<int64_t> sizes;
+    std::optional<TileAssignment> devices;  // dims == sizes; nullopt: iota
+  };
+  struct AxisRefText {
+    int64_t axis;
+    int64_t pre = 1, size = 0;  // size 0: the whole axis
+    size_t offset;
+  };
+
+  std::optional<AxisRefText> ParseAxisRef(const MeshInfo& mesh) {
+    Token t = lexer_.Next();
+    if (t.kind != Tok::kIdent && t.kind != Tok::kName) return Unexpected(t, "a mesh axis name");
+    AxisRefText ref{0, 1, 0, t.offset};
+    auto it = std::find(mesh.names.begin(), mesh.names.end(), t.text);
+    if (it == mesh.names.end()) return Fail(t.offset, fmt::format("no mesh axis '{}'", t.text));
+    ref.axis = it - mesh.names.begin();
+    if (lexer_.Peek().kind != Tok::kLParen) {
+      if (t.kind == Tok::kName) return Unexpected(lexer_.Peek(), "'(' of a sub-axis");
+      return ref;
+    }
+    lexer_.Next();
+    Token pre = lexer_.Next();
+    if (pre.kind != Tok::kInt) return Unexpected(pre, "a sub-axis pre-size");
+    if (!Expect(Tok::kRParen, "')' after the sub-axis pre-size")) return std::nullopt;
+    Token size = lexer_.Next();
+    if (size.kind != Tok::kInt) return Unexpected(size, "a sub-axis size");
+    // XLA's AxisRef rules: pre-size >= 1, 1 < size < axis size, pre-size * size divides it.
+    const int64_t axis_size = mesh.sizes[ref.axis];
+    if (pre.value < 1 || size.value <= 1 || size.value >= axis_size || pre.value > axis_size ||
+        axis_size % (pre.value * size.value) != 0) {
+      return Fail(t.offset, fmt::format("sub-axis {}({}){} is not a proper part of an axis of size {}",
+                                        t.text, pre.value, size.value, axis_size));
+    }
+    ref.pre = pre.value;
+    ref.size = size.value;
+    return ref;
+  }
+
+  std::optional<std::vector<AxisRefText>> ParseAxisRefList(const MeshInfo& mesh) {
+    if (!Expect(Tok::kLBrace, "'{' starting a list of mesh axes")) return std::nullopt;
+    std::vector<AxisRefText> out;
+    if (lexer_.Peek().kind == Tok::kRBrace) {
+      lexer_.Next();
+      return out;
+    }
+    while (true) {
+      auto ref = ParseAxisRef(mesh);
+      if (!ref) return std::nullopt;
+      out.push_back(*ref);
+      Token sep = lexer_.Next();
+      if (sep.kind == Tok::kRBrace) return out;
+      if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in a list of mesh axes");
+    }
+  }
+
+  // `'{' [axis (',' axis)*] [',' '?' | '?'] '}'`; the open/closed mark does not change the layout.
+  std::optional<std::vector<AxisRefText>> ParseDimSharding(const MeshInfo& mesh) {
+    if (!Expect(Tok::kLBrace, "'{' starting a dimension sharding")) return std::nullopt;
+    std::vector<AxisRefText> out;
+    if (lexer_.Peek().kind == Tok::kRBrace) {
+      lexer_.Next();
+      return out;
+    }
+    bool open = false;
+    while (true) {
+      Token q = lexer_.Peek();
+      if (open) return Fail(q.offset, "an axis after '?'");
+      if (q.kind == Tok::kQuestion) {
+        lexer_.Next();
+        open = true;
+      } else {
+        auto ref = ParseAxisRef(mesh);
+        if (!ref) return std::nullopt;
+        out.push_back(*ref);
+      }
+      Token sep = lexer_.Next();
+      if (sep.kind == Tok::kRBrace) return out;
+      if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in a dimension sharding");
+    }
+  }
+
+  // Optional `',' 'metadata=' md` and the closing '}'.
+  bool ParseNamedTail(ShardingMetadata* metadata) {
+    if (lexer_.Peek().kind == Tok::kComma) {
+      lexer_.Next();
+      Token t = lexer_.Next();
+      if (t.kind != Tok::kAttr || t.text != "metadata") {
+        Unexpected(t, "'metadata='");
+        return false;
+      }
+      if (!ParseMetadata(metadata)) return false;
+    }
+    return Expect(Tok::kRBrace, "'}' ending the sharding");
+  }
+
+  std::optional<Sharding> ParseNamed() {
+    Token kw = lexer_.Next();
+    ShardingMetadata metadata;
+    if (!Expect(Tok::kLBracket, fmt::format("'[' after '{}'", kw.text))) return std::nullopt;
+    if (kw.text == "maximal_mesh") {
+      Token a = lexer_.Next();
+      if (a.kind != Tok::kAttr || a.text != "device_id") return Unexpected(a, "'device_id='");
+      Token d = lexer_.Next();
+      if (d.kind != Tok::kInt) return Unexpected(d, "a device id");
+      if (!Expect(Tok::kRBracket, "']' ending maximal_mesh")) return std::nullopt;
+      if (!ParseNamedTail(&metadata)) return std::nullopt;
+      return Sharding::AssignDevice(d.value, std::move(metadata));
+    }
+    MeshInfo mesh;
+    size_t mesh_offset = kw.offset;
+    int64_t n = 1;
+    if (lexer_.Peek().kind != Tok::kRBracket) {
+      while (true) {
+        Token name = lexer_.Next();
+        if (name.kind != Tok::kAttr) return Unexpected(name, "a mesh axis `name=size`");
+        if (std::find(mesh.names.begin(), mesh.names.end(), name.text) != mesh.names.end()) {
+          return Fail(name.offset, fmt::format("mesh axis '{}' given twice", name.text));
+        }
+        Token size = lexer_.Next();
+        if (size.kind != Tok::kInt) return Unexpected(size, "a mesh axis size");
+        if (size.value <= 0 || n > kMaxDevices / size.value) {
+          return Fail(size.offset, fmt::format("invalid mesh axis size {}", size.value));
+        }
+        n *= size.value;
+        mesh.names.push_back(name.text);
+        mesh.sizes.push_back(size.value);
+        if (lexer_.Peek().kind != Tok::kComma) break;
+        lexer_.Next();
+      }
+    }
+    if (!Expect(Tok::kRBracket, "']' ending the mesh axes")) return std::nullopt;
+    // XLA's Mesh needs at least one axis (a single device is written maximal_mesh).
+    if (mesh.names.empty()) return Fail(mesh_offset, "a mesh needs at least one axis");
+    // Optional device_ids=(...): an iota `[reshape]T(perm)` or an explicit list.
+    if (lexer_.Peek().kind == Tok::kComma) {
+      Lexer probe = lexer_;
+      probe.Next();
+      if (Token a = probe.Next(); a.kind == Tok::kAttr && a.text == "device_ids") {
+        lexer_ = probe;
+        if (!Expect(Tok::kLParen, "'(' after device_ids=")) return std::nullopt;
+        const size_t ids_offset = lexer_.Peek().offset;
+        std::vector<int64_t> sizes = mesh.sizes;
+        if (lexer_.Peek().kind == Tok::kLBracket) {
+                    auto reshape = ParseIntList(Tok::kLBracket, Tok::kRBracket, "the iota reshape dimensions");
+          if (!reshape) return std::nullopt;
+          int64_t m = 1;
+          for (int64_t d : *reshape) {
+            if (d <= 0 || m > kMaxDevices / d) return Fail(ids_offset, "invalid iota reshape dimension");
+            m *= d;
+          }
+          if (reshape->empty() || m != n) {
+            return Fail(ids_offset, fmt::format("device_ids hold {} devices but the mesh has {}", m, n));
+          }
+          std::vector<int64_t> perm(reshape->size());
+          std::iota(perm.begin(), perm.end(), 0);
+          if (reshape->size() > 1) {
+            Token tt = lexer_.Next();
+            if (tt.kind != Tok::kIdent || tt.text != "T") {
+              return Unexpected(tt, "'T(' after several iota reshape dimensions");
+            }
+            const size_t perm_offset = lexer_.Peek().offset;
+            auto p = ParseIntList(Tok::kLParen, Tok::kRParen, "the iota transpose permutation");
+            if (!p) return std::nullopt;
+            std::vector<bool> seen(perm.size(), false);
+            if (p->size() != perm.size()) return Fail(perm_offset, "transpose is not a permutation");
+            for (int64_t v : *p) {
+              if (v < 0 || v >= static_cast<int64_t>(seen.size()) || seen[v]) {
+                return Fail(perm_offset, "transpose is not a permutation");
+              }
+              seen[v] = true;
+            }
+            perm = *p;
+          }
+          mesh.devices = TileAssignment(sizes, *reshape, perm);
+        } else {
+          std::vector<int64_t> ids;
+          while (lexer_.Peek().kind == Tok::kInt) {
+            ids.push_back(lexer_.Next().value);
+            if (lexer_.Peek().kind != Tok::kComma) break;
+            lexer_.Next();
+          }
+          if (static_cast<int64_t>(ids.size()) != n) {
+            return Fail(ids_offset, fmt::format("{} device ids for a mesh of {} devices", ids.size(), n));
+          }
+          // XLA's Mesh: an explicit list is a permutation of 0..n-1 other than the identity
+          // (which is written without device_ids).
+          std::vector<int64_t> sorted = ids;
+          std::sort(sorted.begin(), sorted.end());
+          for (int64_t i = 0; i < n; ++i) {
+            if (sorted[i] != i) return Fail(ids_offset, "mesh device ids are not a permutation of 0..n-1");
+          }
+          if (sorted == ids) return Fail(ids_offset, "identity mesh device ids: omit device_ids");
+          mesh.devices = TileAssignment::FromDevices(sizes, std::move(ids));
+        }
+        if (!Expect(Tok::kRParen, "')' ending device_ids")) return std::nullopt;
+      }
+    }
+    if (!mesh.devices) mesh.devices = TileAssignment(mesh.sizes);
+    if (lexer_.Peek().kind == Tok::kComma) lexer_.Next();
+    Token t = lexer_.Peek();
+    if (t.kind == Tok::kIdent && (t.text == "replicated" || t.text == "unreduced" || t.text == "manual")) {
+      lexer_.Next();
+      if (!ParseNamedTail(&metadata)) return std::nullopt;
+      if (t.text == "replicated") return Sharding::Replicate(std::move(metadata));
+      if (t.text == "unreduced") return Sharding::Unreduced(std::move(metadata));
+      return Sharding::Manual(std::move(metadata));
+    }
+    // The dimension shardings.
+    std::vector<std::vector<AxisRefText>> dims;
+    if (!Expect(Tok::kLBracket, "'[' starting the dimension shardings, or replicated / unreduced / manual")) {
+      return std::nullopt;
+    }
+    if (lexer_.Peek().kind == Tok::kRBracket) {
+      lexer_.Next();
+    } else {
+      while (true) {
+        auto dim = ParseDimSharding(mesh);
+        if (!dim) return std::nullopt;
+        dims.push_back(std::move(*dim));
+        Token sep = lexer_.Next();
+        if (sep.kind == Tok::kRBracket) break;
+        if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or ']' in the dimension shardings");
+      }
+    }
+    std::vector<AxisRefText> replicated, unreduced, manual;
+    while (lexer_.Peek().kind != Tok::kRBrace) {
+      if (!Expect(Tok::kComma, "',' before the next attribute")) return std::nullopt;
+      Token a = lexer_.Next();
+      std::vector<AxisRefText>* list = nullptr;
+      if (a.kind == Tok::kAttr && a.text == "replicated") list = &replicated;
+      if (a.kind == Tok::kAttr && a.text == "unreduced") list = &unreduced;
+      if (a.kind == Tok::kAttr && a.text == "manual") list = &manual;
+      if (a.kind == Tok::kAttr && a.text == "metadata") {
+        if (!ParseMetadata(&metadata)) return std::nullopt;
+        continue;
+      }
+      if (!list) return Unexpected(a, "replicated=, unreduced=, manual= or metadata=");
+      auto refs = ParseAxisRefList(mesh);
+      if (!refs) return std::nullopt;
+      list->insert(list->end(), refs->begin(), refs->end());
+    }
+    lexer_.Next();  // '}'
+    return NamedToTiled(mesh, mesh_offset, dims, replicated, unreduced, manual, std::move(metadata));
+  }
+
+  // XLA's V3ToV2Sharding, in our words: split every mesh axis at the sub-axis boundaries any
+  // reference uses (pre-sizes, major to minor); each reference must then name exactly one piece,
+  // and no piece twice. The device array, reshaped to the pieces, is transposed to [pieces of dim
+  // 0, ..., pieces of the last dim, manual pieces, unreduced pieces, unused pieces] and reshaped to
+  // [dim sizes..., manual, unreduced, replicated] with those subgroup types.
+  std::optional<Sharding> NamedToTiled(const MeshInfo& mesh, size_t offset,
+                                       const std::vector<std::vector<AxisRefText>>& dims,
+                                       const std::vector<AxisRefText>& replicated,
+                                       const std::vector<AxisRefText>& unreduced,
+                                       const std::vector<AxisRefText>& manual,
+                                       ShardingMetadata metadata) {
+    const size_t k = mesh.sizes.size();
+    std::vector<std::vector<int64_t>> cuts(k);  // pre-size boundaries per axis
+    for (size_t i = 0; i < k; ++i) cuts[i] = {1, mesh.sizes[i]};
+    auto add_cuts = [&](const std::vector<AxisRefText>& refs) {
+      for (const AxisRefText& r : refs) {
+        if (r.size == 0) continue;
+        cuts[r.axis].push_back(r.pre);
+        cuts[r.axis].push_back(r.pre * r.size);
+      }
+    };
+    for (const auto& d : dims) add_cuts(d);
+    add_cuts(replicated);
+    add_cuts(unreduced);
+    add_cuts(manual);
+    struct Piece {
+      int64_t axis, pre, size;
+    };
+    std::vector<Piece> pieces;
+    for (size_t i = 0; i < k; ++i) {
+      std::sort(cuts[i].begin(), cuts[i].end());
+      cuts[i].erase(std::unique(cuts[i].begin(), cuts[i].end()), cuts[i].end());
+      for (size_t j = 0; j + 1 < cuts[i].size(); ++j) {
+        if (cuts[i][j + 1] % cuts[i][j] != 0) {
+          return Fail(offset, fmt::format("sub-axes of mesh axis '{}' overlap", mesh.names[i]));
+        }
+        pieces.push_back(Piece{static_cast<int64_t>(i), cuts[i][j], cuts[i][j + 1] / cuts[i][j]});
+      }
+    }
+    std::vector<bool> used(pieces.size(), false);
+    std::vector<int64_t> perm;
+    // Marks the piece `r` names as used and appends it to `perm`; returns its size, or nullopt
+    // (with the error set) when it names no single unused piece. A size-1 axis has no piece.
+    auto take = [&](const AxisRefText& r) -> std::optional<int64_t> {
+      const int64_t pre = r.pre, size = r.size == 0 ? mesh.sizes[r.axis] : r.size;
+      if (size == 1) return 1;
+      for (size_t p = 0; p < pieces.size(); ++p) {
+        if (pieces[p].axis == r.axis && pieces[p].pre == pre && pieces[p].size == size) {
+          if (used[p]) break;
+          used[p] = true;
+          perm.push_back(static_cast<int64_t>(p));
+          return size;
+        }
+      }
+      return Fail(r.offset, fmt::format("mesh axis '{}' is used twice or overlaps another sub-axis",
+                                        mesh.names[r.axis]));
+    };
+    std::vector<int64_t> tile_dims;
+    std::vector<SubgroupType> types;
+    for (const auto& d : dims) {
+      int64_t product = 1;
+      for (const AxisRefText& r : d) {
+        auto size = take(r);
+        if (!size) return std::nullopt;
+        product *= *size;
+      }
+      tile_dims.push_back(product);
+    }
+    auto subgroup = [&](const std::vector<AxisRefText>& refs, SubgroupType type) -> bool {
+      if (refs.empty()) return true;
+      int64_t product = 1;
+      for (const AxisRefText& r : refs) {
+        auto size = take(r);
+        if (!size) return false;
+        product *= *size;
+      }
+      tile_dims.push_back(product);
+      types.push_back(type);
+      return true;
+    };
+    if (!subgroup(manual, SubgroupType::kManual) || !subgroup(unreduced, SubgroupType::kUnreduced)) {
+      return std::nullopt;
+    }
+    // Explicitly replicated axes may not also shard (XLA checks they do not overlap); like the
+    // unnamed ones, they form the replication group in mesh order.
+    const std::vector<bool> sharding_piece = used;
+    for (const AxisRefText& r : replicated) {
+      auto size = take(r);
+      if (!size) return std::nullopt;
+      if (*size > 1) perm.pop_back();
+    }
+    int64_t rest = 1;
+    for (size_t p = 0; p < pieces.size(); ++p) {
+      if (sharding_piece[p]) continue;
+      perm.push_back(static_cast<int64_t>(p));
+      rest *= pieces[p].size;
+    }
+    if (rest > 1) {
+      tile_dims.push_back(rest);
+      types.push_back(SubgroupType::kReplicated);
+    }
+    if (tile_dims.empty()) return Sharding::Replicate(std::move(metadata));
+    std::vector<int64_t> piece_sizes;
+    for (const Piece& p : pieces) piece_sizes.push_back(p.size);
+    if (piece_sizes.empty()) piece_sizes.push_back(1);
+    std::vector<int64_t> full_perm = perm;
+    if (full_perm.empty()) full_perm.push_back(0);
+    TileAssignment tiles = mesh.devices->Reshape(piece_sizes).Transpose(full_perm).Reshape(tile_dims);
+    return Sharding::Subgroup(std::move(tiles), std::move(types), std::move(metadata));
+  }
+
   // The items of a non-tuple sharding, after its '{' and through its '}'. Items come in any
   // order, as in XLA. Repeating an item with the same value is accepted (XLA accepts it too).
   // Contradicting items are rejected, a deliberate difference: XLA resolves them by precedence
@@ -475,6 +855,9 @@ class Parser {
   // last_tile_dim* is ignored without devices=), but its printer never writes such text, and
   // silently dropping half of it would hide the mistake.
   std::optional<Sharding> ParseBody() {
+    if (Token t = lexer_.Peek(); t.kind == Tok::kIdent && (t.text == "mesh" || t.text == "maximal_mesh")) {
+      return ParseNamed();
+    }
     size_t body_offset = lexer_.Peek().offset;
     std::optional<std::string_view> kind;  // replicated / manual / unknown / unreduced / maximal / devices
     size_t kind_offset = 0;
@@ -515,8 +898,6 @@ class Parser {
             return Fail(t.offset, "a sharding belongs to at most one shard group");
           }
           group = g;
-        } else if (w == "mesh" || w == "maximal_mesh") {
-          return Fail(t.offset, "named (mesh) shardings are not supported by spmdc");
         } else {
           return Fail(t.offset, fmt::format("unknown sharding item '{}'", w));
         }

@@ -145,8 +145,12 @@ TEST(ShardingText, MutationFuzz) {
       "{devices=[4,4,1]<=[4,2,2]T(1,0,2)}", "{devices=[2,1,4]<=[8] last_tile_dim_replicate}",
       "{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}",
       "{{replicated}, {devices=[2,1]0,1}, {maximal device=1}}", "{unknown shard_as 0}",
-      R"({devices=[4,2]<=[8] shard_like 1 metadata={op_name="a" source_line=3}})", "{}"};
-  const std::string alphabet = "{}[](),=<T 0123456789-\"abcdemnprt_";
+      R"({devices=[4,2]<=[8] shard_like 1 metadata={op_name="a" source_line=3}})", "{}",
+      "{unreduced}", "{devices=[2,2,2]<=[8] last_tile_dims={unreduced, manual}}",
+      "{mesh[a=2,b=4], device_ids=([4,2]T(1,0)), [{a}, {b:(2)2, ?}], manual={b:(1)2}}",
+      "{mesh[a=2,b=2], device_ids=(3,1,2,0), [{b}], unreduced={a}}",
+      R"({maximal_mesh[device_id=1], metadata={op_name="m"}})"};
+  const std::string alphabet = "{}[](),=<T 0123456789-\"abcdemnprt_:?";
   std::mt19937 rng(42);
   int parsed = 0;
   for (int iter = 0; iter < 20000; ++iter) {
@@ -314,11 +318,64 @@ TEST(ShardingTextXla, Unreduced) {
   ExpectError("{unreduced devices=[2]0,1}", 11, "conflicts");
 }
 
-TEST(ShardingTextXla, UnsupportedNewerForms) {
-  // XLA's newest parser also reads named (mesh) shardings; spmdc does not model them yet and
-  // says so at the item.
-  ExpectError("{mesh[a=2], [{a}]}", 1, "not supported");
-  ExpectError("{maximal_mesh[device_id=0]}", 1, "not supported");
+// XLA's named (mesh, "V3") shardings read as the equivalent tile-based sharding (XLA's
+// V3ToV2Sharding), which spmdc compares and prints.
+TEST(ShardingTextXla, NamedShardings) {
+  ExpectCanonical("{mesh[a=2,b=2], [{a}, {b}]}", "{devices=[2,2]<=[4]}");
+  ExpectCanonical("{mesh[a=2,b=2], [{b}, {a}]}", "{devices=[2,2]<=[2,2]T(1,0)}");
+  ExpectCanonical("{mesh[a=2,b=2], [{a}, {}]}", "{devices=[2,1,2]<=[4] last_tile_dim_replicate}");
+  ExpectCanonical("{mesh[a=2,b=2], [{b}, {}]}",
+                  "{devices=[2,1,2]<=[2,2]T(1,0) last_tile_dim_replicate}");
+  ExpectCanonical("{mesh[a=2,b=4], [{a, b}]}", "{devices=[8]<=[8]}");
+  ExpectCanonical("{mesh[a=2,b=2] [{a}, {b}]}", "{devices=[2,2]<=[4]}");  // the comma is optional
+  // Sub-axes, with or without the ':' (pre-size in parentheses, then size).
+  ExpectCanonical("{mesh[a=4], [{a:(1)2}, {a:(2)2}]}", "{devices=[2,2]<=[4]}");
+  ExpectCanonical("{mesh[a=4], [{a(2)2}, {a(1)2}]}", "{devices=[2,2]<=[2,2]T(1,0)}");
+  ExpectCanonical("{mesh[a=8], [{a:(2)2}]}", "{devices=[2,4]<=[2,2,2]T(1,0,2) last_tile_dim_replicate}");
+  // Manual / unreduced axes become subgroups; open dims ('?') and replicated axes do not change
+  // the layout.
+  ExpectCanonical("{mesh[a=2,b=2], [{}, {}], manual={a}}",
+                  "{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}");
+  ExpectCanonical("{mesh[a=2,b=2], [{a}], unreduced={b}}",
+                  "{devices=[2,2]<=[4] last_tile_dims={unreduced}}");
+  ExpectCanonical("{mesh[a=2,b=2], [{?}, {b, ?}], replicated={a}}",
+                  "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}");
+  ExpectCanonical("{mesh[a=2,b=2], [{}, {}]}", "{replicated}");
+  ExpectCanonical("{mesh[a=2,b=2], replicated}", "{replicated}");
+  // A size-1 axis adds a size-1 tile dim and no devices.
+  ExpectCanonical("{mesh[a=1,b=2], [{a}, {b}]}", "{devices=[1,2]<=[2]}");
+  ExpectCanonical("{mesh[a=2,b=1], [{b}, {}], replicated={b}}", "{replicated}");
+  ExpectCanonical("{mesh[a=2], manual}", "{manual}");
+  ExpectCanonical(R"({mesh[a=2], unreduced, metadata={op_name="u"}})", R"({unreduced metadata={op_name="u"}})");
+  ExpectCanonical("{maximal_mesh[device_id=3]}", "{maximal device=3}");
+  ExpectCanonical(R"({maximal_mesh[device_id=3], metadata={op_name="m"}})",
+                  R"({maximal device=3 metadata={op_name="m"}})");
+  ExpectCanonical(R"({mesh[a=2], [{a}], metadata={{op_name="x"}, {op_name="y"}}})",
+                  R"({devices=[2]<=[2] metadata={{op_name="x"}, {op_name="y"}}})");
+  // Device orders: explicit or iota.
+  ExpectCanonical("{mesh[a=2,b=2], device_ids=(0,2,1,3), [{a}, {b}]}", "{devices=[2,2]<=[2,2]T(1,0)}");
+  ExpectCanonical("{mesh[a=2,b=2], device_ids=([2,2]T(1,0)), [{a}, {b}]}",
+                  "{devices=[2,2]<=[2,2]T(1,0)}");
+  ExpectCanonical("{mesh[a=2,b=2], device_ids=(3,2,1,0), [{a}, {}]}",
+                  "{devices=[2,1,2]2,3,0,1 last_tile_dim_replicate}");
+  // In tuples, and equal to the tile-based spelling.
+  ExpectCanonical("{{mesh[a=2], [{a}]}, {replicated}}", "{{devices=[2]<=[2]}, {replicated}}");
+  EXPECT_EQ(P("{mesh[x=2,y=4], [{y}, {x}]}"), P("{devices=[4,2]<=[2,4]T(1,0)}"));
+  // What XLA's Mesh / AxisRef reject (several by CHECK-failing) is a located error here.
+  ExpectError("{mesh[], [{}]}", 1, "at least one axis");
+  ExpectError("{mesh[a=2], [{c}]}", 14, "no mesh axis 'c'");
+  ExpectError("{mesh[a=2], [{a}, {a}]}", 19, "used twice");
+  ExpectError("{mesh[a=4], [{a:(1)4}]}", 14, "proper part");
+  ExpectError("{mesh[a=4], [{a:(1)1}]}", 14, "proper part");
+  ExpectError("{mesh[a=2], [{?, a}]}", 17, "after '?'");
+  ExpectError("{mesh[a=2,a=2], [{a}]}", 10, "twice");
+  ExpectError("{mesh[a=2], device_ids=(0,1), [{a}]}", 24, "identity");
+  ExpectError("{mesh[a=2], device_ids=(0,2), [{a}]}", 24, "permutation");
+  ExpectError("{mesh[a=2], device_ids=(1), [{a}]}", 24, "device ids");
+  ExpectError("{mesh[a=2], [{a}], bogus={a}}", 19, "replicated=");
+  ExpectError("{mesh[a=8], [{a:(1)4}, {a:(2)4}]}", 14, "overlaps");
+  ExpectError("{mesh[a=12], [{a:(1)2}, {a:(3)2}]}", 1, "overlap");
+  ExpectError("{mesh[a=2], [{a}] shard_as 1}", 18, "','");
 }
 
 TEST(ShardingText, ExplicitArraysAreShared) {
