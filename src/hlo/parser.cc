@@ -617,6 +617,12 @@ Status Parser::ParseInstruction(Computation* comp, Instruction** root, bool* saw
     }
     *instr->mutable_shape() = std::move(inferred).value();
   }
+  // Like XLA's parser, a non-tuple sharding on a tuple-shaped instruction applies to every leaf:
+  // store (and print) it as the tuple sharding it stands for.
+  if (instr->has_sharding() && instr->shape().IsTuple() && !instr->sharding()->IsTuple()) {
+    instr->set_sharding(std::make_shared<const Sharding>(
+        instr->sharding()->NormalizeTupleSharding(instr->shape())));
+  }
   if (is_root) {
     if (*saw_root) {
       return ErrorAt(begin, fmt::format("second ROOT in computation %{} (the first is %{})",

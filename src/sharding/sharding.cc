@@ -65,15 +65,16 @@ TileAssignment SortLastDimGroups(const TileAssignment& tiles) {
   return TileAssignment::FromDevices(tiles.dims(), std::move(ids));
 }
 
-// XLA orders subgroup types by their OpSharding enum value (MAXIMAL=1 < MANUAL=4), except that
-// REPLICATED (0) always comes last so the replication groups can be sorted.
+// XLA's order of subgroup types: MAXIMAL, MANUAL, UNREDUCED, then REPLICATED last so that the
+// replication groups can be sorted.
 int SubgroupOrder(SubgroupType t) {
   switch (t) {
     case SubgroupType::kMaximal: return 0;
     case SubgroupType::kManual: return 1;
-    case SubgroupType::kReplicated: return 2;
+    case SubgroupType::kUnreduced: return 2;
+    case SubgroupType::kReplicated: return 3;
   }
-  return 3;
+  return 4;
 }
 
 }  // namespace
@@ -83,6 +84,7 @@ std::string_view SubgroupTypeName(SubgroupType t) {
     case SubgroupType::kManual: return "manual";
     case SubgroupType::kReplicated: return "replicated";
     case SubgroupType::kMaximal: return "maximal";
+    case SubgroupType::kUnreduced: return "unreduced";
   }
   return "?";
 }
@@ -111,6 +113,13 @@ Sharding Sharding::Manual(ShardingMetadata metadata) {
 Sharding Sharding::Unknown(ShardingMetadata metadata) {
   auto rep = std::make_shared<Rep>();
   rep->kind = Kind::kUnknown;
+  rep->metadata = std::move(metadata);
+  return Sharding(std::move(rep));
+}
+
+Sharding Sharding::Unreduced(ShardingMetadata metadata) {
+  auto rep = std::make_shared<Rep>();
+  rep->kind = Kind::kUnreduced;
   rep->metadata = std::move(metadata);
   return Sharding(std::move(rep));
 }
@@ -161,6 +170,7 @@ Sharding Sharding::Subgroup(TileAssignment tiles, std::vector<SubgroupType> type
   if (all_same && data_tiles == 1) {
     if (types[0] == SubgroupType::kManual) return Manual(std::move(metadata));
     if (types[0] == SubgroupType::kReplicated) return Replicate(std::move(metadata));
+    if (types[0] == SubgroupType::kUnreduced) return Unreduced(std::move(metadata));
   }
   // Order subgroup dims by type (stable), then merge dims of one type and drop size-1 ones.
   std::vector<int64_t> order(num_sub);
@@ -253,8 +263,14 @@ bool Sharding::IsManual() const {
 bool Sharding::IsUnknown() const {
   return AllLeaves(*this, [](const Sharding& s) { return s.kind() == Kind::kUnknown; });
 }
+bool Sharding::IsUnreduced() const {
+  return AllLeaves(*this, [](const Sharding& s) { return s.kind() == Kind::kUnreduced; });
+}
 bool Sharding::IsManualSubgroup() const {
   return IsTiled() && SubgroupManualDim() >= 0;
+}
+bool Sharding::IsUnreducedSubgroup() const {
+  return IsTiled() && SubgroupUnreducedDim() >= 0;
 }
 bool Sharding::IsSpatiallyPartitioned() const {
   if (IsTuple()) {
@@ -297,6 +313,16 @@ int64_t Sharding::SubgroupManualDim() const {
   const int64_t k = static_cast<int64_t>(rep_->subgroup_types.size());
   for (int64_t i = 0; i < k; ++i) {
     if (rep_->subgroup_types[i] == SubgroupType::kManual) return rank - k + i;
+  }
+  return -1;
+}
+
+int64_t Sharding::SubgroupUnreducedDim() const {
+  if (!IsTiled()) return -1;
+  const int64_t rank = rep_->tiles.num_dimensions();
+  const int64_t k = static_cast<int64_t>(rep_->subgroup_types.size());
+  for (int64_t i = 0; i < k; ++i) {
+    if (rep_->subgroup_types[i] == SubgroupType::kUnreduced) return rank - k + i;
   }
   return -1;
 }
@@ -436,6 +462,7 @@ bool Sharding::UsesDevice(int64_t device) const {
     case Kind::kReplicated:
     case Kind::kManual:
     case Kind::kUnknown:
+    case Kind::kUnreduced:
       return true;
     default:
       return rep_->tiles.UsesDevice(device);
@@ -457,8 +484,10 @@ Sharding Sharding::GetSubSharding(const Shape& shape, std::span<const int64_t> i
   }
   const auto& elements = tuple_elements();
   if (sub->IsTuple()) {
-    const int64_t count = RequiredLeaves(*sub);
-    if (sub->leaf_count() == 0) return Tuple({offset < (int64_t)elements.size() ? elements[offset] : Sharding()});
+    // A leafless (empty) tuple owns no entry of the flattened list (the entry at `offset`
+    // belongs to the next leaf), so its sub-sharding is the empty tuple sharding, as in XLA.
+    if (sub->leaf_count() == 0) return Tuple({});
+    const int64_t count = sub->leaf_count();
     SPMDC_CHECK(offset + count <= static_cast<int64_t>(elements.size()));
     return Tuple(std::vector<Sharding>(elements.begin() + offset, elements.begin() + offset + count));
   }
@@ -519,6 +548,7 @@ std::string Sharding::ToString(bool include_metadata) const {
     case Kind::kReplicated: out += "replicated"; break;
     case Kind::kManual: out += "manual"; break;
     case Kind::kUnknown: out += "unknown"; break;
+    case Kind::kUnreduced: out += "unreduced"; break;
     case Kind::kMaximal: out += fmt::format("maximal device={}", rep_->tiles.first()); break;
     case Kind::kTiled: {
       out += "devices=" + rep_->tiles.ToString();
@@ -557,6 +587,7 @@ bool operator==(const Sharding& a, const Sharding& b) {
     case Sharding::Kind::kReplicated:
     case Sharding::Kind::kManual:
     case Sharding::Kind::kUnknown:
+    case Sharding::Kind::kUnreduced:
       return true;
     case Sharding::Kind::kMaximal:
       return x.tiles.first() == y.tiles.first();

@@ -24,8 +24,9 @@
 
 namespace spmdc {
 
-// The type of a trailing "subgroup" dimension of the tile array.
-enum class SubgroupType : uint8_t { kManual, kReplicated, kMaximal };
+// The type of a trailing "subgroup" dimension of the tile array. kUnreduced (XLA's UNREDUCED):
+// devices along the dim hold partial values still to be summed.
+enum class SubgroupType : uint8_t { kManual, kReplicated, kMaximal, kUnreduced };
 std::string_view SubgroupTypeName(SubgroupType t);
 
 // `shard_as N` (members end up identical) or `shard_like N` (members only feed each other).
@@ -42,7 +43,10 @@ using ShardingMetadata = std::vector<std::string>;
 
 class Sharding {
  public:
-  enum class Kind : uint8_t { kReplicated, kMaximal, kManual, kUnknown, kTiled, kTuple };
+  // kUnreduced (XLA's `{unreduced}`): every device holds a partial value of the whole array,
+  // the full value being their sum. The value type models it; propagation and partitioning do
+  // not, so VerifyModuleShardings rejects it in modules.
+  enum class Kind : uint8_t { kReplicated, kMaximal, kManual, kUnknown, kTiled, kTuple, kUnreduced };
 
   // Replicated.
   Sharding();
@@ -50,6 +54,7 @@ class Sharding {
   static Sharding Replicate(ShardingMetadata metadata = {});
   static Sharding Manual(ShardingMetadata metadata = {});
   static Sharding Unknown(ShardingMetadata metadata = {});
+  static Sharding Unreduced(ShardingMetadata metadata = {});
   // `{maximal device=N}`.
   static Sharding AssignDevice(int64_t device, ShardingMetadata metadata = {});
   // Every tile dim is a data dim.
@@ -59,8 +64,8 @@ class Sharding {
   // devices inside each replication group are sorted.
   static Sharding PartialTile(TileAssignment tiles, ShardingMetadata metadata = {});
   // The last types.size() tile dims are typed subgroups. Normalised: same-type dims merged, size-1
-  // dims dropped, types ordered MAXIMAL, MANUAL, REPLICATED, a lone REPLICATED becomes
-  // PartialTile, only-subgroup arrays become Manual / Replicate.
+  // dims dropped, types ordered MAXIMAL, MANUAL, UNREDUCED, REPLICATED, a lone REPLICATED
+  // becomes PartialTile, only-subgroup arrays become Manual / Replicate / Unreduced.
   static Sharding Subgroup(TileAssignment tiles, std::vector<SubgroupType> types,
                            ShardingMetadata metadata = {});
   // Flattened leaf shardings (pre-order); each must not be a tuple.
@@ -79,11 +84,13 @@ class Sharding {
   bool IsTileMaximal() const;  // replicated or a single device
   bool IsManual() const;
   bool IsUnknown() const;
+  bool IsUnreduced() const;
   bool IsTuple() const { return kind() == Kind::kTuple; }
   // Leaf queries.
   bool IsTiled() const { return kind() == Kind::kTiled; }
   bool IsMaximal() const { return kind() == Kind::kMaximal; }  // single device (not replicated)
   bool IsManualSubgroup() const;  // tiled with a MANUAL subgroup dim
+  bool IsUnreducedSubgroup() const;  // tiled with an UNREDUCED subgroup dim
   bool IsSpatiallyPartitioned() const;  // anything but tile-maximal (recursing into tuples)
 
   // Tiled leaves.
@@ -94,6 +101,7 @@ class Sharding {
   int64_t TiledDataRank() const;       // tile rank minus replicate/subgroup dims
   int64_t SubgroupReplicationDim() const;  // tile dim index, or -1
   int64_t SubgroupManualDim() const;       // tile dim index, or -1
+  int64_t SubgroupUnreducedDim() const;    // tile dim index, or -1
   // Data tile dims only (size TiledDataRank(); empty for tile-maximal / manual).
   std::vector<int64_t> DataTileDims() const;
   int64_t NumTiles() const;       // product of the data tile dims (1 when not tiled)
@@ -122,7 +130,8 @@ class Sharding {
 
   // Tuples.
   const std::vector<Sharding>& tuple_elements() const;
-  // The sharding of the subshape at `index` (leaf or a tuple of the leaves below it).
+  // The sharding of the subshape at `index` (leaf or a tuple of the leaves below it; `{}` for a
+  // tuple without leaves, as in XLA).
   Sharding GetSubSharding(const Shape& shape, std::span<const int64_t> index) const;
   // A tuple sharding for `shape` (SingleTuple of a non-tuple sharding); checks the leaf count.
   StatusOr<Sharding> GetTupleSharding(const Shape& shape) const;

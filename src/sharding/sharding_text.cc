@@ -1,10 +1,17 @@
 #include "sharding/sharding_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cctype>
+#include <cstdint>
+#include <iterator>
+#include <numeric>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "fmt/format.h"
+#include "fmt/ranges.h"
 
 namespace spmdc {
 namespace {
@@ -12,8 +19,11 @@ namespace {
 // Guards against tile arrays too large to ever be valid (and to materialise): 2^20 devices.
 constexpr int64_t kMaxDevices = int64_t{1} << 20;
 
+// kAttr is an identifier immediately followed by '=' (the '=' is part of the token, as in XLA's
+// lexer), so `devices=` is an attribute name but `devices =` is not; kName likewise ends in ':'
+// (a mesh sub-axis, `x:(2)4`).
 enum class Tok { kLBrace, kRBrace, kLBracket, kRBracket, kLParen, kRParen, kComma, kLe, kEq,
-                 kInt, kIdent, kString, kEnd, kError };
+                 kQuestion, kInt, kIdent, kAttr, kName, kString, kEnd, kError };
 
 struct Token {
   Tok kind = Tok::kEnd;
@@ -21,6 +31,58 @@ struct Token {
   std::string_view text;
   int64_t value = 0;
 };
+
+// XLA unescapes strings with C rules (absl::CUnescape) and rejects the text when that fails.
+// Returns the position of the first backslash that starts an invalid escape in `body` (the
+// string without its quotes), or npos.
+size_t BadEscape(std::string_view body) {
+  auto hex_value = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  size_t i = 0;
+  while (i < body.size()) {
+    if (body[i] != '\\') {
+      ++i;
+      continue;
+    }
+    const size_t at = i++;
+    if (i >= body.size()) return at;
+    const char c = body[i];
+    if (std::string_view("abfnrtv\\?'\"").find(c) != std::string_view::npos) {
+      ++i;
+    } else if (c >= '0' && c <= '7') {  // one to three octal digits, at most \377
+      int value = 0;
+      for (int n = 0; n < 3 && i < body.size() && body[i] >= '0' && body[i] <= '7'; ++n, ++i) {
+        value = value * 8 + (body[i] - '0');
+      }
+      if (value > 0xff) return at;
+    } else if (c == 'x') {  // one or more hex digits, at most \xff
+      ++i;
+      int value = 0, digits = 0;
+      for (; i < body.size() && hex_value(body[i]) >= 0; ++i, ++digits) {
+        value = value * 16 + hex_value(body[i]);
+        if (value > 0xff) return at;
+      }
+      if (digits == 0) return at;
+    } else if (c == 'u' || c == 'U') {  // exactly 4 / 8 hex digits naming a Unicode scalar
+      const size_t len = c == 'u' ? 4 : 8;
+      ++i;
+      if (body.size() - i < len) return at;
+      uint64_t value = 0;
+      for (size_t k = 0; k < len; ++k, ++i) {
+        if (hex_value(body[i]) < 0) return at;
+        value = value * 16 + static_cast<uint64_t>(hex_value(body[i]));
+      }
+      if (value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return at;
+    } else {
+      return at;
+    }
+  }
+  return std::string_view::npos;
+}
 
 class Lexer {
  public:
@@ -47,6 +109,7 @@ class Lexer {
       case ')': return single(Tok::kRParen);
       case ',': return single(Tok::kComma);
       case '=': return single(Tok::kEq);
+      case '?': return single(Tok::kQuestion);
       default: break;
     }
     if (c == '<' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '=') {
@@ -64,6 +127,13 @@ class Lexer {
       if (end >= text_.size()) {
         t.kind = Tok::kError;
         t.text = "unterminated string";
+        return t;
+      }
+      if (size_t bad = BadEscape(text_.substr(pos_ + 1, end - pos_ - 1));
+          bad != std::string_view::npos) {
+        t.kind = Tok::kError;
+        t.offset = pos_ + 1 + bad;
+        t.text = "invalid escape sequence in string";
         return t;
       }
       t.kind = Tok::kString;
@@ -95,6 +165,13 @@ class Lexer {
       t.kind = Tok::kIdent;
       t.text = text_.substr(pos_, end - pos_);
       pos_ = end;
+      if (pos_ < text_.size() && text_[pos_] == '=') {
+        t.kind = Tok::kAttr;
+        ++pos_;
+      } else if (pos_ < text_.size() && text_[pos_] == ':') {
+        t.kind = Tok::kName;
+        ++pos_;
+      }
       return t;
     }
     t.kind = Tok::kError;
@@ -119,6 +196,10 @@ class Lexer {
       } else if (text_.substr(pos_, 2) == "/*") {
         size_t end = text_.find("*/", pos_ + 2);
         pos_ = end == std::string_view::npos ? text_.size() : end + 2;
+      } else if (text_.substr(pos_, 2) == "//") {
+        // A line comment, as XLA's lexer allows anywhere between tokens.
+        size_t end = text_.find_first_of("\r\n", pos_ + 2);
+        pos_ = end == std::string_view::npos ? text_.size() : end;
       } else {
         break;
       }
@@ -242,26 +323,29 @@ class Parser {
       }
       std::vector<int64_t> perm(reshape->size());
       for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int64_t>(i);
+      // As in XLA: a single reshape dim takes no transpose (a following `T(..)` is not part of
+      // the tile assignment, so it is rejected as an unknown item), and several always need one.
+      if (reshape->size() == 1) return TileAssignment(*dims, *reshape, perm);
       Token tt = lexer_.Peek();
-      if (tt.kind == Tok::kIdent && tt.text == "T") {
-        lexer_.Next();
-        size_t perm_offset = lexer_.Peek().offset;
-        auto p = ParseIntList(Tok::kLParen, Tok::kRParen, "the iota transpose permutation");
-        if (!p) return std::nullopt;
-        std::vector<bool> seen(reshape->size(), false);
-        if (p->size() != reshape->size()) {
-          return Fail(perm_offset, fmt::format("transpose permutation has {} entries, expected {}",
-                                               p->size(), reshape->size()));
-        }
-        for (int64_t v : *p) {
-          if (v < 0 || v >= static_cast<int64_t>(seen.size()) || seen[v]) {
-            return Fail(perm_offset, "transpose is not a permutation");
-          }
-          seen[v] = true;
-        }
-        perm = *p;
+      if (tt.kind != Tok::kIdent || tt.text != "T") {
+        return Unexpected(tt, "'T(' after several iota reshape dimensions");
       }
-      return TileAssignment(*dims, *reshape, perm);
+      lexer_.Next();
+      size_t perm_offset = lexer_.Peek().offset;
+      auto p = ParseIntList(Tok::kLParen, Tok::kRParen, "the iota transpose permutation");
+      if (!p) return std::nullopt;
+      std::vector<bool> seen(reshape->size(), false);
+      if (p->size() != reshape->size()) {
+        return Fail(perm_offset, fmt::format("transpose permutation has {} entries, expected {}",
+                                             p->size(), reshape->size()));
+      }
+      for (int64_t v : *p) {
+        if (v < 0 || v >= static_cast<int64_t>(seen.size()) || seen[v]) {
+          return Fail(perm_offset, "transpose is not a permutation");
+        }
+        seen[v] = true;
+      }
+      return TileAssignment(*dims, *reshape, *p);
     }
     if (t.kind != Tok::kInt) return Unexpected(t, "device ids or '<=' after the tile dimensions");
     std::vector<int64_t> ids;
@@ -278,91 +362,504 @@ class Parser {
     if (static_cast<int64_t>(ids.size()) != n) {
       return Fail(t.offset, fmt::format("{} device ids given for {} tiles", ids.size(), n));
     }
+    // XLA's parser rejects an explicit list of one device (an iota of one parses, and fails
+    // validation instead): a single-device sharding is written {maximal device=N}.
+    if (n == 1) {
+      return Fail(t.offset, "a tiled sharding needs more than one device; use {maximal device=N} "
+                            "or {replicated}");
+    }
     return TileAssignment::FromDevices(*dims, std::move(ids));
   }
 
-  // One OpMetadata: key=value fields separated by spaces or commas, up to (not including) '}'.
-  std::optional<std::string> ParseMetadataFields() {
-    static constexpr std::string_view kOrder[] = {
-        "op_type", "op_name", "source_file", "source_line", "source_end_line", "source_column",
-        "source_end_column", "profile_type", "deduplicated_name", "preserve_layout",
-        "scheduling_name", "stack_frame_id"};
-    std::vector<std::pair<std::string_view, std::string>> fields;
-    while (true) {
-      Token t = lexer_.Peek();
-      if (t.kind == Tok::kRBrace) break;
-      if (t.kind == Tok::kComma) {
-        lexer_.Next();
-        continue;
-      }
-      lexer_.Next();
-      if (t.kind != Tok::kIdent) return Unexpected(t, "a metadata field name");
-      if (!Expect(Tok::kEq, "'=' after a metadata field name")) return std::nullopt;
-      Token v = lexer_.Next();
-      std::string value;
-      if (v.kind == Tok::kString || v.kind == Tok::kInt || v.kind == Tok::kIdent) {
-        value = std::string(v.text);
-      } else if (v.kind == Tok::kLBrace) {
-        int depth = 1;
-        size_t start = v.offset;
-        Token inner;
-        while (depth > 0) {
-          inner = lexer_.Next();
-          if (inner.kind == Tok::kEnd || inner.kind == Tok::kError) {
-            return Unexpected(inner, "'}' closing a metadata value");
-          }
-          if (inner.kind == Tok::kLBrace) ++depth;
-          if (inner.kind == Tok::kRBrace) --depth;
-        }
-        value = std::string(lexer_.text().substr(start, inner.offset + 1 - start));
-      } else {
-        return Unexpected(v, "a metadata value");
-      }
-      fields.emplace_back(t.text, std::move(value));
-    }
-    auto rank = [&](std::string_view key) {
-      for (size_t i = 0; i < std::size(kOrder); ++i) {
-        if (kOrder[i] == key) return i;
-      }
-      return std::size(kOrder);
+  // One OpMetadata, `{` field* `}`: the fields XLA's parser knows, each `name=value` at most once,
+  // optionally preceded by one comma. Kept as canonical text: XLA's field order, and fields at
+  // their proto default (empty string, 0, empty list) dropped, as XLA's printer drops them.
+  std::optional<std::string> ParseMetadataEntry() {
+    enum class Type { kString, kInt32, kProfileTypes };
+    struct Field {
+      std::string_view name;
+      Type type;
     };
-    std::stable_sort(fields.begin(), fields.end(),
-                     [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
+    static constexpr Field kFields[] = {
+        {"op_type", Type::kString},          {"op_name", Type::kString},
+        {"source_file", Type::kString},      {"source_line", Type::kInt32},
+        {"source_end_line", Type::kInt32},   {"source_column", Type::kInt32},
+        {"source_end_column", Type::kInt32}, {"profile_type", Type::kProfileTypes},
+        {"deduplicated_name", Type::kString}, {"scheduling_name", Type::kString},
+        {"stack_frame_id", Type::kInt32}};
+    constexpr size_t kNumFields = std::size(kFields);
+    if (!Expect(Tok::kLBrace, "'{' starting metadata")) return std::nullopt;
+    std::optional<std::string> values[kNumFields];
+    while (lexer_.Peek().kind != Tok::kRBrace) {
+      if (lexer_.Peek().kind == Tok::kComma) lexer_.Next();
+      Token name = lexer_.Next();
+      if (name.kind != Tok::kAttr) return Unexpected(name, "a metadata field `name=value`");
+      size_t k = 0;
+      while (k < kNumFields && kFields[k].name != name.text) ++k;
+      if (k == kNumFields) {
+        return Fail(name.offset, fmt::format("unknown metadata field '{}'", name.text));
+      }
+      if (values[k]) return Fail(name.offset, fmt::format("metadata field '{}' given twice", name.text));
+      Token v = lexer_.Next();
+      switch (kFields[k].type) {
+        case Type::kString:
+          if (v.kind != Tok::kString) return Unexpected(v, fmt::format("a string for '{}'", name.text));
+          values[k] = v.text == "\"\"" ? "" : std::string(v.text);
+          break;
+        case Type::kInt32:
+          if (v.kind != Tok::kInt) return Unexpected(v, fmt::format("an integer for '{}'", name.text));
+          if (v.value < INT32_MIN || v.value > INT32_MAX) {
+            return Fail(v.offset, fmt::format("'{}' is out of range for int32", name.text));
+          }
+          values[k] = v.value == 0 ? "" : std::to_string(v.value);
+          break;
+        case Type::kProfileTypes: {
+          if (v.kind != Tok::kLBrace) return Unexpected(v, "'{' starting the profile types");
+          std::vector<int64_t> types;
+          if (lexer_.Peek().kind == Tok::kRBrace) {
+            lexer_.Next();
+          } else {
+            while (true) {
+              Token e = lexer_.Next();
+              // ProfileType: INVALID=0, WINDOW=1, FLAG=2, INTEGER=3.
+              if (e.kind != Tok::kInt || e.value < 0 || e.value > 3) {
+                return Unexpected(e, "a profile type (0 to 3)");
+              }
+              types.push_back(e.value);
+              Token sep = lexer_.Next();
+              if (sep.kind == Tok::kRBrace) break;
+              if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in the profile types");
+            }
+          }
+          values[k] = types.empty() ? "" : fmt::format("{{{}}}", fmt::join(types, ","));
+          break;
+        }
+      }
+    }
+    lexer_.Next();  // '}'
     std::string out;
-    for (const auto& [key, value] : fields) {
+    for (size_t k = 0; k < kNumFields; ++k) {
+      if (!values[k] || values[k]->empty()) continue;
       if (!out.empty()) out += ' ';
-      out += fmt::format("{}={}", key, value);
+      out += fmt::format("{}={}", kFields[k].name, *values[k]);
     }
     return out;
   }
 
-  std::optional<ShardingMetadata> ParseMetadata() {
-    if (!Expect(Tok::kLBrace, "'{' after metadata=")) return std::nullopt;
-    ShardingMetadata out;
-    if (lexer_.Peek().kind == Tok::kLBrace) {
-      while (true) {
-        if (!Expect(Tok::kLBrace, "'{' starting a metadata entry")) return std::nullopt;
-        auto entry = ParseMetadataFields();
-        if (!entry) return std::nullopt;
-        if (!Expect(Tok::kRBrace, "'}' ending a metadata entry")) return std::nullopt;
-        out.push_back(std::move(*entry));
-        Token sep = lexer_.Next();
-        if (sep.kind == Tok::kRBrace) break;
-        if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in the metadata list");
+  // metadata := entry | '{' [entry (',' entry)*] '}'. Every entry is kept, even an empty one.
+  bool ParseMetadata(ShardingMetadata* out) {
+    if (lexer_.Peek().kind != Tok::kLBrace) {
+      Unexpected(lexer_.Peek(), "'{' after metadata=");
+      return false;
+    }
+    // A list starts with '{{'; a single entry with '{' and a field (or '}').
+    Lexer probe = lexer_;
+    probe.Next();
+    if (probe.Next().kind != Tok::kLBrace) {
+      auto entry = ParseMetadataEntry();
+      if (!entry) return false;
+      out->push_back(std::move(*entry));
+      return true;
+    }
+    lexer_.Next();
+    while (true) {
+      auto entry = ParseMetadataEntry();
+      if (!entry) return false;
+      out->push_back(std::move(*entry));
+      Token sep = lexer_.Next();
+      if (sep.kind == Tok::kRBrace) return true;
+      if (sep.kind != Tok::kComma) {
+        Unexpected(sep, "',' or '}' in the metadata list");
+        return false;
       }
+    }
+  }
+
+  // ---- Named (mesh) shardings: XLA's HloShardingV3 text --------------------------------------
+  //
+  //   named := 'maximal_mesh' '[' 'device_id=' INT ']' [',' 'metadata=' md] '}'
+  //          | 'mesh' '[' [NAME= INT (',' NAME= INT)*] ']' [',' 'device_ids=' '(' ids ')'] [',']
+  //            ( 'replicated' | 'unreduced' | 'manual' | '[' [dim (',' dim)*] ']' attr* )
+  //            [',' 'metadata=' md] '}'
+  //   ids   := [INT (',' INT)*] | '[' INT (',' INT)* ']' ['T' '(' perm ')']
+  //   dim   := '{' [axis (',' axis)*] [',' '?' | '?'] '}'     (`?`: the dim is open)
+  //   axis  := NAME | NAME ['(' PRE ')' SIZE] | NAME: '(' PRE ')' SIZE   (a sub-axis)
+  //   attr  := ',' ('replicated=' | 'unreduced=' | 'manual=') '{' [axis (',' axis)*] '}'
+  //
+  // spmdc keeps the equivalent tile-based sharding (XLA's V3ToV2Sharding), which is what it
+  // compares and prints: the mesh's device array, its axes split at every sub-axis boundary,
+  // transposed to [dim axes..., manual axes, unreduced axes, remaining (replicated) axes].
+
+  struct MeshInfo {
+    std::vector<std::string_view> names;
+    std::vector<int64_t> sizes;
+    std::optional<TileAssignment> devices;  // dims == sizes; nullopt: iota
+  };
+  struct AxisRefText {
+    int64_t axis;
+    int64_t pre = 1, size = 0;  // size 0: the whole axis
+    size_t offset;
+  };
+
+  std::optional<AxisRefText> ParseAxisRef(const MeshInfo& mesh) {
+    Token t = lexer_.Next();
+    if (t.kind != Tok::kIdent && t.kind != Tok::kName) return Unexpected(t, "a mesh axis name");
+    AxisRefText ref{0, 1, 0, t.offset};
+    auto it = std::find(mesh.names.begin(), mesh.names.end(), t.text);
+    if (it == mesh.names.end()) return Fail(t.offset, fmt::format("no mesh axis '{}'", t.text));
+    ref.axis = it - mesh.names.begin();
+    if (lexer_.Peek().kind != Tok::kLParen) {
+      if (t.kind == Tok::kName) return Unexpected(lexer_.Peek(), "'(' of a sub-axis");
+      return ref;
+    }
+    lexer_.Next();
+    Token pre = lexer_.Next();
+    if (pre.kind != Tok::kInt) return Unexpected(pre, "a sub-axis pre-size");
+    if (!Expect(Tok::kRParen, "')' after the sub-axis pre-size")) return std::nullopt;
+    Token size = lexer_.Next();
+    if (size.kind != Tok::kInt) return Unexpected(size, "a sub-axis size");
+    // XLA's AxisRef rules: pre-size >= 1, 1 < size < axis size, pre-size * size divides it.
+    const int64_t axis_size = mesh.sizes[ref.axis];
+    if (pre.value < 1 || size.value <= 1 || size.value >= axis_size || pre.value > axis_size ||
+        axis_size % (pre.value * size.value) != 0) {
+      return Fail(t.offset, fmt::format("sub-axis {}({}){} is not a proper part of an axis of size {}",
+                                        t.text, pre.value, size.value, axis_size));
+    }
+    ref.pre = pre.value;
+    ref.size = size.value;
+    return ref;
+  }
+
+  std::optional<std::vector<AxisRefText>> ParseAxisRefList(const MeshInfo& mesh) {
+    if (!Expect(Tok::kLBrace, "'{' starting a list of mesh axes")) return std::nullopt;
+    std::vector<AxisRefText> out;
+    if (lexer_.Peek().kind == Tok::kRBrace) {
+      lexer_.Next();
       return out;
     }
-    auto entry = ParseMetadataFields();
-    if (!entry) return std::nullopt;
-    if (!Expect(Tok::kRBrace, "'}' ending the metadata")) return std::nullopt;
-    if (!entry->empty()) out.push_back(std::move(*entry));
-    return out;
+    while (true) {
+      auto ref = ParseAxisRef(mesh);
+      if (!ref) return std::nullopt;
+      out.push_back(*ref);
+      Token sep = lexer_.Next();
+      if (sep.kind == Tok::kRBrace) return out;
+      if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in a list of mesh axes");
+    }
   }
 
-  // The items of a non-tuple sharding, after its '{' and through its '}'.
+  // `'{' [axis (',' axis)*] [',' '?' | '?'] '}'`; the open/closed mark does not change the layout.
+  std::optional<std::vector<AxisRefText>> ParseDimSharding(const MeshInfo& mesh) {
+    if (!Expect(Tok::kLBrace, "'{' starting a dimension sharding")) return std::nullopt;
+    std::vector<AxisRefText> out;
+    if (lexer_.Peek().kind == Tok::kRBrace) {
+      lexer_.Next();
+      return out;
+    }
+    bool open = false;
+    while (true) {
+      Token q = lexer_.Peek();
+      if (open) return Fail(q.offset, "an axis after '?'");
+      if (q.kind == Tok::kQuestion) {
+        lexer_.Next();
+        open = true;
+      } else {
+        auto ref = ParseAxisRef(mesh);
+        if (!ref) return std::nullopt;
+        out.push_back(*ref);
+      }
+      Token sep = lexer_.Next();
+      if (sep.kind == Tok::kRBrace) return out;
+      if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in a dimension sharding");
+    }
+  }
+
+  // Optional `',' 'metadata=' md` and the closing '}'.
+  bool ParseNamedTail(ShardingMetadata* metadata) {
+    if (lexer_.Peek().kind == Tok::kComma) {
+      lexer_.Next();
+      Token t = lexer_.Next();
+      if (t.kind != Tok::kAttr || t.text != "metadata") {
+        Unexpected(t, "'metadata='");
+        return false;
+      }
+      if (!ParseMetadata(metadata)) return false;
+    }
+    return Expect(Tok::kRBrace, "'}' ending the sharding");
+  }
+
+  std::optional<Sharding> ParseNamed() {
+    Token kw = lexer_.Next();
+    ShardingMetadata metadata;
+    if (!Expect(Tok::kLBracket, fmt::format("'[' after '{}'", kw.text))) return std::nullopt;
+    if (kw.text == "maximal_mesh") {
+      Token a = lexer_.Next();
+      if (a.kind != Tok::kAttr || a.text != "device_id") return Unexpected(a, "'device_id='");
+      Token d = lexer_.Next();
+      if (d.kind != Tok::kInt) return Unexpected(d, "a device id");
+      if (!Expect(Tok::kRBracket, "']' ending maximal_mesh")) return std::nullopt;
+      if (!ParseNamedTail(&metadata)) return std::nullopt;
+      return Sharding::AssignDevice(d.value, std::move(metadata));
+    }
+    MeshInfo mesh;
+    size_t mesh_offset = kw.offset;
+    int64_t n = 1;
+    if (lexer_.Peek().kind != Tok::kRBracket) {
+      while (true) {
+        Token name = lexer_.Next();
+        if (name.kind != Tok::kAttr) return Unexpected(name, "a mesh axis `name=size`");
+        if (std::find(mesh.names.begin(), mesh.names.end(), name.text) != mesh.names.end()) {
+          return Fail(name.offset, fmt::format("mesh axis '{}' given twice", name.text));
+        }
+        Token size = lexer_.Next();
+        if (size.kind != Tok::kInt) return Unexpected(size, "a mesh axis size");
+        if (size.value <= 0 || n > kMaxDevices / size.value) {
+          return Fail(size.offset, fmt::format("invalid mesh axis size {}", size.value));
+        }
+        n *= size.value;
+        mesh.names.push_back(name.text);
+        mesh.sizes.push_back(size.value);
+        if (lexer_.Peek().kind != Tok::kComma) break;
+        lexer_.Next();
+      }
+    }
+    if (!Expect(Tok::kRBracket, "']' ending the mesh axes")) return std::nullopt;
+    // XLA's Mesh needs at least one axis (a single device is written maximal_mesh).
+    if (mesh.names.empty()) return Fail(mesh_offset, "a mesh needs at least one axis");
+    // Optional device_ids=(...): an iota `[reshape]T(perm)` or an explicit list.
+    if (lexer_.Peek().kind == Tok::kComma) {
+      Lexer probe = lexer_;
+      probe.Next();
+      if (Token a = probe.Next(); a.kind == Tok::kAttr && a.text == "device_ids") {
+        lexer_ = probe;
+        if (!Expect(Tok::kLParen, "'(' after device_ids=")) return std::nullopt;
+        const size_t ids_offset = lexer_.Peek().offset;
+        std::vector<int64_t> sizes = mesh.sizes;
+        if (lexer_.Peek().kind == Tok::kLBracket) {
+                    auto reshape = ParseIntList(Tok::kLBracket, Tok::kRBracket, "the iota reshape dimensions");
+          if (!reshape) return std::nullopt;
+          int64_t m = 1;
+          for (int64_t d : *reshape) {
+            if (d <= 0 || m > kMaxDevices / d) return Fail(ids_offset, "invalid iota reshape dimension");
+            m *= d;
+          }
+          if (reshape->empty() || m != n) {
+            return Fail(ids_offset, fmt::format("device_ids hold {} devices but the mesh has {}", m, n));
+          }
+          std::vector<int64_t> perm(reshape->size());
+          std::iota(perm.begin(), perm.end(), 0);
+          if (reshape->size() > 1) {
+            Token tt = lexer_.Next();
+            if (tt.kind != Tok::kIdent || tt.text != "T") {
+              return Unexpected(tt, "'T(' after several iota reshape dimensions");
+            }
+            const size_t perm_offset = lexer_.Peek().offset;
+            auto p = ParseIntList(Tok::kLParen, Tok::kRParen, "the iota transpose permutation");
+            if (!p) return std::nullopt;
+            std::vector<bool> seen(perm.size(), false);
+            if (p->size() != perm.size()) return Fail(perm_offset, "transpose is not a permutation");
+            for (int64_t v : *p) {
+              if (v < 0 || v >= static_cast<int64_t>(seen.size()) || seen[v]) {
+                return Fail(perm_offset, "transpose is not a permutation");
+              }
+              seen[v] = true;
+            }
+            perm = *p;
+          }
+          mesh.devices = TileAssignment(sizes, *reshape, perm);
+        } else {
+          std::vector<int64_t> ids;
+          while (lexer_.Peek().kind == Tok::kInt) {
+            ids.push_back(lexer_.Next().value);
+            if (lexer_.Peek().kind != Tok::kComma) break;
+            lexer_.Next();
+          }
+          if (static_cast<int64_t>(ids.size()) != n) {
+            return Fail(ids_offset, fmt::format("{} device ids for a mesh of {} devices", ids.size(), n));
+          }
+          // XLA's Mesh: an explicit list is a permutation of 0..n-1 other than the identity
+          // (which is written without device_ids).
+          std::vector<int64_t> sorted = ids;
+          std::sort(sorted.begin(), sorted.end());
+          for (int64_t i = 0; i < n; ++i) {
+            if (sorted[i] != i) return Fail(ids_offset, "mesh device ids are not a permutation of 0..n-1");
+          }
+          if (sorted == ids) return Fail(ids_offset, "identity mesh device ids: omit device_ids");
+          mesh.devices = TileAssignment::FromDevices(sizes, std::move(ids));
+        }
+        if (!Expect(Tok::kRParen, "')' ending device_ids")) return std::nullopt;
+      }
+    }
+    if (!mesh.devices) mesh.devices = TileAssignment(mesh.sizes);
+    if (lexer_.Peek().kind == Tok::kComma) lexer_.Next();
+    Token t = lexer_.Peek();
+    if (t.kind == Tok::kIdent && (t.text == "replicated" || t.text == "unreduced" || t.text == "manual")) {
+      lexer_.Next();
+      if (!ParseNamedTail(&metadata)) return std::nullopt;
+      if (t.text == "replicated") return Sharding::Replicate(std::move(metadata));
+      if (t.text == "unreduced") return Sharding::Unreduced(std::move(metadata));
+      return Sharding::Manual(std::move(metadata));
+    }
+    // The dimension shardings.
+    std::vector<std::vector<AxisRefText>> dims;
+    if (!Expect(Tok::kLBracket, "'[' starting the dimension shardings, or replicated / unreduced / manual")) {
+      return std::nullopt;
+    }
+    if (lexer_.Peek().kind == Tok::kRBracket) {
+      lexer_.Next();
+    } else {
+      while (true) {
+        auto dim = ParseDimSharding(mesh);
+        if (!dim) return std::nullopt;
+        dims.push_back(std::move(*dim));
+        Token sep = lexer_.Next();
+        if (sep.kind == Tok::kRBracket) break;
+        if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or ']' in the dimension shardings");
+      }
+    }
+    std::vector<AxisRefText> replicated, unreduced, manual;
+    while (lexer_.Peek().kind != Tok::kRBrace) {
+      if (!Expect(Tok::kComma, "',' before the next attribute")) return std::nullopt;
+      Token a = lexer_.Next();
+      std::vector<AxisRefText>* list = nullptr;
+      if (a.kind == Tok::kAttr && a.text == "replicated") list = &replicated;
+      if (a.kind == Tok::kAttr && a.text == "unreduced") list = &unreduced;
+      if (a.kind == Tok::kAttr && a.text == "manual") list = &manual;
+      if (a.kind == Tok::kAttr && a.text == "metadata") {
+        if (!ParseMetadata(&metadata)) return std::nullopt;
+        continue;
+      }
+      if (!list) return Unexpected(a, "replicated=, unreduced=, manual= or metadata=");
+      auto refs = ParseAxisRefList(mesh);
+      if (!refs) return std::nullopt;
+      list->insert(list->end(), refs->begin(), refs->end());
+    }
+    lexer_.Next();  // '}'
+    return NamedToTiled(mesh, mesh_offset, dims, replicated, unreduced, manual, std::move(metadata));
+  }
+
+  // XLA's V3ToV2Sharding, in our words: split every mesh axis at the sub-axis boundaries any
+  // reference uses (pre-sizes, major to minor); each reference must then name exactly one piece,
+  // and no piece twice. The device array, reshaped to the pieces, is transposed to [pieces of dim
+  // 0, ..., pieces of the last dim, manual pieces, unreduced pieces, unused pieces] and reshaped to
+  // [dim sizes..., manual, unreduced, replicated] with those subgroup types.
+  std::optional<Sharding> NamedToTiled(const MeshInfo& mesh, size_t offset,
+                                       const std::vector<std::vector<AxisRefText>>& dims,
+                                       const std::vector<AxisRefText>& replicated,
+                                       const std::vector<AxisRefText>& unreduced,
+                                       const std::vector<AxisRefText>& manual,
+                                       ShardingMetadata metadata) {
+    const size_t k = mesh.sizes.size();
+    std::vector<std::vector<int64_t>> cuts(k);  // pre-size boundaries per axis
+    for (size_t i = 0; i < k; ++i) cuts[i] = {1, mesh.sizes[i]};
+    auto add_cuts = [&](const std::vector<AxisRefText>& refs) {
+      for (const AxisRefText& r : refs) {
+        if (r.size == 0) continue;
+        cuts[r.axis].push_back(r.pre);
+        cuts[r.axis].push_back(r.pre * r.size);
+      }
+    };
+    for (const auto& d : dims) add_cuts(d);
+    add_cuts(replicated);
+    add_cuts(unreduced);
+    add_cuts(manual);
+    struct Piece {
+      int64_t axis, pre, size;
+    };
+    std::vector<Piece> pieces;
+    for (size_t i = 0; i < k; ++i) {
+      std::sort(cuts[i].begin(), cuts[i].end());
+      cuts[i].erase(std::unique(cuts[i].begin(), cuts[i].end()), cuts[i].end());
+      for (size_t j = 0; j + 1 < cuts[i].size(); ++j) {
+        if (cuts[i][j + 1] % cuts[i][j] != 0) {
+          return Fail(offset, fmt::format("sub-axes of mesh axis '{}' overlap", mesh.names[i]));
+        }
+        pieces.push_back(Piece{static_cast<int64_t>(i), cuts[i][j], cuts[i][j + 1] / cuts[i][j]});
+      }
+    }
+    std::vector<bool> used(pieces.size(), false);
+    std::vector<int64_t> perm;
+    // Marks the piece `r` names as used and appends it to `perm`; returns its size, or nullopt
+    // (with the error set) when it names no single unused piece. A size-1 axis has no piece.
+    auto take = [&](const AxisRefText& r) -> std::optional<int64_t> {
+      const int64_t pre = r.pre, size = r.size == 0 ? mesh.sizes[r.axis] : r.size;
+      if (size == 1) return 1;
+      for (size_t p = 0; p < pieces.size(); ++p) {
+        if (pieces[p].axis == r.axis && pieces[p].pre == pre && pieces[p].size == size) {
+          if (used[p]) break;
+          used[p] = true;
+          perm.push_back(static_cast<int64_t>(p));
+          return size;
+        }
+      }
+      return Fail(r.offset, fmt::format("mesh axis '{}' is used twice or overlaps another sub-axis",
+                                        mesh.names[r.axis]));
+    };
+    std::vector<int64_t> tile_dims;
+    std::vector<SubgroupType> types;
+    for (const auto& d : dims) {
+      int64_t product = 1;
+      for (const AxisRefText& r : d) {
+        auto size = take(r);
+        if (!size) return std::nullopt;
+        product *= *size;
+      }
+      tile_dims.push_back(product);
+    }
+    auto subgroup = [&](const std::vector<AxisRefText>& refs, SubgroupType type) -> bool {
+      if (refs.empty()) return true;
+      int64_t product = 1;
+      for (const AxisRefText& r : refs) {
+        auto size = take(r);
+        if (!size) return false;
+        product *= *size;
+      }
+      tile_dims.push_back(product);
+      types.push_back(type);
+      return true;
+    };
+    if (!subgroup(manual, SubgroupType::kManual) || !subgroup(unreduced, SubgroupType::kUnreduced)) {
+      return std::nullopt;
+    }
+    // Explicitly replicated axes may not also shard (XLA checks they do not overlap); like the
+    // unnamed ones, they form the replication group in mesh order.
+    const std::vector<bool> sharding_piece = used;
+    for (const AxisRefText& r : replicated) {
+      auto size = take(r);
+      if (!size) return std::nullopt;
+      if (*size > 1) perm.pop_back();
+    }
+    int64_t rest = 1;
+    for (size_t p = 0; p < pieces.size(); ++p) {
+      if (sharding_piece[p]) continue;
+      perm.push_back(static_cast<int64_t>(p));
+      rest *= pieces[p].size;
+    }
+    if (rest > 1) {
+      tile_dims.push_back(rest);
+      types.push_back(SubgroupType::kReplicated);
+    }
+    if (tile_dims.empty()) return Sharding::Replicate(std::move(metadata));
+    std::vector<int64_t> piece_sizes;
+    for (const Piece& p : pieces) piece_sizes.push_back(p.size);
+    if (piece_sizes.empty()) piece_sizes.push_back(1);
+    std::vector<int64_t> full_perm = perm;
+    if (full_perm.empty()) full_perm.push_back(0);
+    TileAssignment tiles = mesh.devices->Reshape(piece_sizes).Transpose(full_perm).Reshape(tile_dims);
+    return Sharding::Subgroup(std::move(tiles), std::move(types), std::move(metadata));
+  }
+
+  // The items of a non-tuple sharding, after its '{' and through its '}'. Items come in any
+  // order, as in XLA. Repeating an item with the same value is accepted (XLA accepts it too).
+  // Contradicting items are rejected, a deliberate difference: XLA resolves them by precedence
+  // (replicated > maximal > manual > unknown > devices=; the last device= or group id wins;
+  // last_tile_dim* is ignored without devices=), but its printer never writes such text, and
+  // silently dropping half of it would hide the mistake.
   std::optional<Sharding> ParseBody() {
+    if (Token t = lexer_.Peek(); t.kind == Tok::kIdent && (t.text == "mesh" || t.text == "maximal_mesh")) {
+      return ParseNamed();
+    }
     size_t body_offset = lexer_.Peek().offset;
-    std::optional<std::string_view> kind;  // replicated / manual / unknown / maximal / devices
+    std::optional<std::string_view> kind;  // replicated / manual / unknown / unreduced / maximal / devices
     size_t kind_offset = 0;
     std::optional<int64_t> device;
     std::optional<TileAssignment> tiles;
@@ -372,6 +869,7 @@ class Parser {
     ShardGroup group;
     ShardingMetadata metadata;
     auto set_kind = [&](const Token& t) -> bool {
+      if (kind && *kind == t.text && t.text != "devices") return true;
       if (kind) {
         Fail(t.offset, fmt::format("'{}' conflicts with '{}' in one sharding", t.text, *kind));
         return false;
@@ -383,62 +881,74 @@ class Parser {
     while (true) {
       Token t = lexer_.Next();
       if (t.kind == Tok::kRBrace) break;
-      if (t.kind != Tok::kIdent) return Unexpected(t, "a sharding item or '}'");
       const std::string_view w = t.text;
-      if (w == "replicated" || w == "manual" || w == "unknown" || w == "maximal") {
-        if (!set_kind(t)) return std::nullopt;
-      } else if (w == "device") {
-        if (!Expect(Tok::kEq, "'=' after 'device'")) return std::nullopt;
+      if (t.kind == Tok::kIdent) {
+        if (w == "replicated" || w == "manual" || w == "unknown" || w == "maximal" ||
+            w == "unreduced") {
+          if (!set_kind(t)) return std::nullopt;
+        } else if (w == "last_tile_dim_replicate") {
+          last_tile_dim_replicate = true;
+        } else if (w == "shard_as" || w == "shard_like") {
+          Token v = lexer_.Next();
+          if (v.kind != Tok::kInt || v.value < 0) {
+            return Unexpected(v, fmt::format("a non-negative group id after '{}'", w));
+          }
+          const ShardGroup g{v.value, w == "shard_as"};
+          if (group.valid() && !(group == g)) {
+            return Fail(t.offset, "a sharding belongs to at most one shard group");
+          }
+          group = g;
+        } else {
+          return Fail(t.offset, fmt::format("unknown sharding item '{}'", w));
+        }
+        continue;
+      }
+      if (t.kind != Tok::kAttr) return Unexpected(t, "a sharding item or '}'");
+      if (w == "device") {
         Token v = lexer_.Next();
         if (v.kind != Tok::kInt) return Unexpected(v, "a device id after 'device='");
-        if (device) return Fail(t.offset, "'device=' given twice");
+        if (device && *device != v.value) return Fail(t.offset, "'device=' given twice");
         device = v.value;
       } else if (w == "devices") {
         if (!set_kind(t)) return std::nullopt;
-        if (!Expect(Tok::kEq, "'=' after 'devices'")) return std::nullopt;
         tiles = ParseTileAssignment();
         if (!tiles) return std::nullopt;
-      } else if (w == "last_tile_dim_replicate") {
-        last_tile_dim_replicate = true;
       } else if (w == "last_tile_dims") {
         subgroup_offset = t.offset;
-        if (!Expect(Tok::kEq, "'=' after 'last_tile_dims'")) return std::nullopt;
         if (!Expect(Tok::kLBrace, "'{' after 'last_tile_dims='")) return std::nullopt;
-        std::vector<SubgroupType> types;
+        // XLA accepts an empty list (no subgroups) and appends when the item is repeated.
+        if (!subgroup_types) subgroup_types.emplace();
+        if (lexer_.Peek().kind == Tok::kRBrace) {
+          lexer_.Next();
+          continue;
+        }
         while (true) {
           Token v = lexer_.Next();
           if (v.kind == Tok::kIdent && v.text == "manual") {
-            types.push_back(SubgroupType::kManual);
+            subgroup_types->push_back(SubgroupType::kManual);
           } else if (v.kind == Tok::kIdent && v.text == "replicated") {
-            types.push_back(SubgroupType::kReplicated);
+            subgroup_types->push_back(SubgroupType::kReplicated);
           } else if (v.kind == Tok::kIdent && (v.text == "maximal" || v.text == "maximul")) {
-            types.push_back(SubgroupType::kMaximal);
+            subgroup_types->push_back(SubgroupType::kMaximal);
+          } else if (v.kind == Tok::kIdent && v.text == "unreduced") {
+            subgroup_types->push_back(SubgroupType::kUnreduced);
           } else {
-            return Unexpected(v, "a subgroup type (manual, replicated or maximal)");
+            return Unexpected(v, "a subgroup type (manual, replicated, maximal or unreduced)");
           }
           Token sep = lexer_.Next();
           if (sep.kind == Tok::kRBrace) break;
           if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or '}' in last_tile_dims");
         }
-        subgroup_types = std::move(types);
-      } else if (w == "shard_as" || w == "shard_like") {
-        Token v = lexer_.Next();
-        if (v.kind != Tok::kInt || v.value < 0) {
-          return Unexpected(v, fmt::format("a non-negative group id after '{}'", w));
-        }
-        if (group.valid()) return Fail(t.offset, "a sharding belongs to at most one shard group");
-        group = ShardGroup{v.value, w == "shard_as"};
       } else if (w == "metadata") {
-        if (!Expect(Tok::kEq, "'=' after 'metadata'")) return std::nullopt;
-        auto md = ParseMetadata();
-        if (!md) return std::nullopt;
-        metadata = std::move(*md);
+        // Repeated metadata= items accumulate, as in XLA.
+        if (!ParseMetadata(&metadata)) return std::nullopt;
       } else {
-        return Fail(t.offset, fmt::format("unknown sharding item '{}'", w));
+        return Fail(t.offset, fmt::format("unknown sharding attribute '{}='", w));
       }
     }
     if (!kind) {
-      return Fail(body_offset, "sharding needs one of replicated, manual, unknown, maximal or devices=");
+      return Fail(body_offset,
+                  "sharding needs one of replicated, manual, unknown, unreduced, maximal or devices=");
     }
     if (device && *kind != "maximal") return Fail(kind_offset, "'device=' is only valid with 'maximal'");
     if ((last_tile_dim_replicate || subgroup_types) && *kind != "devices") {
@@ -451,10 +961,15 @@ class Parser {
       s = Sharding::Manual(std::move(metadata));
     } else if (*kind == "unknown") {
       s = Sharding::Unknown(std::move(metadata));
+    } else if (*kind == "unreduced") {
+      s = Sharding::Unreduced(std::move(metadata));
     } else if (*kind == "maximal") {
       if (!device) return Fail(kind_offset, "'maximal' needs 'device=N'");
       s = Sharding::AssignDevice(*device, std::move(metadata));
     } else {
+      // An empty last_tile_dims={} means no subgroups (XLA); with last_tile_dim_replicate it is
+      // the plain partial tile.
+      if (subgroup_types && subgroup_types->empty()) subgroup_types.reset();
       if (last_tile_dim_replicate && subgroup_types) {
         return Fail(subgroup_offset, "last_tile_dim_replicate and last_tile_dims are exclusive");
       }

@@ -1,5 +1,6 @@
-// The text form of shardings (GSPMD.md §1.3): parsing every accepted form, printing the
-// canonical one (Sharding::ToString).
+// The text form of shardings (GSPMD.md §1.3): parsing every form XLA's HLO parser accepts,
+// printing the canonical one (Sharding::ToString). XLA's named (mesh) shardings are read as their
+// tile-based equivalent (XLA's V3ToV2Sharding), so they print in the tile-based form.
 #pragma once
 
 #include <string_view>

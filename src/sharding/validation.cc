@@ -22,6 +22,7 @@ Status ValidateLeaf(const Sharding& s, const Shape& shape, int64_t num_devices) 
     case Sharding::Kind::kReplicated:
     case Sharding::Kind::kManual:
     case Sharding::Kind::kUnknown:
+    case Sharding::Kind::kUnreduced:
       return absl::OkStatus();
     case Sharding::Kind::kMaximal: {
       const int64_t d = s.tile_assignment().first();
@@ -71,9 +72,24 @@ Status ValidateLeaf(const Sharding& s, const Shape& shape, int64_t num_devices) 
   return absl::OkStatus();
 }
 
+// Shardings XLA accepts that spmdc's passes do not implement: refused up front, so that
+// propagation and partitioning never meet them.
+Status CheckSupported(const Sharding& sharding) {
+  for (const Sharding& leaf : sharding.IsTuple() ? sharding.tuple_elements()
+                                                 : std::vector<Sharding>{sharding}) {
+    if (leaf.IsUnreduced() || leaf.IsUnreducedSubgroup()) {
+      return Unimplemented("unreduced sharding {}: spmdc does not propagate or partition "
+                           "unreduced values", leaf.ToString(false));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 Status ValidateSharding(const Sharding& sharding, const Shape& shape, int64_t num_devices) {
+  // A token takes any sharding, a tuple one included (XLA checks this before anything else).
+  if (shape.IsToken()) return absl::OkStatus();
   Status status;
   if (sharding.IsTuple()) {
     if (!shape.IsTuple()) {
@@ -129,13 +145,15 @@ Status VerifyModuleShardings(const Module& module, const DiagnosticSource* sourc
         shape = Shape::Tuple(std::move(operands));
       }
       Status status = ValidateSharding(*instr->sharding(), shape, devices);
+      if (status.ok()) status = CheckSupported(*instr->sharding());
       if (status.ok()) continue;
       std::string message = fmt::format("instruction '{}': {}", instr->name(), std::string(status.message()));
+      // Keep the code: bad input (exit 2) or a valid sharding spmdc cannot handle (exit 3).
       if (source != nullptr) {
-        return absl::InvalidArgumentError(
-            FormatDiagnostic(source->filename, source->text, instr->location(), message));
+        return absl::Status(status.code(), FormatDiagnostic(source->filename, source->text,
+                                                            instr->location(), message));
       }
-      return absl::InvalidArgumentError(message);
+      return absl::Status(status.code(), message);
     }
   }
   return absl::OkStatus();

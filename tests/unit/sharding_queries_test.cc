@@ -1,6 +1,10 @@
 // Sharding queries (GSPMD.md §1.4), validation, tuple handling, Mesh / PartitionSpec / notation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
+
 #include "ir/module.h"
 #include "sharding/mesh.h"
 #include "sharding/sharding_text.h"
@@ -92,6 +96,159 @@ TEST(ShardingQueries, TupleSubShardings) {
   EXPECT_EQ(shard.tuple_shape(1).tuple_shape(1), F32({3}));
 }
 
+// XLA's GetSubSharding: a leafless tuple inside a tuple owns no flattened entry, so its
+// sub-sharding is the empty tuple sharding; the entry after it belongs to the next leaf.
+TEST(ShardingQueries, SubShardingOfEmptyNestedTuple) {
+  Shape shape = Shape::Tuple({F32({4}), Shape::Tuple({}), F32({2})});
+  Sharding t = P("{{replicated}, {maximal device=1}}");
+  EXPECT_TRUE(ValidateSharding(t, shape, 2).ok());
+  EXPECT_EQ(t.GetSubSharding(shape, std::vector<int64_t>{1}), Sharding::Tuple({}));
+  EXPECT_EQ(t.GetSubSharding(shape, std::vector<int64_t>{1}).ToString(), "{}");
+  EXPECT_EQ(t.GetSubSharding(shape, std::vector<int64_t>{2}), P("{maximal device=1}"));
+  Shape nested = Shape::Tuple({Shape::Tuple({}), Shape::Tuple({F32({3}), Shape::Tuple({})})});
+  Sharding one = P("{{manual}}");
+  EXPECT_TRUE(ValidateSharding(one, nested, 2).ok());
+  EXPECT_EQ(one.GetSubSharding(nested, std::vector<int64_t>{1}), P("{{manual}}"));
+  EXPECT_EQ(one.GetSubSharding(nested, std::vector<int64_t>{1, 0}), P("{manual}"));
+  EXPECT_EQ(one.GetSubSharding(nested, std::vector<int64_t>{1, 1}), Sharding::Tuple({}));
+}
+
+// Edge cases of the queries, each as XLA answers them.
+TEST(ShardingQueries, XlaEdgeCases) {
+  // Rank 0: subgroup-only tile arrays describe scalars.
+  Sharding scalar = P("{devices=[2,2]<=[4] last_tile_dims={manual, replicated}}");
+  EXPECT_TRUE(scalar.IsTiled());
+  EXPECT_EQ(scalar.TiledDataRank(), 0);
+  EXPECT_EQ(scalar.NumTiles(), 1);
+  EXPECT_EQ(scalar.TotalNumTiles(), 4);
+  EXPECT_EQ(scalar.SubgroupManualDim(), 0);
+  EXPECT_EQ(scalar.SubgroupReplicationDim(), 1);
+  EXPECT_TRUE(ValidateSharding(scalar, F32({}), 4).ok());
+  EXPECT_EQ(scalar.TileOffsetForDevice(F32({}), 3), std::vector<int64_t>{});
+  // Size-1 data tile dims stay data dims.
+  Sharding ones = P("{devices=[1,4,1]<=[4]}");
+  EXPECT_EQ(ones.NumTiles(), 4);
+  EXPECT_EQ(ones.NumTilesOnDim(0), 1);
+  EXPECT_EQ(ones.TileIndexForDevice(2), (std::vector<int64_t>{0, 2, 0}));
+  EXPECT_EQ(ones.TileOffsetForDevice(F32({3, 8, 5}), 2), (std::vector<int64_t>{0, 4, 0}));
+  EXPECT_EQ(ones.TileLimitForDevice(F32({3, 8, 5}), 2), (std::vector<int64_t>{3, 6, 5}));
+  // An all-ones tile array is a (one-device) tiled sharding, not replicated; it fails validation.
+  Sharding single = P("{devices=[1,1]<=[1]}");
+  EXPECT_TRUE(single.IsTiled());
+  EXPECT_FALSE(single.IsReplicated());
+  EXPECT_EQ(single.NumTiles(), 1);
+  // Size-1 subgroup dims are dropped, so the remaining kinds decide the form.
+  EXPECT_EQ(P("{devices=[2,1,2]<=[4] last_tile_dims={manual, replicated}}"),
+            P("{devices=[2,2]<=[4] last_tile_dim_replicate}"));
+  EXPECT_EQ(P("{devices=[2,2,1]<=[4] last_tile_dims={manual, replicated}}"),
+            P("{devices=[2,2]<=[4] last_tile_dims={manual}}"));
+  EXPECT_EQ(P("{devices=[4,1,1]<=[4] last_tile_dims={manual, replicated}}"), P("{devices=[4]<=[4]}"));
+  // A size-1 data dim is not a subgroup: no canonicalisation to {manual} here.
+  EXPECT_EQ(P("{devices=[1,2,2]<=[4] last_tile_dims={manual, replicated}}").ToString(),
+            "{devices=[1,2,2]<=[4] last_tile_dims={manual, replicated}}");
+  // One replication group over everything is replicated; a trivial group is a plain tile.
+  EXPECT_TRUE(P("{devices=[1,1,4]<=[4] last_tile_dim_replicate}").IsReplicated());
+  EXPECT_FALSE(P("{devices=[4,1]<=[4] last_tile_dim_replicate}").HasPartialReplication());
+  // Partial replication: the tile index drops the group coordinate; DeviceForTileIndex picks the
+  // first (smallest, groups are sorted) member.
+  Sharding partial = P("{devices=[2,2]3,2,1,0 last_tile_dim_replicate}");
+  EXPECT_EQ(partial.tile_assignment().devices(), (std::vector<int64_t>{2, 3, 0, 1}));
+  EXPECT_EQ(partial.DeviceForTileIndex(std::vector<int64_t>{1}), 0);
+  EXPECT_EQ(partial.TileIndexForDevice(3), (std::vector<int64_t>{0}));
+  // UniqueDevice: only maximal leaves have one.
+  EXPECT_EQ(P("{replicated}").UniqueDevice(), std::nullopt);
+  EXPECT_EQ(P("{}").UniqueDevice(), std::nullopt);
+  EXPECT_EQ(P("{{maximal device=1}}").UniqueDevice(), 1);
+  EXPECT_EQ(P("{devices=[2]<=[2]}").UniqueDevice(), std::nullopt);
+  // Predicates of the non-tiled kinds.
+  EXPECT_FALSE(P("{unknown}").IsTiled());
+  EXPECT_FALSE(P("{unknown}").IsTileMaximal());
+  EXPECT_FALSE(P("{manual}").IsTiled());
+  EXPECT_TRUE(P("{manual}").IsSpatiallyPartitioned());
+  EXPECT_TRUE(P("{replicated}").IsSpatiallyPartitioned());
+  EXPECT_FALSE(P("{maximal device=0}").IsSpatiallyPartitioned());
+  EXPECT_EQ(P("{maximal device=0}").TotalNumTiles(), 1);
+}
+
+// Equality is semantic (explicit == iota, metadata ignored) and the hash agrees with it; a tuple
+// of one element is not its element.
+TEST(ShardingQueries, EqualityAndHash) {
+  auto same = [](const Sharding& a, const Sharding& b) {
+    EXPECT_EQ(a, b) << a << " vs " << b;
+    EXPECT_EQ(a.Hash(), b.Hash()) << a << " vs " << b;
+  };
+  same(P("{devices=[2,2]0,2,1,3}"), P("{devices=[2,2]<=[2,2]T(1,0)}"));
+  same(P("{devices=[2,2]1,0,3,2 last_tile_dim_replicate}"), P("{devices=[2,2]<=[4] last_tile_dim_replicate}"));
+  same(P(R"({devices=[4]<=[4] metadata={op_name="x"}})"), P("{devices=[4]0,1,2,3}"));
+  same(P("{{replicated}, {devices=[2]1,0}}"), P("{{replicated}, {devices=[2]1,0}}"));
+  same(P("{devices=[2,2,2]<=[8] last_tile_dims={replicated, manual}}"),
+       P("{devices=[2,2,2]0,2,1,3,4,6,5,7 last_tile_dims={manual, replicated}}"));
+  EXPECT_NE(P("{{replicated}}"), P("{replicated}"));
+  EXPECT_NE(P("{devices=[2]<=[2] shard_as 1}"), P("{devices=[2]<=[2] shard_like 1}"));
+  EXPECT_NE(P("{devices=[2,1]<=[2]}"), P("{devices=[2]<=[2]}"));
+  EXPECT_NE(P("{devices=[2,2]<=[4] last_tile_dim_replicate}"),
+            P("{devices=[2,2]<=[4] last_tile_dims={manual}}"));
+  // Random explicit spellings of random iotas: equal, same hash, same text.
+  std::mt19937 rng(7);
+  for (int iter = 0; iter < 300; ++iter) {
+    std::vector<int64_t> reshape;
+    int64_t n = 1;
+    for (int k = 0, rank = 1 + rng() % 3; k < rank; ++k) {
+      reshape.push_back(1 + rng() % 4);
+      n *= reshape.back();
+    }
+    if (n < 2) continue;
+    std::vector<int64_t> perm(reshape.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    TileAssignment iota({n}, reshape, perm);
+    Sharding a = Sharding::Tile(iota);
+    Sharding b = Sharding::Tile(TileAssignment::FromDevices({n}, iota.devices()));
+    same(a, b);
+    EXPECT_EQ(a.ToString(), b.ToString());
+  }
+}
+
+// XLA's unreduced kind and subgroup: predicates and dims as HloSharding answers them.
+TEST(ShardingQueries, Unreduced) {
+  Sharding u = P("{unreduced}");
+  EXPECT_TRUE(u.IsUnreduced());
+  EXPECT_FALSE(u.IsTiled());
+  EXPECT_FALSE(u.IsTileMaximal());
+  EXPECT_FALSE(u.IsManual());
+  EXPECT_FALSE(u.IsReplicated());
+  EXPECT_TRUE(u.IsSpatiallyPartitioned());
+  EXPECT_TRUE(u.UsesDevice(5));
+  EXPECT_EQ(u.UniqueDevice(), std::nullopt);
+  EXPECT_EQ(u.Hash(), P("{unreduced}").Hash());
+  EXPECT_NE(u.Hash(), P("{manual}").Hash());
+  EXPECT_TRUE(P("{{unreduced}, {unreduced}}").IsUnreduced());
+  EXPECT_FALSE(P("{{unreduced}, {manual}}").IsUnreduced());
+  Sharding s = P("{devices=[2,2,2]<=[8] last_tile_dims={replicated, unreduced}}");
+  EXPECT_TRUE(s.IsTiled());
+  EXPECT_TRUE(s.IsUnreducedSubgroup());
+  EXPECT_FALSE(s.IsManualSubgroup());
+  EXPECT_TRUE(s.HasPartialReplication());
+  EXPECT_EQ(s.TiledDataRank(), 1);
+  EXPECT_EQ(s.NumTiles(), 2);
+  EXPECT_EQ(s.SubgroupUnreducedDim(), 1);
+  EXPECT_EQ(s.SubgroupReplicationDim(), 2);
+  EXPECT_EQ(P("{devices=[2,2]<=[4] last_tile_dims={manual}}").SubgroupUnreducedDim(), -1);
+  // XLA's Validate accepts unreduced on any shape; the module check refuses it as unsupported
+  // (exit 3), since spmdc's passes do not handle unreduced values.
+  EXPECT_TRUE(ValidateSharding(u, F32({4, 4}), 4).ok());
+  EXPECT_TRUE(ValidateSharding(s, F32({4}), 8).ok());
+  Module m("m");
+  Computation* c = m.AddComputation(std::make_unique<Computation>("e"), /*is_entry=*/true);
+  Instruction* p = c->AddInstruction(Opcode::kParameter, F32({8}), "p");
+  p->set_parameter_number(0);
+  c->set_root(p);
+  p->set_sharding(std::make_shared<const Sharding>(s));
+  Status st = VerifyModuleShardings(m);
+  EXPECT_EQ(st.code(), absl::StatusCode::kUnimplemented) << st;
+  EXPECT_NE(std::string(st.message()).find("unreduced"), std::string::npos) << st;
+}
+
 TEST(ShardingQueries, CheapCopies) {
   Sharding big = Sharding::IotaTile({64, 64});
   std::vector<Sharding> many(100000, big);
@@ -115,13 +272,16 @@ TEST(ShardingValidation, Errors) {
   expect_error(P("{devices=[2]1,1}"), F32({4}), 4, "appears more than once");
   expect_error(P("{devices=[2]0,-1}"), F32({4}), -1, "negative");
   expect_error(P("{maximal device=9}"), F32({4}), 4, "out of range");
-  expect_error(P("{devices=[1,1]0}"), F32({4, 4}), 1, "single device");
+  // An explicit one-device list is a parse error; the iota form parses and fails here (as XLA).
+  expect_error(P("{devices=[1,1]<=[1]}"), F32({4, 4}), 1, "single device");
   expect_error(P("{{replicated}}"), Shape::Tuple({F32({1}), F32({2})}), 4, "1 elements but the shape has 2 leaves");
   expect_error(P("{{replicated}, {devices=[3]<=[3]}}"), Shape::Tuple({F32({1}), F32({2})}), 4,
                "tuple element 1");
   EXPECT_TRUE(ValidateSharding(P("{}"), Shape::Tuple({}), 4).ok());
   EXPECT_TRUE(ValidateSharding(P("{{replicated}}"), Shape::Tuple({}), 4).ok());
   EXPECT_TRUE(ValidateSharding(P("{devices=[2]<=[2]}"), Shape::Token(), 4).ok());
+  // XLA checks for a token before anything else: a tuple sharding on a token is valid too.
+  EXPECT_TRUE(ValidateSharding(P("{{replicated}, {maximal device=0}}"), Shape::Token(), 4).ok());
 }
 
 TEST(ShardingValidation, ModuleDiagnostics) {
