@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 
 #include "fmt/format.h"
 #include "sharding/algebra.h"
@@ -339,6 +340,108 @@ std::optional<PValue> Resharder::TryAllToAll(const PValue& v, const Sharding& ta
   return TryPermute(out, target);
 }
 
+// Device d at tile coordinate c on `from` (c = hi * f + lo) ends at hi on `from` and at
+// (its coordinate on `to`) * f + lo on `to`: the f tiles of a merged `from` block are contiguous,
+// and each one's `to` range splits into f contiguous pieces, so every device sends piece j of its
+// shard to the block's member j and concatenates what it receives along `from` in member order.
+// XLA reaches the same layouts through reshapes that split the dims ([8,1] -> [2,4] as
+// [2,4,1] -> [2,1,4]); here the pieces are cut directly. Nullopt when the tile layouts of the two
+// dims do not line up (uneven shards whose padding would land inside the merged block).
+std::optional<PValue> Resharder::MoveTileFactor(const PValue& v, int64_t from, int64_t to, int64_t f) {
+  const Sharding& src = v.sharding;
+  if (!src.IsTiled() || !IsPlainTiled(src) || from == to || f <= 1) return std::nullopt;
+  int64_t rank = v.base_shape.rank();
+  if (src.TiledDataRank() != rank) return std::nullopt;
+  int64_t tf = src.NumTilesOnDim(from), tt = src.NumTilesOnDim(to);
+  if (tf % f != 0) return std::nullopt;
+  int64_t nf = v.base_shape.dim(from), nt = v.base_shape.dim(to);
+  int64_t sf = CeilDiv(nf, tf), st = CeilDiv(nt, tt);
+  // The merged block is f old tiles back to back, and the `to` pieces split the old shard evenly.
+  if (CeilDiv(nf, tf / f) != f * sf || st % f != 0 || CeilDiv(nt, tt * f) != st / f) return std::nullopt;
+  int64_t n = b_->num_devices();
+  std::map<std::vector<int64_t>, std::vector<std::pair<int64_t, int64_t>>> blocks;
+  std::vector<std::vector<int64_t>> tile_of(n);
+  for (int64_t dev = 0; dev < n; ++dev) {
+    std::vector<int64_t> c = Coords(src, dev);
+    int64_t lo = c[from] % f;
+    c[from] /= f;
+    blocks[c].emplace_back(lo, dev);
+    tile_of[dev] = src.TileIndexForDevice(dev);
+    tile_of[dev][from] /= f;
+    tile_of[dev][to] = tile_of[dev][to] * f + lo;
+  }
+  std::vector<std::vector<int64_t>> groups;
+  for (auto& [key, members] : blocks) {
+    std::sort(members.begin(), members.end());
+    std::vector<int64_t> g;
+    for (auto& m : members) g.push_back(m.second);
+    groups.push_back(std::move(g));
+  }
+  std::vector<int64_t> tdims(rank);
+  for (int64_t d = 0; d < rank; ++d) tdims[d] = src.NumTilesOnDim(d);
+  tdims[from] /= f;
+  tdims[to] *= f;
+  std::optional<Sharding> out = ShardingFromTiles(tdims, tile_of);
+  if (!out) return std::nullopt;
+  Instruction* y = b_->AllToAll(v.hlo, to, groups);
+  // y's `to` dim is [piece from member 0 | ... | member f-1]: split it as (f, st/f), move the f
+  // next to `from` (before it: member order is the order along `from`) and merge.
+  const std::vector<int64_t>& local = v.hlo->shape().dims();
+  std::vector<int64_t> split;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == to) {
+      split.push_back(f);
+      split.push_back(st / f);
+    } else {
+      split.push_back(local[d]);
+    }
+  }
+  auto pos = [&](int64_t d) { return d <= to ? d + (d == to ? 1 : 0) : d + 1; };
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == from) perm.push_back(to);  // the member index goes right before `from`'s rows
+    perm.push_back(pos(d));
+  }
+  std::vector<int64_t> merged = local;
+  merged[from] = f * local[from];
+  merged[to] = st / f;
+  Instruction* m = b_->Reshape(b_->Transpose(b_->Reshape(y, split), perm), merged);
+  return PValue{m, *out, v.base_shape};
+}
+
+// Tile counts that differ by factors moving between dims (e.g. [8,1] -> [2,4], [2,4] -> [4,2],
+// [4,1,1] -> [1,2,2]): one all-to-all per moved factor, each moving one shard's worth of data,
+// where gathering the shrinking dim would move f shards. The order of moves is greedy (largest
+// common factor first); a final collective-permute fixes the device order.
+std::optional<PValue> Resharder::TryFactorAllToAll(const PValue& v, const Sharding& target) {
+  if (!IsPlainTiled(v.sharding) || !target.IsTiled() || !IsPlainTiled(target)) return std::nullopt;
+  int64_t rank = v.base_shape.rank();
+  if (v.sharding.TiledDataRank() != rank || target.TiledDataRank() != rank) return std::nullopt;
+  if (v.sharding.NumTiles() != target.NumTiles()) return std::nullopt;
+  PValue cur = v;
+  for (int64_t step = 0; step < 2 * rank; ++step) {
+    int64_t best_f = 1, best_from = -1, best_to = -1;
+    for (int64_t a = 0; a < rank; ++a) {
+      int64_t sa = cur.sharding.NumTilesOnDim(a), ta = target.NumTilesOnDim(a);
+      if (sa <= ta || sa % ta != 0) continue;
+      for (int64_t b = 0; b < rank; ++b) {
+        int64_t sb = cur.sharding.NumTilesOnDim(b), tb = target.NumTilesOnDim(b);
+        if (b == a || tb <= sb || tb % sb != 0) continue;
+        int64_t f = std::gcd(sa / ta, tb / sb);
+        if (f > best_f) best_f = f, best_from = a, best_to = b;
+      }
+    }
+    if (best_f == 1) break;
+    std::optional<PValue> moved = MoveTileFactor(cur, best_from, best_to, best_f);
+    if (!moved) return std::nullopt;
+    cur = *moved;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (cur.sharding.NumTilesOnDim(d) != target.NumTilesOnDim(d)) return std::nullopt;
+  if (cur.sharding == target) return PValue{cur.hlo, target, v.base_shape};
+  return TryPermute(cur, target);
+}
+
 // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
 // order); nullopt when the tiles are not held equally often.
 std::optional<Sharding> Resharder::ShardingFromTiles(const std::vector<int64_t>& tdims,
@@ -408,6 +511,7 @@ std::optional<PValue> Resharder::ReshardWithoutFullRemat(const PValue& v, const 
   if (auto p = TryPermute(v, target)) return *p;
   if (auto r = TryRefine(v, target)) return *r;
   if (auto r = TryAllToAll(v, target)) return *r;
+  if (auto r = TryFactorAllToAll(v, target)) return *r;
   // Gather only the dims whose tiling differs, then refine or permute from there.
   std::vector<int64_t> differ;
   for (int64_t d = 0; d < v.base_shape.rank(); ++d)
