@@ -5,6 +5,7 @@
 #include "partitioner/partitioner.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "absl/container/flat_hash_set.h"
@@ -116,6 +117,7 @@ class ComputationPartitioner {
   Status DynamicSlicing(const Instruction* instr);
   bool LocalUpdate(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& tiled);
   Status GatherScatter(const Instruction* instr);  // gather_scatter.cc
+  Status TopK(const Instruction* instr);  // the topk op and the TopK custom call
   Status Tuple(const Instruction* instr);
   Status GetTupleElement(const Instruction* instr);
   Status While(const Instruction* instr);
@@ -296,7 +298,9 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
       Set(instr, PValue{CloneWith(instr, {v.hlo}, v.hlo->shape()), target, instr->shape()});
       return absl::OkStatus();
     }
+    case Opcode::kTopK: return TopK(instr);
     case Opcode::kCustomCall:
+      if (instr->IsCustomCall("TopK")) return TopK(instr);
       if (instr->IsCustomCall("Sharding") || instr->IsCustomCall("LayoutConstraint") ||
           instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo")) {
         PValue v = Operand(instr, 0, target);
@@ -1794,6 +1798,95 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
     c->ReplaceCalledComputation(instr->to_apply(), cmp);
   }
   Set(instr, r_.Reshard(PValue{c, target, instr->shape()}, final_target, instr->name()));
+  return absl::OkStatus();
+}
+
+// TopK along the last dim (the topk op; the TopK custom call, whose k is its result's last dim).
+// Other dims tiled: a local topk per shard. The last dim tiled with at least k elements per
+// shard (GSPMD's TopK partitioning): each shard takes its own top k (the padding of an uneven dim
+// filled with the value that ranks last), its indices made global by the tile offset; the T*k
+// candidates per row are gathered along that dim and sorted once more (stable: gathered in tile
+// order, ties keep the lower index first) and the first k kept. That moves T*k values and indices
+// per row instead of gathering the whole dim.
+Status ComputationPartitioner::TopK(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  const Shape& in = instr->operand(0)->shape();
+  if (!instr->shape().IsTuple() || instr->shape().tuple_size() != 2 || in.rank() < 1 || target.IsManual())
+    return Default(instr);
+  const int64_t last = in.rank() - 1;
+  const Shape& values_shape = instr->shape().tuple_shape(0);
+  const Shape& indices_shape = instr->shape().tuple_shape(1);
+  const int64_t k = values_shape.dim(last);
+  const bool largest = instr->bool_attr(AttrId::kLargest, true);
+  const DType dt = in.dtype();
+  const PValue& x = Get(instr->operand(0));
+  const int64_t last_dims[] = {last};
+  auto whole_last = [&](const Sharding& s) {
+    return s.NumTilesOnDim(last) > 1 ? PartiallyReplicateTiledShardingOnDims(s, last_dims) : s;
+  };
+  // A local topk of `op` (last dim whole or a shard of it), with the called comparator if any.
+  auto local_topk = [&](Instruction* op) -> StatusOr<Instruction*> {
+    std::vector<int64_t> dims = op->shape().dims();
+    dims[last] = k;
+    Shape shape = Shape::Tuple({Shape(dt, dims), Shape(indices_shape.dtype(), dims)});
+    Instruction* c = CloneWith(instr, {op}, shape);
+    for (Computation* called : instr->called_computations()) {
+      std::vector<Sharding> params(called->num_parameters(), Sharding::Replicate());
+      ASSIGN_OR_RETURN(Computation* pc, p_->PartitionCalled(*called, params, Sharding::Replicate()));
+      c->ReplaceCalledComputation(called, pc);
+    }
+    return c;
+  };
+  // The value every real element outranks (or ties with, then losing on its higher index).
+  std::optional<Literal> last_rank;
+  if (IsFloat(dt) && !IsF8(dt)) {
+    last_rank.emplace(Shape::Scalar(dt));
+    last_rank->SetDouble(0, largest ? -std::numeric_limits<double>::infinity()
+                                    : std::numeric_limits<double>::infinity());
+  } else if (IsInteger(dt) && DTypeByteSize(dt) <= 4) {
+    int64_t bits = 8 * DTypeByteSize(dt);
+    int64_t lo = IsSigned(dt) ? -(int64_t{1} << (bits - 1)) : 0;
+    int64_t hi = IsSigned(dt) ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+    last_rank.emplace(Shape::Scalar(dt));
+    last_rank->SetInt(0, largest ? lo : hi);
+  }
+  const Sharding& xs = x.sharding;
+  if (!xs.IsTuple() && IsPlainTiled(xs) && xs.NumTilesOnDim(last) > 1 && indices_shape.dtype() == DType::kS32 &&
+      last_rank && k <= (in.dim(last) + xs.NumTilesOnDim(last) - 1) / xs.NumTilesOnDim(last)) {
+    const std::vector<int64_t> sort_dim = {last};
+    Instruction* op = r_.MaskPadding(x, b_.Constant(*last_rank), &sort_dim);
+    ASSIGN_OR_RETURN(Instruction* top, local_topk(op));
+    Instruction* values = b_.GetTupleElement(top, 0);
+    Instruction* indices = b_.GetTupleElement(top, 1);
+    Instruction* offset = r_.TileOffsets(in, xs)[last];
+    indices = b_.Binary(Opcode::kAdd, indices, b_.BroadcastScalar(offset, indices->shape()));
+    auto groups = Resharder::GroupsAlong(xs, {last});
+    values = b_.AllGather(values, last, groups);
+    indices = b_.AllGather(indices, last, groups);
+    Attributes attrs;
+    attrs.Set(AttrId::kDimensions, std::vector<int64_t>{last});
+    attrs.Set(AttrId::kIsStable, true);
+    attrs.Set(AttrId::kToApply, b_.TopKComparator(dt, largest));
+    Shape sorted_shape = Shape::Tuple({values->shape(), indices->shape()});
+    Instruction* sorted = b_.Add(Opcode::kSort, {values, indices}, std::move(attrs), &sorted_shape);
+    std::vector<int64_t> starts(in.rank(), 0), limits = values->shape().dims();
+    limits[last] = k;
+    Instruction* result = b_.Tuple({b_.Slice(b_.GetTupleElement(sorted, 0), starts, limits),
+                                    b_.Slice(b_.GetTupleElement(sorted, 1), starts, limits)});
+    Sharding rows = whole_last(xs);
+    Set(instr, r_.Reshard(PValue{result, Sharding::Tuple({rows, rows}), instr->shape()}, target, instr->name()));
+    return absl::OkStatus();
+  }
+  // The last dim whole: tiled like the result on the other dims, or like the operand when the
+  // result is not tiled (the small result is gathered afterwards instead of the operand now).
+  Sharding leaf = target.IsTuple() ? target.tuple_elements()[0] : target;
+  std::optional<Sharding> compute;
+  if (leaf.IsTiled() && IsPlainTiled(leaf)) compute = whole_last(leaf);
+  else if (!xs.IsTuple() && IsPlainTiled(xs)) compute = whole_last(xs);
+  if (!compute || !compute->IsTiled()) return Default(instr);
+  PValue op = Operand(instr, 0, *compute);
+  ASSIGN_OR_RETURN(Instruction* top, local_topk(op.hlo));
+  Set(instr, r_.Reshard(PValue{top, Sharding::Tuple({*compute, *compute}), instr->shape()}, target, instr->name()));
   return absl::OkStatus();
 }
 
