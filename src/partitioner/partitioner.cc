@@ -105,6 +105,8 @@ class ComputationPartitioner {
   std::optional<PValue> ReduceScatterTo(const PValue& v, const std::vector<std::vector<int64_t>>& groups,
                                         const Sharding& target, const std::string& kind);
   Status Convolution(const Instruction* instr);
+  StatusOr<bool> ContractingConvolution(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> BatchGroupedConvolution(const Instruction* instr, const Sharding& target);
   Status ReduceWindow(const Instruction* instr);
   Status SelectAndScatter(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
@@ -995,14 +997,27 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   // the dim) are gathered, the result sliced afterwards.
   Sharding target = TargetOf(instr);
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
-  if (target.IsTuple() || target.IsManual() || !cd || instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
-    return Default(instr);
+  if (target.IsTuple() || target.IsManual() || !cd) return Default(instr);
+  if (instr->int_attr(AttrId::kBatchGroupCount, 1) != 1) {
+    ASSIGN_OR_RETURN(bool done, BatchGroupedConvolution(instr, target));
+    return done ? absl::OkStatus() : Default(instr);
+  }
   const Sharding final_target = target;
-  // Grouped (depthwise) convolutions keep the feature dims whole: every device holds all groups.
-  const bool grouped = instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1;
+  if (instr->int_attr(AttrId::kFeatureGroupCount, 1) == 1) {
+    ASSIGN_OR_RETURN(bool done, ContractingConvolution(instr, target));
+    if (done) return absl::OkStatus();
+  }
+  // Grouped (depthwise) convolutions: output-feature tiles that hold whole groups take the
+  // matching input-feature tiles of the input (GSPMD aligns lhs feature with rhs output feature)
+  // and convolve with fewer groups locally; otherwise every device holds all groups.
+  const int64_t group_count = instr->int_attr(AttrId::kFeatureGroupCount, 1);
+  const bool grouped = group_count != 1;
   if (grouped && target.IsTiled()) {
     if (!IsPlainTiled(target)) return Default(instr);
-    if (target.NumTilesOnDim(cd->output_feature) > 1) {
+    int64_t t = target.NumTilesOnDim(cd->output_feature);
+    bool whole_groups = group_count % t == 0 && instr->operand(0)->shape().dim(cd->input_feature) % t == 0 &&
+                        instr->shape().dim(cd->output_feature) % t == 0;
+    if (t > 1 && !whole_groups) {
       const int64_t feature[] = {cd->output_feature};
       target = PartiallyReplicateTiledShardingOnDims(target, feature);
     }
@@ -1045,6 +1060,11 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
     if (!target.IsTiled()) return Default(instr);
   }
   std::vector<int64_t> out_dims = {cd->output_batch}, in_dims = {cd->input_batch};
+  const int64_t group_tiles = grouped ? target.NumTilesOnDim(cd->output_feature) : 1;
+  if (group_tiles > 1) {
+    out_dims.push_back(cd->output_feature);
+    in_dims.push_back(cd->input_feature);
+  }
   for (const auto& [i, plan] : halos) {
     out_dims.push_back(cd->output_spatial[i]);
     in_dims.push_back(cd->input_spatial[i]);
@@ -1062,15 +1082,134 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   Instruction* out = nullptr;
   if (halos.empty()) {
     out = CloneWith(instr, {lhs, rv.hlo}, target.ShardShape(instr->shape()));
+    if (group_tiles > 1) out->attrs().Set(AttrId::kFeatureGroupCount, group_count / group_tiles);
   } else {
     Attributes attrs = instr->attrs();
     attrs.Remove(AttrId::kControlPredecessors);
     attrs.Set(AttrId::kWindow, local_window);
+    if (group_tiles > 1) attrs.Set(AttrId::kFeatureGroupCount, group_count / group_tiles);
     out = b_.Add(Opcode::kConvolution, {lhs, rv.hlo}, std::move(attrs), nullptr, instr->name());
     for (const auto& [i, plan] : halos) out = SliceOutputTile(b_, out, target, cd->output_spatial[i], plan);
   }
   Set(instr, r_.Reshard(PValue{out, target, instr->shape()}, final_target, instr->name()));
   return absl::OkStatus();
+}
+
+// A convolution whose input feature dim (the contraction) is tiled on an operand, spatial dims
+// untiled (GSPMD's dot handler on convolutions): like a dot, each device convolves its feature
+// slice of both operands (batch and output features tiled as they come) and the partial results
+// are summed with an all-reduce, or a reduce-scatter when the result is tiled on a dim they hold
+// whole. This is the filter gradient of data parallelism (the batch is the contraction there),
+// which would otherwise gather the activations. Taken only when cheaper than the plan that tiles
+// the operands like the result; false leaves the convolution to that plan.
+StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction* instr, const Sharding& target) {
+  const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
+  const PValue& L = Get(instr->operand(0));
+  const PValue& R = Get(instr->operand(1));
+  const Shape& ls = instr->operand(0)->shape();
+  const Shape& rs = instr->operand(1)->shape();
+  if (L.sharding.IsTuple() || R.sharding.IsTuple() || !(target.IsReplicated() || IsPlainTiled(target)))
+    return false;
+  if (TilesOnDim(L.sharding, cd->input_feature) == 1 && TilesOnDim(R.sharding, cd->kernel_input_feature) == 1)
+    return false;
+  DotDims d;
+  d.lhs_non_contracting.push_back({cd->input_batch, -1, cd->output_batch, -1});
+  d.rhs_non_contracting.push_back({-1, cd->kernel_output_feature, cd->output_feature, -1});
+  d.contracting.push_back({cd->input_feature, cd->kernel_input_feature, -1, -1});
+  // Spatial dims stay whole, so the window applies to the shards unchanged.
+  auto spatial_whole = [](const Sharding& s, const std::vector<int64_t>& dims) {
+    return std::all_of(dims.begin(), dims.end(), [&](int64_t x) { return TilesOnDim(s, x) == 1; });
+  };
+  if (!spatial_whole(target, cd->output_spatial)) return false;
+  int64_t n = b_.num_devices();
+  int64_t kernel_window = 1;
+  for (int64_t x : cd->kernel_spatial) kernel_window *= rs.dim(x);
+  // Bytes moved plus local flops / 64 (as in Dot), for this plan and for tiling like the result.
+  auto flops = [&](const Sharding& out, int64_t features) {
+    return 2 * out.ShardShape(instr->shape()).num_elements() * features * kernel_window / 64;
+  };
+  // ReshardCost prices an all-to-all like a gather; as many tiles moving to other dims take
+  // all-to-alls of about one shard each (the resharder's factor moves), which decides between
+  // keeping the features tiled and moving their tiles to the batch.
+  auto move_cost = [](const Shape& shape, const Sharding& from, const Sharding& to) {
+    if (!(from == to) && IsPlainTiled(from) && IsPlainTiled(to) && from.NumTiles() == to.NumTiles())
+      return to.ShardShape(shape).byte_size();
+    return ReshardCost(shape, from, to);
+  };
+  Sharding base_l = MapShardingDims(target, {cd->output_batch}, {cd->input_batch}, ls.rank());
+  Sharding base_r = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature}, rs.rank());
+  int64_t base_cost = move_cost(ls, L.sharding, base_l) + move_cost(rs, R.sharding, base_r) +
+                      flops(target, ls.dim(cd->input_feature));
+  std::optional<DotPlan> best;
+  auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
+    if (!IsPlainTilingOrReplicated(lsh) || !IsPlainTilingOrReplicated(rsh)) return;
+    if (!spatial_whole(lsh, cd->input_spatial) || !spatial_whole(rsh, cd->kernel_spatial)) return;
+    std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
+    if (!plan || plan->reduce_groups.empty()) return;
+    int64_t features = (ls.dim(cd->input_feature) + TilesOnDim(lsh, cd->input_feature) - 1) /
+                       TilesOnDim(lsh, cd->input_feature);
+    plan->cost = ReshardCost(ls, L.sharding, lsh) + ReshardCost(rs, R.sharding, rsh) +
+                 plan->result.ShardShape(instr->shape()).byte_size() +
+                 ReshardCost(instr->shape(), plan->result, target) + flops(plan->result, features);
+    if (!best || plan->cost < best->cost) best = std::move(plan);
+  };
+  consider(L.sharding, R.sharding);
+  if (L.sharding.IsTiled())
+    consider(L.sharding, MapShardingDims(L.sharding, {cd->input_feature}, {cd->kernel_input_feature}, rs.rank()));
+  if (R.sharding.IsTiled())
+    consider(MapShardingDims(R.sharding, {cd->kernel_input_feature}, {cd->input_feature}, ls.rank()), R.sharding);
+  if (!best || best->cost >= base_cost) return false;
+  PValue lv = Operand(instr, 0, best->lhs);
+  PValue rv = Operand(instr, 1, best->rhs);
+  // Padding of an uneven feature dim must be zero on both sides (garbage may be NaN).
+  std::vector<int64_t> lf = {cd->input_feature}, rf = {cd->kernel_input_feature};
+  Instruction* lhs = r_.MaskPadding(lv, b_.Zero(ls.dtype()), &lf);
+  Instruction* rhs = r_.MaskPadding(rv, b_.Zero(rs.dtype()), &rf);
+  Instruction* out = CloneWith(instr, {lhs, rhs}, best->result.ShardShape(instr->shape()));
+  if (std::optional<PValue> rs_out =
+          ReduceScatterTo(PValue{out, best->result, instr->shape()}, best->reduce_groups, target, "add")) {
+    Set(instr, r_.Reshard(*rs_out, target, instr->name()));
+    return true;
+  }
+  out = b_.AllReduce(out, best->reduce_groups, "add");
+  Set(instr, r_.Reshard(PValue{out, best->result, instr->shape()}, target, instr->name()));
+  return true;
+}
+
+// batch_group_count > 1 (the filter gradient of a grouped convolution): group g convolves input
+// batch block g (group-major) into output features block g. Output-feature tiles that hold whole
+// groups take the matching input-batch tiles and convolve locally with fewer groups; the other
+// dims stay whole. The tiles come from the result, else from the input. False: not applicable.
+StatusOr<bool> ComputationPartitioner::BatchGroupedConvolution(const Instruction* instr, const Sharding& target) {
+  const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
+  const int64_t groups = instr->int_attr(AttrId::kBatchGroupCount, 1);
+  const Shape& ls = instr->operand(0)->shape();
+  const int64_t out_rank = instr->shape().rank();
+  const PValue& L = Get(instr->operand(0));
+  auto usable = [&](int64_t t) {
+    return t > 1 && groups % t == 0 && ls.dim(cd->input_batch) % t == 0 &&
+           instr->shape().dim(cd->output_feature) % t == 0;
+  };
+  std::optional<Sharding> compute;
+  std::vector<int64_t> others;
+  if (target.IsTiled() && IsPlainTiled(target) && usable(target.NumTilesOnDim(cd->output_feature))) {
+    for (int64_t d = 0; d < out_rank; ++d)
+      if (d != cd->output_feature) others.push_back(d);
+    compute = PartiallyReplicateTiledShardingOnDims(target, others);
+  } else if (!L.sharding.IsTuple() && L.sharding.IsTiled() && IsPlainTiled(L.sharding) &&
+             usable(L.sharding.NumTilesOnDim(cd->input_batch))) {
+    compute = MapShardingDims(L.sharding, {cd->input_batch}, {cd->output_feature}, out_rank);
+  }
+  if (!compute || !compute->IsTiled()) return false;
+  const int64_t t = compute->NumTilesOnDim(cd->output_feature);
+  Sharding lsh = MapShardingDims(*compute, {cd->output_feature}, {cd->input_batch}, ls.rank());
+  Sharding rsh = MapShardingDims(*compute, {cd->output_feature}, {cd->kernel_output_feature},
+                                 instr->operand(1)->shape().rank());
+  PValue lv = Operand(instr, 0, lsh), rv = Operand(instr, 1, rsh);
+  Instruction* out = CloneWith(instr, {lv.hlo, rv.hlo}, compute->ShardShape(instr->shape()));
+  out->attrs().Set(AttrId::kBatchGroupCount, groups / t);
+  Set(instr, r_.Reshard(PValue{out, *compute, instr->shape()}, target, instr->name()));
+  return true;
 }
 
 Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
