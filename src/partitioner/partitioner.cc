@@ -120,6 +120,7 @@ class ComputationPartitioner {
   bool LocalUpdate(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& tiled);
   Status GatherScatter(const Instruction* instr);  // gather_scatter.cc
   Status TopK(const Instruction* instr);  // the topk op and the TopK custom call
+  Status ElementwiseExceptDims(const Instruction* instr, const std::vector<int64_t>& whole);
   Status Tuple(const Instruction* instr);
   Status GetTupleElement(const Instruction* instr);
   Status While(const Instruction* instr);
@@ -301,6 +302,22 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
       return absl::OkStatus();
     }
     case Opcode::kTopK: return TopK(instr);
+    case Opcode::kMap: return instr->shape().IsArray() ? Elementwise(instr) : Default(instr);
+    case Opcode::kCholesky: case Opcode::kTriangularSolve: {
+      // Batched linear algebra on the two minor dims (GSPMD: elementwise with those replicated).
+      int64_t rank = instr->shape().rank();
+      if (!instr->shape().IsArray() || rank < 2) return Default(instr);
+      return ElementwiseExceptDims(instr, {rank - 2, rank - 1});
+    }
+    case Opcode::kFft: {
+      // Transforms over the fft_length minor dims; the leading (batch) dims are independent.
+      int64_t rank = instr->shape().rank();
+      int64_t lengths = static_cast<int64_t>(instr->ints_attr(AttrId::kFftLength).size());
+      if (!instr->shape().IsArray() || lengths < 1 || lengths > rank) return Default(instr);
+      std::vector<int64_t> whole;
+      for (int64_t d = rank - lengths; d < rank; ++d) whole.push_back(d);
+      return ElementwiseExceptDims(instr, whole);
+    }
     case Opcode::kCustomCall:
       if (instr->IsCustomCall("TopK")) return TopK(instr);
       if (instr->IsCustomCall("Sharding") || instr->IsCustomCall("LayoutConstraint") ||
@@ -2026,6 +2043,35 @@ Status ComputationPartitioner::TopK(const Instruction* instr) {
   PValue op = Operand(instr, 0, *compute);
   ASSIGN_OR_RETURN(Instruction* top, local_topk(op.hlo));
   Set(instr, r_.Reshard(PValue{top, Sharding::Tuple({*compute, *compute}), instr->shape()}, target, instr->name()));
+  return absl::OkStatus();
+}
+
+// An op that is elementwise on every dim except `whole` (same rank for the result and every
+// operand): those dims untiled, the rest tiled like the result, or like the first operand when
+// the result is not tiled (its smaller result is then moved instead of the operands). GSPMD's
+// HandleElementwiseWithDimsToReplicate (cholesky, triangular-solve); fft the same over its
+// transformed dims.
+Status ComputationPartitioner::ElementwiseExceptDims(const Instruction* instr, const std::vector<int64_t>& whole) {
+  Sharding target = TargetOf(instr);
+  int64_t rank = instr->shape().rank();
+  for (const Instruction* op : instr->operands())
+    if (!op->shape().IsArray() || op->shape().rank() != rank) return Default(instr);
+  auto untile = [&](const Sharding& s) -> std::optional<Sharding> {
+    if (!s.IsTiled() || !IsPlainTiled(s) || s.TiledDataRank() != rank) return std::nullopt;
+    Sharding r = PartiallyReplicateTiledShardingOnDims(s, whole);
+    if (!r.IsTiled()) return std::nullopt;
+    return r;
+  };
+  std::optional<Sharding> compute = untile(target);
+  if (!compute) {
+    const PValue& first = Get(instr->operand(0));
+    if (!first.sharding.IsTuple()) compute = untile(first.sharding);
+  }
+  if (!compute) return Default(instr);
+  std::vector<Instruction*> ops;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) ops.push_back(Operand(instr, i, *compute).hlo);
+  Instruction* c = CloneWith(instr, ops, compute->ShardShape(instr->shape()));
+  Set(instr, r_.Reshard(PValue{c, *compute, instr->shape()}, target, instr->name()));
   return absl::OkStatus();
 }
 
