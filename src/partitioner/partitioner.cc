@@ -1584,8 +1584,8 @@ std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, 
   return b_.DynamicSlice(buffer, starts, sizes);
 }
 
-// A stride-1 slice along one tiled dim d (the other sliced dims untiled), or an edge pad (no
-// interior padding) along one: a windowed fetch from the neighbours instead of a gather of d.
+// A slice along one tiled dim d (the other sliced dims untiled), or an edge pad (no interior
+// padding) along one: a windowed fetch from the neighbours instead of a gather of d.
 StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, const Sharding& target,
                                                      const std::vector<int64_t>& moved) {
   bool is_pad = instr->opcode() == Opcode::kPad;
@@ -1596,7 +1596,6 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   for (int64_t d : moved) {
     if (target.NumTilesOnDim(d) == 1) continue;
     if (dim >= 0) return false;
-    if (!is_pad && spec->strides[d] != 1) return false;
     if (is_pad && padding->dims[d].interior != 0) return false;
     dim = d;
   }
@@ -1606,9 +1605,13 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   int64_t n = target.NumTilesOnDim(dim), size = in.dim(dim);
   int64_t ci = (size + n - 1) / n, co = (out.dim(dim) + n - 1) / n;
   int64_t start = is_pad ? -padding->dims[dim].low : spec->starts[dim];
+  // A strided slice (XLA: a window with a stride) fetches the span its co outputs stride over
+  // and takes every stride-th element locally: often the tile's own elements only.
+  const int64_t stride = is_pad ? 1 : spec->strides[dim];
+  const int64_t span = (co - 1) * stride + 1;
   std::vector<int64_t> lo(n);
-  for (int64_t t = 0; t < n; ++t) lo[t] = start + t * co;
-  if (WindowHops(n, ci, co, lo) >= n) return false;  // as much as a gather
+  for (int64_t t = 0; t < n; ++t) lo[t] = start + t * co * stride;
+  if (WindowHops(n, ci, span, lo) >= n) return false;  // as much as a gather
   PValue v = Operand(instr, 0, target);
   // The other (untiled) moved dims are sliced / padded locally first; dim d stays whole.
   Instruction* x = nullptr;
@@ -1632,9 +1635,19 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
     attrs.Set(AttrId::kSlice, local);
     x = b_.Add(Opcode::kSlice, {v.hlo}, std::move(attrs));
   }
-  std::optional<Instruction*> y = FetchWindow(x, target, dim, ci, co, lo);
+  std::optional<Instruction*> y = FetchWindow(x, target, dim, ci, span, lo);
   if (!y) return false;
   Instruction* result = *y;
+  if (stride > 1) {
+    SliceSpec every;
+    every.starts.assign(in.rank(), 0);
+    every.limits = result->shape().dims();
+    every.strides.assign(in.rank(), 1);
+    every.strides[dim] = stride;
+    Attributes attrs;
+    attrs.Set(AttrId::kSlice, every);
+    result = b_.Add(Opcode::kSlice, {result}, std::move(attrs));
+  }
   if (is_pad) {
     // Window positions outside the input [0, size) are padding.
     std::vector<int64_t> table(b_.num_devices());
