@@ -873,8 +873,8 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
 }
 
 // Partial sums `v` (summed over `groups`) delivered tiled like `target` with a reduce-scatter
-// instead of all-reduce + dynamic-slice, when the target splits one dim that `v` holds whole into
-// as many tiles as a group has members and keeps the other dims' tiling.
+// instead of all-reduce + dynamic-slice, when the target splits each tile of one dim of `v` (or
+// the whole dim) into as many tiles as a group has members and keeps the other dims' tiling.
 std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
                                                                const std::vector<std::vector<int64_t>>& groups,
                                                                const Sharding& target, const std::string& kind) {
@@ -888,10 +888,16 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
   for (int64_t d = 0; d < rank; ++d) {
     int64_t have = tiles_on(d), want = target.NumTilesOnDim(d);
     if (have == want) continue;
-    if (have != 1 || want != k || dim >= 0) return std::nullopt;
+    // The dim may already be tiled: each tile then splits into k (all-reduce + dynamic-slice in
+    // XLA, which its ReduceScatterCreator turns into this).
+    if (want != have * k || dim >= 0) return std::nullopt;
     dim = d;
   }
   if (dim < 0) return std::nullopt;
+  const int64_t have = tiles_on(dim), size = v.base_shape.dim(dim);
+  const int64_t chunk = (size + have * k - 1) / (have * k);
+  // The k pieces of a tile must be the target's tiles (same padded layout).
+  if (have > 1 && (size + have - 1) / have != k * chunk) return std::nullopt;
   int64_t n = b_.num_devices();
   std::vector<std::vector<int64_t>> tile_of(n);
   std::vector<int64_t> member(n, -1);
@@ -900,13 +906,12 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
   for (int64_t dev = 0; dev < n; ++dev) {
     if (member[dev] < 0) return std::nullopt;
     tile_of[dev] = v.sharding.IsTiled() ? v.sharding.TileIndexForDevice(dev) : std::vector<int64_t>(rank, 0);
-    tile_of[dev][dim] = member[dev];
+    tile_of[dev][dim] = tile_of[dev][dim] * k + member[dev];
   }
   std::vector<int64_t> tdims(rank);
   for (int64_t d = 0; d < rank; ++d) tdims[d] = target.NumTilesOnDim(d);
   std::optional<Sharding> inter = Resharder::ShardingFromTiles(tdims, tile_of);
   if (!inter) return std::nullopt;
-  int64_t chunk = (v.base_shape.dim(dim) + k - 1) / k;
   std::vector<int64_t> padded = v.hlo->shape().dims();
   padded[dim] = chunk * k;
   Instruction* x = b_.PadHigh(v.hlo, padded);
