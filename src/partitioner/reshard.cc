@@ -261,6 +261,93 @@ std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& targ
   return TryPermute(refined, target);
 }
 
+// One dim refined from ns to nt = ns * f tiles where the chunks do not line up (f32[10] in 2
+// tiles of 5 -> 4 tiles of 3; XLA pads and exchanges a halo in
+// ReshardFromPartialReplicateWithDynamicSlice): a target tile spans at most two source tiles, so
+// every device concatenates the source tile its range starts in with the next one (taking from a
+// holder, by collective-permute, those it does not hold itself) and cuts its range out. The other
+// dims keep their tiles (and each device its coordinates there). Moves at most two source tiles
+// per device instead of gathering the value.
+std::optional<PValue> Resharder::TryRefineWithHalo(const PValue& v, const Sharding& target) {
+  const Sharding& src = v.sharding;
+  if (!src.IsTiled() || !IsPlainTiled(src) || !target.IsTiled() || !IsPlainTiled(target)) return std::nullopt;
+  int64_t rank = v.base_shape.rank();
+  if (src.TiledDataRank() != rank || target.TiledDataRank() != rank) return std::nullopt;
+  int64_t dim = -1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (src.NumTilesOnDim(d) == target.NumTilesOnDim(d)) continue;
+    if (dim >= 0) return std::nullopt;
+    dim = d;
+  }
+  if (dim < 0) return std::nullopt;
+  int64_t ns = src.NumTilesOnDim(dim), nt = target.NumTilesOnDim(dim), size = v.base_shape.dim(dim);
+  if (nt <= ns || nt % ns != 0) return std::nullopt;
+  int64_t cs = CeilDiv(size, ns), ct = CeilDiv(size, nt);
+  int64_t n = b_->num_devices();
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (int64_t dev = 0; dev < n; ++dev) holders[src.TileIndexForDevice(dev)].push_back(dev);
+  // Per device: the source devices of its two pieces (itself when it holds the tile), and where
+  // its range starts in their concatenation.
+  std::vector<int64_t> from0(n), from1(n), offset(n);
+  std::map<std::vector<int64_t>, int64_t> next_holder;  // spreads the requests over replicas
+  auto holder_of = [&](int64_t dev, const std::vector<int64_t>& tile) -> int64_t {
+    if (src.TileIndexForDevice(dev) == tile) return dev;
+    auto it = holders.find(tile);
+    if (it == holders.end()) return -1;
+    int64_t& k = next_holder[tile];
+    return it->second[k++ % it->second.size()];
+  };
+  for (int64_t dev = 0; dev < n; ++dev) {
+    std::vector<int64_t> have = src.TileIndexForDevice(dev), want = target.TileIndexForDevice(dev);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim && have[d] != want[d]) return std::nullopt;
+    int64_t start = want[dim] * ct;
+    int64_t t0 = std::min(start / cs, ns - 1);
+    offset[dev] = start - t0 * cs;
+    std::vector<int64_t> tile = have;
+    tile[dim] = t0;
+    from0[dev] = holder_of(dev, tile);
+    // The second piece matters only when the range runs into the next tile.
+    from1[dev] = dev;
+    if (offset[dev] + ct > cs && t0 + 1 < ns) {
+      tile[dim] = t0 + 1;
+      from1[dev] = holder_of(dev, tile);
+    }
+    if (from0[dev] < 0 || from1[dev] < 0) return std::nullopt;
+  }
+  // Devices receive from their sources in rounds that keep each source unique per permute.
+  auto fetch = [&](const std::vector<int64_t>& from) {
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
+    std::vector<int64_t> round_of(n, -1);
+    for (int64_t dev = 0; dev < n; ++dev) {
+      if (from[dev] == dev) continue;
+      size_t r = 0;
+      while (r < rounds.size() && std::any_of(rounds[r].begin(), rounds[r].end(),
+                                              [&](const auto& p) { return p.first == from[dev]; }))
+        ++r;
+      if (r == rounds.size()) rounds.emplace_back();
+      rounds[r].emplace_back(from[dev], dev);
+      round_of[dev] = static_cast<int64_t>(r);
+    }
+    Instruction* piece = v.hlo;
+    if (rounds.empty()) return piece;
+    Instruction* which = b_->TableLookup(round_of);
+    Shape pred(DType::kPred, v.hlo->shape().dims());
+    for (size_t r = 0; r < rounds.size(); ++r) {
+      Instruction* got = b_->CollectivePermute(v.hlo, rounds[r]);
+      Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
+      piece = b_->Select(b_->BroadcastScalar(mine, pred), got, piece);
+    }
+    return piece;
+  };
+  Instruction* buffer = b_->Concatenate({fetch(from0), fetch(from1)}, dim);
+  std::vector<Instruction*> starts;
+  for (int64_t d = 0; d < rank; ++d) starts.push_back(d == dim ? b_->TableLookup(offset) : b_->ScalarS32(0));
+  std::vector<int64_t> sizes = buffer->shape().dims();
+  sizes[dim] = ct;
+  return PValue{b_->DynamicSlice(buffer, starts, sizes), target, v.base_shape};
+}
+
 // [.., k, .., 1, ..] -> [.., 1, .., k, ..] (other dims alike): one all-to-all per group of the k
 // devices that share the other coordinates, then a collective-permute if the device order differs.
 std::optional<PValue> Resharder::TryAllToAll(const PValue& v, const Sharding& target) {
@@ -510,6 +597,7 @@ std::optional<PValue> Resharder::ReshardWithoutFullRemat(const PValue& v, const 
   if (src.IsReplicated()) return FromReplicated(v, target);
   if (auto p = TryPermute(v, target)) return *p;
   if (auto r = TryRefine(v, target)) return *r;
+  if (auto r = TryRefineWithHalo(v, target)) return *r;
   if (auto r = TryAllToAll(v, target)) return *r;
   if (auto r = TryFactorAllToAll(v, target)) return *r;
   // Gather only the dims whose tiling differs, then refine or permute from there.

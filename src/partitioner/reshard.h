@@ -60,6 +60,8 @@ class Resharder {
   PValue FromMaximal(const PValue& v, int64_t device);
   std::optional<PValue> TryPermute(const PValue& v, const Sharding& target);
   std::optional<PValue> TryRefine(const PValue& v, const Sharding& target);
+  // Refinement of one dim whose source and target chunks do not line up (uneven dims).
+  std::optional<PValue> TryRefineWithHalo(const PValue& v, const Sharding& target);
   std::optional<PValue> TryAllToAll(const PValue& v, const Sharding& target);
   // Moves a factor f of dim `from`'s tiles onto dim `to` (tiles Tf, Tt -> Tf/f, Tt*f) with one
   // all-to-all among the f devices of each merged `from` block.
