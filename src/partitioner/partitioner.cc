@@ -248,8 +248,18 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   if (any_leaf(target, manual_leaf)) {
     // Already per-device: clone as is. Every array operand must be manual (or a replicated scalar)
     // too; anything else would need a SPMDFullToShardShape transition.
-    if (!target.IsManual())
-      return Unimplemented("%{}: mixed manual and automatic tuple shardings are not partitioned yet", instr->name());
+    if (!target.IsManual()) {
+      // Tuples mixing manual and automatic leaves: the ops that only move leaves around handle
+      // each leaf with its own sharding (a manual leaf moves to the same manual sharding).
+      switch (instr->opcode()) {
+        case Opcode::kTuple: case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kConditional:
+        case Opcode::kCall: case Opcode::kOptimizationBarrier:
+          return Dispatch(instr);
+        default:
+          return Unimplemented("%{}: mixed manual and automatic tuple shardings are not partitioned yet",
+                               instr->name());
+      }
+    }
     std::vector<Instruction*> ops;
     for (const Instruction* op : instr->operands()) {
       const PValue& v = Get(op);
