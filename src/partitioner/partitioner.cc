@@ -1127,13 +1127,14 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   return absl::OkStatus();
 }
 
-// A convolution whose input feature dim (the contraction) is tiled on an operand, spatial dims
-// untiled (GSPMD's dot handler on convolutions): like a dot, each device convolves its feature
-// slice of both operands (batch and output features tiled as they come) and the partial results
-// are summed with an all-reduce, or a reduce-scatter when the result is tiled on a dim they hold
-// whole. This is the filter gradient of data parallelism (the batch is the contraction there),
-// which would otherwise gather the activations. Taken only when cheaper than the plan that tiles
-// the operands like the result; false leaves the convolution to that plan.
+// A convolution whose input feature dim (the contraction) is tiled on an operand (GSPMD's dot
+// handler on convolutions, grouping on the contracting dims): like a dot, each device convolves
+// its feature slice of both operands (batch, output features and spatial dims tiled as they come,
+// spatial ones with halos from their neighbours) and the partial results are summed with an
+// all-reduce, or a reduce-scatter when the result is tiled on a dim they hold whole. This is the
+// filter gradient of data parallelism (the batch is the contraction there), which would otherwise
+// gather the activations. Taken only when cheaper than the plan that tiles the operands like the
+// result; false leaves the convolution to that plan.
 StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction* instr, const Sharding& target) {
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
   const PValue& L = Get(instr->operand(0));
@@ -1148,11 +1149,27 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
   d.lhs_non_contracting.push_back({cd->input_batch, -1, cd->output_batch, -1});
   d.rhs_non_contracting.push_back({-1, cd->kernel_output_feature, cd->output_feature, -1});
   d.contracting.push_back({cd->input_feature, cd->kernel_input_feature, -1, -1});
-  // Spatial dims stay whole, so the window applies to the shards unchanged.
+  // Input spatial dims tiled like the result's take halos from their neighbours (as in the main
+  // path); the kernel's spatial dims stay whole.
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
+  for (size_t i = 0; i < cd->input_spatial.size(); ++i)
+    d.lhs_non_contracting.push_back({cd->input_spatial[i], -1, cd->output_spatial[i], -1});
   auto spatial_whole = [](const Sharding& s, const std::vector<int64_t>& dims) {
     return std::all_of(dims.begin(), dims.end(), [&](int64_t x) { return TilesOnDim(s, x) == 1; });
   };
-  if (!spatial_whole(target, cd->output_spatial)) return false;
+  // The halo plans of the spatially tiled dims of an input sharding (nullopt: not computable).
+  auto halo_plans = [&](const Sharding& lsh) -> std::optional<std::vector<std::pair<size_t, HaloPlan>>> {
+    std::vector<std::pair<size_t, HaloPlan>> plans;
+    for (size_t i = 0; i < cd->input_spatial.size(); ++i) {
+      int64_t tiles = TilesOnDim(lsh, cd->input_spatial[i]);
+      if (tiles == 1) continue;
+      if (!window) return std::nullopt;
+      std::optional<HaloPlan> plan = PlanHalo(ls.dim(cd->input_spatial[i]), tiles, window->dims[i]);
+      if (!plan || plan->out != instr->shape().dim(cd->output_spatial[i])) return std::nullopt;
+      plans.emplace_back(i, *plan);
+    }
+    return plans;
+  };
   int64_t n = b_.num_devices();
   int64_t kernel_window = 1;
   for (int64_t x : cd->kernel_spatial) kernel_window *= rs.dim(x);
@@ -1168,14 +1185,17 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
       return to.ShardShape(shape).byte_size();
     return ReshardCost(shape, from, to);
   };
-  Sharding base_l = MapShardingDims(target, {cd->output_batch}, {cd->input_batch}, ls.rank());
+  std::vector<int64_t> out_dims = {cd->output_batch}, in_dims = {cd->input_batch};
+  out_dims.insert(out_dims.end(), cd->output_spatial.begin(), cd->output_spatial.end());
+  in_dims.insert(in_dims.end(), cd->input_spatial.begin(), cd->input_spatial.end());
+  Sharding base_l = MapShardingDims(target, out_dims, in_dims, ls.rank());
   Sharding base_r = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature}, rs.rank());
   int64_t base_cost = move_cost(ls, L.sharding, base_l) + move_cost(rs, R.sharding, base_r) +
                       flops(target, ls.dim(cd->input_feature));
   std::optional<DotPlan> best;
   auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
     if (!IsPlainTilingOrReplicated(lsh) || !IsPlainTilingOrReplicated(rsh)) return;
-    if (!spatial_whole(lsh, cd->input_spatial) || !spatial_whole(rsh, cd->kernel_spatial)) return;
+    if (!spatial_whole(rsh, cd->kernel_spatial) || !halo_plans(lsh)) return;
     std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
     if (!plan || plan->reduce_groups.empty()) return;
     int64_t features = (ls.dim(cd->input_feature) + TilesOnDim(lsh, cd->input_feature) - 1) /
@@ -1197,7 +1217,22 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
   std::vector<int64_t> lf = {cd->input_feature}, rf = {cd->kernel_input_feature};
   Instruction* lhs = r_.MaskPadding(lv, b_.Zero(ls.dtype()), &lf);
   Instruction* rhs = r_.MaskPadding(rv, b_.Zero(rs.dtype()), &rf);
-  Instruction* out = CloneWith(instr, {lhs, rhs}, best->result.ShardShape(instr->shape()));
+  std::vector<std::pair<size_t, HaloPlan>> halos = *halo_plans(best->lhs);
+  Instruction* out = nullptr;
+  if (halos.empty()) {
+    out = CloneWith(instr, {lhs, rhs}, best->result.ShardShape(instr->shape()));
+  } else {
+    Window local_window = *window;
+    for (const auto& [i, plan] : halos) {
+      lhs = ExchangeHalo(b_, lhs, best->lhs, cd->input_spatial[i], plan, b_.Zero(ls.dtype()));
+      local_window.dims[i] = plan.local;
+    }
+    Attributes attrs = instr->attrs();
+    attrs.Remove(AttrId::kControlPredecessors);
+    attrs.Set(AttrId::kWindow, local_window);
+    out = b_.Add(Opcode::kConvolution, {lhs, rhs}, std::move(attrs), nullptr, instr->name());
+    for (const auto& [i, plan] : halos) out = SliceOutputTile(b_, out, best->result, cd->output_spatial[i], plan);
+  }
   if (std::optional<PValue> rs_out =
           ReduceScatterTo(PValue{out, best->result, instr->shape()}, best->reduce_groups, target, "add")) {
     Set(instr, r_.Reshard(*rs_out, target, instr->name()));
