@@ -261,6 +261,67 @@ std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& targ
   return TryPermute(refined, target);
 }
 
+Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
+                                   const std::function<int64_t(int64_t, int64_t)>& holder,
+                                   const std::vector<int64_t>& start, int64_t len) {
+  int64_t n = b_->num_devices();
+  // Every device concatenates the same number of pieces (one shape for all).
+  std::vector<int64_t> first(n), last(n);
+  int64_t count = 1;
+  for (int64_t dev = 0; dev < n; ++dev) {
+    first[dev] = std::clamp<int64_t>(start[dev] / piece, 0, pieces - 1);
+    int64_t end = start[dev] + len;  // exclusive
+    last[dev] = std::clamp<int64_t>((end - 1) / piece, first[dev], pieces - 1);
+    count = std::max(count, last[dev] - first[dev] + 1);
+  }
+  std::vector<Instruction*> parts;
+  for (int64_t k = 0; k < count; ++k) {
+    // Sources per device; rounds keep each source unique within one collective-permute.
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
+    std::vector<int64_t> round_of(n, -1);
+    for (int64_t dev = 0; dev < n; ++dev) {
+      // Pieces past the ones a device's range spans are filler: its own data.
+      if (first[dev] + k > last[dev]) continue;
+      int64_t from = holder(dev, first[dev] + k);
+      if (from == dev) continue;
+      size_t r = 0;
+      while (r < rounds.size() &&
+             std::any_of(rounds[r].begin(), rounds[r].end(), [&](const auto& p) { return p.first == from; }))
+        ++r;
+      if (r == rounds.size()) rounds.emplace_back();
+      rounds[r].emplace_back(from, dev);
+      round_of[dev] = static_cast<int64_t>(r);
+    }
+    Instruction* part = x;
+    if (!rounds.empty()) {
+      Instruction* which = b_->TableLookup(round_of);
+      Shape pred(DType::kPred, x->shape().dims());
+      for (size_t r = 0; r < rounds.size(); ++r) {
+        Instruction* got = b_->CollectivePermute(x, rounds[r]);
+        Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
+        part = b_->Select(b_->BroadcastScalar(mine, pred), got, part);
+      }
+    }
+    parts.push_back(part);
+  }
+  Instruction* buffer = parts.size() == 1 ? parts[0] : b_->Concatenate(parts, dim);
+  std::vector<int64_t> offset(n);
+  for (int64_t dev = 0; dev < n; ++dev) offset[dev] = start[dev] - first[dev] * piece;
+  int64_t need = len;
+  if (buffer->shape().dim(dim) < need) {
+    // Ranges past the last piece (padding of the result) read zeros.
+    std::vector<int64_t> padded = buffer->shape().dims();
+    padded[dim] = need;
+    buffer = b_->PadHigh(buffer, padded);
+  }
+  std::vector<Instruction*> starts;
+  for (int64_t d = 0; d < buffer->shape().rank(); ++d)
+    starts.push_back(d == dim ? b_->TableLookup(offset) : b_->ScalarS32(0));
+  std::vector<int64_t> sizes = buffer->shape().dims();
+  sizes[dim] = len;
+  return b_->DynamicSlice(buffer, starts, sizes);
+}
+
 // One dim refined from ns to nt = ns * f tiles where the chunks do not line up (f32[10] in 2
 // tiles of 5 -> 4 tiles of 3; XLA pads and exchanges a halo in
 // ReshardFromPartialReplicateWithDynamicSlice): a target tile spans at most two source tiles, so
@@ -286,66 +347,22 @@ std::optional<PValue> Resharder::TryRefineWithHalo(const PValue& v, const Shardi
   int64_t n = b_->num_devices();
   std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
   for (int64_t dev = 0; dev < n; ++dev) holders[src.TileIndexForDevice(dev)].push_back(dev);
-  // Per device: the source devices of its two pieces (itself when it holds the tile), and where
-  // its range starts in their concatenation.
-  std::vector<int64_t> from0(n), from1(n), offset(n);
-  std::map<std::vector<int64_t>, int64_t> next_holder;  // spreads the requests over replicas
-  auto holder_of = [&](int64_t dev, const std::vector<int64_t>& tile) -> int64_t {
-    if (src.TileIndexForDevice(dev) == tile) return dev;
-    auto it = holders.find(tile);
-    if (it == holders.end()) return -1;
-    int64_t& k = next_holder[tile];
-    return it->second[k++ % it->second.size()];
-  };
+  std::vector<int64_t> start(n);
   for (int64_t dev = 0; dev < n; ++dev) {
     std::vector<int64_t> have = src.TileIndexForDevice(dev), want = target.TileIndexForDevice(dev);
     for (int64_t d = 0; d < rank; ++d)
       if (d != dim && have[d] != want[d]) return std::nullopt;
-    int64_t start = want[dim] * ct;
-    int64_t t0 = std::min(start / cs, ns - 1);
-    offset[dev] = start - t0 * cs;
-    std::vector<int64_t> tile = have;
-    tile[dim] = t0;
-    from0[dev] = holder_of(dev, tile);
-    // The second piece matters only when the range runs into the next tile.
-    from1[dev] = dev;
-    if (offset[dev] + ct > cs && t0 + 1 < ns) {
-      tile[dim] = t0 + 1;
-      from1[dev] = holder_of(dev, tile);
-    }
-    if (from0[dev] < 0 || from1[dev] < 0) return std::nullopt;
+    start[dev] = want[dim] * ct;
   }
-  // Devices receive from their sources in rounds that keep each source unique per permute.
-  auto fetch = [&](const std::vector<int64_t>& from) {
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
-    std::vector<int64_t> round_of(n, -1);
-    for (int64_t dev = 0; dev < n; ++dev) {
-      if (from[dev] == dev) continue;
-      size_t r = 0;
-      while (r < rounds.size() && std::any_of(rounds[r].begin(), rounds[r].end(),
-                                              [&](const auto& p) { return p.first == from[dev]; }))
-        ++r;
-      if (r == rounds.size()) rounds.emplace_back();
-      rounds[r].emplace_back(from[dev], dev);
-      round_of[dev] = static_cast<int64_t>(r);
-    }
-    Instruction* piece = v.hlo;
-    if (rounds.empty()) return piece;
-    Instruction* which = b_->TableLookup(round_of);
-    Shape pred(DType::kPred, v.hlo->shape().dims());
-    for (size_t r = 0; r < rounds.size(); ++r) {
-      Instruction* got = b_->CollectivePermute(v.hlo, rounds[r]);
-      Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
-      piece = b_->Select(b_->BroadcastScalar(mine, pred), got, piece);
-    }
-    return piece;
+  std::map<std::vector<int64_t>, int64_t> next_holder;  // spreads the requests over replicas
+  auto holder = [&](int64_t dev, int64_t t) -> int64_t {
+    std::vector<int64_t> tile = src.TileIndexForDevice(dev);
+    if (tile[dim] == t) return dev;
+    tile[dim] = t;
+    const std::vector<int64_t>& hs = holders.at(tile);
+    return hs[next_holder[tile]++ % hs.size()];
   };
-  Instruction* buffer = b_->Concatenate({fetch(from0), fetch(from1)}, dim);
-  std::vector<Instruction*> starts;
-  for (int64_t d = 0; d < rank; ++d) starts.push_back(d == dim ? b_->TableLookup(offset) : b_->ScalarS32(0));
-  std::vector<int64_t> sizes = buffer->shape().dims();
-  sizes[dim] = ct;
-  return PValue{b_->DynamicSlice(buffer, starts, sizes), target, v.base_shape};
+  return PValue{FetchRange(v.hlo, dim, cs, ns, holder, start, ct), target, v.base_shape};
 }
 
 // [.., k, .., 1, ..] -> [.., 1, .., k, ..] (other dims alike): one all-to-all per group of the k

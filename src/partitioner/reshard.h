@@ -45,6 +45,13 @@ class Resharder {
   std::vector<Instruction*> TileOffsets(const Shape& shape, const Sharding& sharding);
   // Devices grouped by equal tile coordinates except along `dims` (tile dims), each group ordered
   // row-major by the coordinates along `dims`.
+  // Per device, the `len` elements of dim `dim` starting at global position start[dev] (positions
+  // past the end are unspecified) of a value whose dim is cut into `pieces` pieces of `piece`
+  // elements, piece t being the local `x` of device holder(dev, t) (dev itself when it holds it):
+  // the pieces a range spans are fetched by collective-permute, concatenated and sliced.
+  Instruction* FetchRange(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
+                          const std::function<int64_t(int64_t, int64_t)>& holder, const std::vector<int64_t>& start,
+                          int64_t len);
   // The first reshard that cannot be expressed (Unimplemented), if any.
   const Status& status() const { return status_; }
   // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
