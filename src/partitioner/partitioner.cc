@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <numeric>
 
 #include "absl/container/flat_hash_set.h"
@@ -99,6 +100,7 @@ class ComputationPartitioner {
   Status Broadcast(const Instruction* instr);
   Status Transpose(const Instruction* instr);
   Status Reshape(const Instruction* instr);
+  std::optional<PValue> RetiledReshape(const Instruction* instr, const PValue& src, const Sharding& target);
   Status Reduce(const Instruction* instr);
   StatusOr<bool> ReduceThenCombine(const Instruction* instr, const Sharding& in);
   Status Dot(const Instruction* instr);
@@ -717,7 +719,75 @@ Status ComputationPartitioner::Reshape(const Instruction* instr) {
       }
     }
   }
+  if (std::optional<PValue> v = RetiledReshape(instr, src, target)) {
+    Set(instr, *v);
+    return absl::OkStatus();
+  }
   return Default(instr);
+}
+
+// A reshape that merges or splits dims where the tiled dim is the major one of its group on both
+// sides but the tiles do not line up (uneven: f32[6,8] in 4 tiles of 2 rows -> f32[48] in 4
+// tiles of 12; GSPMD's halo-exchange fix for uneven split/merge): the group is a contiguous
+// range of the row-major order on both sides, so each device flattens its shard's group,
+// fetches the range its target tile covers from the devices holding it (collective-permutes of
+// whole source tiles, usually one or two) and reshapes that locally.
+std::optional<PValue> ComputationPartitioner::RetiledReshape(const Instruction* instr, const PValue& src,
+                                                             const Sharding& target) {
+  const Shape& in = instr->operand(0)->shape();
+  const Shape& out = instr->shape();
+  if (src.sharding.IsTuple() || !src.sharding.IsTiled() || !IsPlainTiled(src.sharding) || !target.IsTiled() ||
+      !IsPlainTiled(target) || src.sharding.TiledDataRank() != in.rank() || target.TiledDataRank() != out.rank())
+    return std::nullopt;
+  auto only_tiled = [](const Sharding& s, int64_t rank) {
+    int64_t dim = -1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (s.NumTilesOnDim(d) == 1) continue;
+      if (dim >= 0) return int64_t{-2};
+      dim = d;
+    }
+    return dim;
+  };
+  int64_t a = only_tiled(src.sharding, in.rank()), o = only_tiled(target, out.rank());
+  if (a < 0 || o < 0) return std::nullopt;
+  // Row-major prefixes: the group starts where both sides' prefixes meet at a and o, and ends at
+  // the next common boundary.
+  auto prefix = [](const Shape& s, int64_t i) {
+    int64_t p = 1;
+    for (int64_t d = 0; d < i; ++d) p *= s.dim(d);
+    return p;
+  };
+  if (prefix(in, a) != prefix(out, o)) return std::nullopt;
+  int64_t b = a, q = o;
+  while (prefix(in, b + 1) != prefix(out, q + 1)) {
+    if (prefix(in, b + 1) < prefix(out, q + 1)) {
+      if (++b >= in.rank()) return std::nullopt;
+    } else if (++q >= out.rank()) {
+      return std::nullopt;
+    }
+  }
+  int64_t ma = prefix(in, b + 1) / prefix(in, a + 1), mo = prefix(out, q + 1) / prefix(out, o + 1);
+  int64_t ns = src.sharding.NumTilesOnDim(a), nt = target.NumTilesOnDim(o);
+  int64_t cs = (in.dim(a) + ns - 1) / ns, ct = (out.dim(o) + nt - 1) / nt;
+  // Flatten the group of the local shard: [.., cs, in(a+1..b), ..] -> [.., cs*ma, ..].
+  std::vector<int64_t> flat;
+  for (int64_t d = 0; d < a; ++d) flat.push_back(in.dim(d));
+  flat.push_back(cs * ma);
+  for (int64_t d = b + 1; d < in.rank(); ++d) flat.push_back(in.dim(d));
+  Instruction* x = b_.Reshape(src.hlo, flat);
+  int64_t n = b_.num_devices();
+  std::map<int64_t, std::vector<int64_t>> holders;
+  for (int64_t dev = 0; dev < n; ++dev) holders[src.sharding.TileIndexForDevice(dev)[a]].push_back(dev);
+  std::map<int64_t, int64_t> next;
+  auto holder = [&](int64_t dev, int64_t t) -> int64_t {
+    if (src.sharding.TileIndexForDevice(dev)[a] == t) return dev;
+    const std::vector<int64_t>& hs = holders.at(t);
+    return hs[next[t]++ % hs.size()];
+  };
+  std::vector<int64_t> start(n);
+  for (int64_t dev = 0; dev < n; ++dev) start[dev] = target.TileIndexForDevice(dev)[o] * ct * mo;
+  Instruction* range = r_.FetchRange(x, a, cs * ma, ns, holder, start, ct * mo);
+  return PValue{b_.Reshape(range, target.ShardShape(out).dims()), target, out};
 }
 
 Status ComputationPartitioner::Reduce(const Instruction* instr) {

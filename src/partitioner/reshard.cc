@@ -306,10 +306,14 @@ Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, i
   }
   Instruction* buffer = parts.size() == 1 ? parts[0] : b_->Concatenate(parts, dim);
   std::vector<int64_t> offset(n);
-  for (int64_t dev = 0; dev < n; ++dev) offset[dev] = start[dev] - first[dev] * piece;
   int64_t need = len;
+  for (int64_t dev = 0; dev < n; ++dev) {
+    offset[dev] = start[dev] - first[dev] * piece;
+    need = std::max(need, offset[dev] + len);
+  }
   if (buffer->shape().dim(dim) < need) {
-    // Ranges past the last piece (padding of the result) read zeros.
+    // Every range must lie inside the buffer (a dynamic-slice would clamp its start and shift
+    // the data); positions past the last piece are padding of the result.
     std::vector<int64_t> padded = buffer->shape().dims();
     padded[dim] = need;
     buffer = b_->PadHigh(buffer, padded);
