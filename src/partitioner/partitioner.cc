@@ -315,6 +315,37 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
     }
     case Opcode::kTopK: return TopK(instr);
     case Opcode::kMap: return instr->shape().IsArray() ? Elementwise(instr) : Default(instr);
+    case Opcode::kBitcastConvert: {
+      // Elementwise between types of one width; a narrower (wider) type adds (drops) a minor dim
+      // that must stay whole (GSPMD HandleBitcastConvert).
+      const Shape& in = instr->operand(0)->shape();
+      int64_t rank = instr->shape().rank();
+      if (!instr->shape().IsArray() || !in.IsArray()) return Default(instr);
+      if (in.rank() == rank) return Elementwise(instr);
+      Sharding target = TargetOf(instr);
+      const PValue& x = Get(instr->operand(0));
+      // The sharding of the side with the extra minor dim: from the result, else the operand.
+      int64_t wide_rank = std::max(in.rank(), rank), narrow_rank = std::min(in.rank(), rank);
+      const Sharding& wide_src = rank > in.rank() ? target : x.sharding;
+      const Sharding& narrow_src = rank > in.rank() ? x.sharding : target;
+      std::vector<int64_t> dims(narrow_rank);
+      std::iota(dims.begin(), dims.end(), 0);
+      std::optional<Sharding> wide;
+      if (wide_src.IsTiled() && IsPlainTiled(wide_src) && wide_src.TiledDataRank() == wide_rank) {
+        const int64_t minor[] = {wide_rank - 1};
+        wide = PartiallyReplicateTiledShardingOnDims(wide_src, minor);
+      } else if (narrow_src.IsTiled() && IsPlainTiled(narrow_src) && narrow_src.TiledDataRank() == narrow_rank) {
+        wide = MapShardingDims(narrow_src, dims, dims, wide_rank);
+      }
+      if (!wide || !wide->IsTiled()) return Default(instr);
+      Sharding narrow = MapShardingDims(*wide, dims, dims, narrow_rank);
+      const Sharding& in_sharding = in.rank() > rank ? *wide : narrow;
+      const Sharding& out_sharding = in.rank() > rank ? narrow : *wide;
+      PValue v = Operand(instr, 0, in_sharding);
+      Instruction* c = CloneWith(instr, {v.hlo}, out_sharding.ShardShape(instr->shape()));
+      Set(instr, r_.Reshard(PValue{c, out_sharding, instr->shape()}, target, instr->name()));
+      return absl::OkStatus();
+    }
     case Opcode::kCholesky: case Opcode::kTriangularSolve: {
       // Batched linear algebra on the two minor dims (GSPMD: elementwise with those replicated).
       int64_t rank = instr->shape().rank();
