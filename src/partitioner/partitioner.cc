@@ -314,7 +314,15 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
       return absl::OkStatus();
     }
     case Opcode::kTopK: return TopK(instr);
-    case Opcode::kMap: return instr->shape().IsArray() ? Elementwise(instr) : Default(instr);
+    case Opcode::kMap: case Opcode::kStochasticConvert:
+      return instr->shape().IsArray() ? Elementwise(instr) : Default(instr);
+    case Opcode::kAddDependency: {
+      // Its first operand, ordered after the token: keep it as sharded.
+      PValue v = Operand(instr, 0, target);
+      Instruction* token = Get(instr->operand(1)).hlo;
+      Set(instr, PValue{CloneWith(instr, {v.hlo, token}, v.hlo->shape()), target, instr->shape()});
+      return absl::OkStatus();
+    }
     case Opcode::kBitcastConvert: {
       // Elementwise between types of one width; a narrower (wider) type adds (drops) a minor dim
       // that must stay whole (GSPMD HandleBitcastConvert).
