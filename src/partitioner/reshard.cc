@@ -274,8 +274,28 @@ Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, i
     last[dev] = std::clamp<int64_t>((end - 1) / piece, first[dev], pieces - 1);
     count = std::max(count, last[dev] - first[dev] + 1);
   }
+  // Only the part of a piece some range covers moves: from the earliest start within the first
+  // piece, up to the latest end within the last one (the pieces between are whole). Devices whose
+  // range starts past the last piece hold padding only and do not count.
+  int64_t lo = piece, hi = 0;
+  for (int64_t dev = 0; dev < n; ++dev) {
+    if (start[dev] >= pieces * piece) continue;
+    int64_t offset = start[dev] - first[dev] * piece;
+    lo = std::min(lo, offset);
+    if (last[dev] - first[dev] + 1 == count) hi = std::max(hi, std::min(piece, offset + len - (count - 1) * piece));
+  }
+  if (lo >= piece || hi <= 0) lo = 0, hi = piece;
+  auto cut = [&](int64_t k) {
+    int64_t from = k == 0 ? lo : 0, to = k == count - 1 ? hi : piece;
+    if (from == 0 && to == x->shape().dim(dim)) return x;
+    std::vector<int64_t> starts(x->shape().rank(), 0), limits = x->shape().dims();
+    starts[dim] = from;
+    limits[dim] = std::min(to, limits[dim]);
+    return b_->Slice(x, starts, limits);
+  };
   std::vector<Instruction*> parts;
   for (int64_t k = 0; k < count; ++k) {
+    Instruction* src = cut(k);
     // Sources per device; rounds keep each source unique within one collective-permute.
     std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
     std::vector<int64_t> round_of(n, -1);
@@ -292,12 +312,12 @@ Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, i
       rounds[r].emplace_back(from, dev);
       round_of[dev] = static_cast<int64_t>(r);
     }
-    Instruction* part = x;
+    Instruction* part = src;
     if (!rounds.empty()) {
       Instruction* which = b_->TableLookup(round_of);
-      Shape pred(DType::kPred, x->shape().dims());
+      Shape pred(DType::kPred, src->shape().dims());
       for (size_t r = 0; r < rounds.size(); ++r) {
-        Instruction* got = b_->CollectivePermute(x, rounds[r]);
+        Instruction* got = b_->CollectivePermute(src, rounds[r]);
         Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
         part = b_->Select(b_->BroadcastScalar(mine, pred), got, part);
       }
@@ -308,7 +328,7 @@ Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, i
   std::vector<int64_t> offset(n);
   int64_t need = len;
   for (int64_t dev = 0; dev < n; ++dev) {
-    offset[dev] = start[dev] - first[dev] * piece;
+    offset[dev] = std::max<int64_t>(0, start[dev] - first[dev] * piece - lo);
     need = std::max(need, offset[dev] + len);
   }
   if (buffer->shape().dim(dim) < need) {
