@@ -114,6 +114,7 @@ class ComputationPartitioner {
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> WrappedConcat(const Instruction* instr, const Sharding& target);
   StatusOr<bool> TiledReverse(const Instruction* instr, const Sharding& target);
   StatusOr<bool> InteriorPad(const Instruction* instr, const Sharding& target);
   std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
@@ -1838,6 +1839,78 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
 
 // Concatenate along a tiled dim: each operand (tiled like the result) is fetched as a window
 // over the result tile's range and selected where it lies inside the operand's part.
+// A concatenate of stride-1 slices of one value x along a dim where each piece starts where the
+// previous one ended, wrapping from the end of x to its start: a rotation (jnp.roll) or a
+// wrap-around pad (XLA's PreprocessHlos rewrites both into SPMDInternalOp_RotateRight plus
+// selects). result[i] = x[(start + i) mod N]: each device fetches its result tile's range of the
+// periodically repeated x from the devices holding x's tiles (one or two collective-permutes of a
+// tile), instead of fetching every slice and operand window. x's dim tiled evenly, the result
+// tiled on it with the same tiling as x elsewhere.
+StatusOr<bool> ComputationPartitioner::WrappedConcat(const Instruction* instr, const Sharding& target) {
+  int64_t dim = instr->dimensions()[0];
+  if (!target.IsTiled() || !IsPlainTiled(target) || target.NumTilesOnDim(dim) == 1) return false;
+  const Instruction* x = nullptr;
+  int64_t first = 0, pos = 0;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    const Instruction* op = instr->operand(i);
+    const Instruction* base = op;
+    int64_t lo = 0, hi = op->shape().dim(dim);
+    if (op->opcode() == Opcode::kSlice) {
+      const SliceSpec* spec = op->attr<SliceSpec>(AttrId::kSlice);
+      for (int64_t d = 0; d < op->shape().rank(); ++d) {
+        bool whole = spec->starts[d] == 0 && spec->strides[d] == 1 && spec->limits[d] == op->operand(0)->shape().dim(d);
+        if (d != dim && !whole) return false;
+      }
+      if (spec->strides[dim] != 1) return false;
+      base = op->operand(0);
+      lo = spec->starts[dim];
+      hi = spec->limits[dim];
+    }
+    if (i == 0) {
+      x = base;
+      first = pos = lo;
+    } else if (base != x || lo != pos) {
+      return false;
+    }
+    pos = hi == x->shape().dim(dim) ? 0 : hi;
+    if (lo >= hi) return false;
+  }
+  if (!x || instr->operand_count() < 2) return false;
+  const PValue& v = Get(x);
+  const Sharding& xs = v.sharding;
+  int64_t size = x->shape().dim(dim), rank = x->shape().rank();
+  if (xs.IsTuple() || !xs.IsTiled() || !IsPlainTiled(xs) || xs.TiledDataRank() != rank) return false;
+  int64_t ns = xs.NumTilesOnDim(dim);
+  if (ns == 1 || size % ns != 0) return false;
+  int64_t n = b_.num_devices();
+  for (int64_t dev = 0; dev < n; ++dev) {
+    std::vector<int64_t> have = xs.TileIndexForDevice(dev), want = target.TileIndexForDevice(dev);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim && have[d] != want[d]) return false;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim && xs.NumTilesOnDim(d) != target.NumTilesOnDim(d)) return false;
+  int64_t cs = size / ns, nt = target.NumTilesOnDim(dim), total = instr->shape().dim(dim);
+  int64_t ct = (total + nt - 1) / nt;
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (int64_t dev = 0; dev < n; ++dev) holders[xs.TileIndexForDevice(dev)].push_back(dev);
+  std::map<std::vector<int64_t>, int64_t> next;
+  // Piece p of the repeated x is x's tile p mod ns.
+  auto holder = [&](int64_t dev, int64_t p) -> int64_t {
+    std::vector<int64_t> tile = xs.TileIndexForDevice(dev);
+    if (tile[dim] == p % ns) return dev;
+    tile[dim] = p % ns;
+    const std::vector<int64_t>& hs = holders.at(tile);
+    return hs[next[tile]++ % hs.size()];
+  };
+  std::vector<int64_t> start(n);
+  for (int64_t dev = 0; dev < n; ++dev) start[dev] = first + target.TileIndexForDevice(dev)[dim] * ct;
+  int64_t pieces = ns * ((first + nt * ct + size - 1) / size + 1);
+  Instruction* range = r_.FetchRange(v.hlo, dim, cs, pieces, holder, start, ct);
+  Set(instr, PValue{range, target, instr->shape()});
+  return true;
+}
+
 StatusOr<bool> ComputationPartitioner::WindowedConcat(const Instruction* instr, const Sharding& target) {
   int64_t dim = instr->dimensions()[0];
   if (!IsPlainTiled(target) || target.NumTilesOnDim(dim) == 1) return false;
@@ -2094,6 +2167,8 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
     if (done) return absl::OkStatus();
   }
   if (instr->opcode() == Opcode::kConcatenate) {
+    ASSIGN_OR_RETURN(bool wrapped, WrappedConcat(instr, target));
+    if (wrapped) return absl::OkStatus();
     ASSIGN_OR_RETURN(bool done, WindowedConcat(instr, target));
     if (done) return absl::OkStatus();
   }
