@@ -728,7 +728,10 @@ PValue Resharder::Reshard(const PValue& v, const Sharding& target, const std::st
   if (v.sharding == target) return PValue{v.hlo, target, v.base_shape};
   // In-group (framed) and global shardings of one value are different things: keep them apart.
   std::string frame_tag = b_->frame() ? b_->frame()->Tag() + ":" : "";
-  auto key = std::make_pair(static_cast<const Instruction*>(v.hlo), frame_tag + target.ToString(false));
+  // The source sharding is part of the key: one instruction can stand for values of different
+  // shardings (a local op that relabels tiles, e.g. a rotation whose pieces all stay in place).
+  auto key = std::make_pair(static_cast<const Instruction*>(v.hlo),
+                            frame_tag + v.sharding.ToString(false) + "->" + target.ToString(false));
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   PValue out;
   if (v.base_shape.IsTuple()) {

@@ -84,7 +84,7 @@ class Resharder {
 
   SpmdBuilder* b_;
   Status status_;
-  // Reshard cache: (source hlo, target sharding text) -> result.
+  // Reshard cache: (source hlo, source and target sharding text) -> result.
   absl::flat_hash_map<std::pair<const Instruction*, std::string>, PValue> cache_;
 };
 

@@ -401,8 +401,26 @@ class Generator {
         Emit(dims, fmt::format("slice(%{}), slice={{{}}}", v.name, fmt::join(spec, ", ")));
         return;
       }
-      case 9: {  // concatenate with a fresh parameter or itself
+      case 9: {  // concatenate with a fresh parameter or itself, or a roll (two slices of v, wrapped)
         int64_t d = Rand(0, rank - 1);
+        if (v.dims[d] >= 2 && Chance(0.3)) {
+          int64_t k = Rand(1, v.dims[d] - 1);
+          std::string hi = Fresh(), lo = Fresh();
+          std::vector<std::string> shi, slo;
+          std::vector<int64_t> dhi = v.dims, dlo = v.dims;
+          for (int64_t i = 0; i < rank; ++i) {
+            shi.push_back(i == d ? fmt::format("[{}:{}]", k, v.dims[i]) : fmt::format("[0:{}]", v.dims[i]));
+            slo.push_back(i == d ? fmt::format("[0:{}]", k) : fmt::format("[0:{}]", v.dims[i]));
+          }
+          dhi[d] = v.dims[d] - k;
+          dlo[d] = k;
+          body_ += fmt::format("  %{} = {} slice(%{}), slice={{{}}}{}\n", hi, ShapeText(dhi), v.name, fmt::join(shi, ", "),
+                               MaybeSharding(dhi, 0.5));
+          body_ += fmt::format("  %{} = {} slice(%{}), slice={{{}}}{}\n", lo, ShapeText(dlo), v.name, fmt::join(slo, ", "),
+                               MaybeSharding(dlo, 0.5));
+          Emit(v.dims, fmt::format("concatenate(%{}, %{}), dimensions={{{}}}", hi, lo, d));
+          return;
+        }
         std::vector<int64_t> other = v.dims;
         other[d] = Rand(1, 5);
         std::string p = Chance(0.3) ? v.name : NewParam(other);
