@@ -398,13 +398,28 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
     case Opcode::kRng: {
       // Random numbers need no agreement across devices, except where devices hold the same
       // data: a tiled result draws its shard locally; a replicated one is drawn on device 0 and
-      // broadcast (GSPMD.md §3.6).
+      // broadcast; a partially replicated one per replica group (GSPMD.md §3.6).
       Sharding target = TargetOf(instr);
       std::vector<Instruction*> ops;
       for (const Instruction* op : instr->operands())
         ops.push_back(r_.Reshard(Get(op), Sharding::Replicate(), instr->name()).hlo);
       if (target.IsTiled() && !target.HasPartialReplication()) {
         Set(instr, PValue{CloneWith(instr, ops, target.ShardShape(instr->shape())), target, instr->shape()});
+        return absl::OkStatus();
+      }
+      if (target.IsTiled() && IsPlainTiled(target)) {
+        // Partially replicated: the first device of each group of replicas draws the shard and
+        // broadcasts it within the group (GSPMD: once per group), moving a shard, not the whole.
+        Shape shard = target.ShardShape(instr->shape());
+        Instruction* local = CloneWith(instr, ops, shard);
+        auto groups = Resharder::GroupsAlong(target, {target.TiledDataRank()});
+        std::vector<int64_t> first(b_.num_devices(), 0);
+        for (const auto& g : groups) first[g[0]] = 1;
+        Instruction* mine = b_.Compare(b_.TableLookup(first), b_.ScalarS32(1), "EQ");
+        Instruction* kept = b_.Select(b_.BroadcastScalar(mine, Shape(DType::kPred, shard.dims())), local,
+                                      b_.BroadcastScalar(b_.Zero(shard.dtype()), shard));
+        Instruction* r = b_.AllReduce(kept, groups, shard.dtype() == DType::kPred ? "or" : "add");
+        Set(instr, PValue{r, target, instr->shape()});
         return absl::OkStatus();
       }
       PValue drawn{CloneWith(instr, ops, instr->shape()), Sharding::AssignDevice(0), instr->shape()};
