@@ -372,19 +372,6 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
     }
     case Opcode::kCustomCall:
       if (instr->IsCustomCall("TopK")) return TopK(instr);
-      if ((instr->IsCustomCall("MoveToHost") || instr->IsCustomCall("MoveToDevice") ||
-           instr->IsCustomCall("annotate_device_placement")) &&
-          instr->operand_count() == 1 && instr->shape().IsArray()) {
-        // Memory-space moves copy each shard where it is (GSPMD: MoveToHost elementwise,
-        // MoveToDevice keeps its operand's sharding and reshards the result).
-        const PValue& x = Get(instr->operand(0));
-        bool keep = instr->IsCustomCall("MoveToDevice") && !x.sharding.IsTuple() &&
-                    (x.sharding.IsReplicated() || IsPlainTiled(x.sharding));
-        PValue v = keep ? x : Operand(instr, 0, target);
-        PValue moved{CloneWith(instr, {v.hlo}, v.hlo->shape()), v.sharding, instr->shape()};
-        Set(instr, r_.Reshard(moved, target, instr->name()));
-        return absl::OkStatus();
-      }
       if (instr->IsCustomCall("Sharding") || instr->IsCustomCall("LayoutConstraint") ||
           instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo")) {
         PValue v = Operand(instr, 0, target);
