@@ -115,6 +115,7 @@ class ComputationPartitioner {
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
   StatusOr<bool> WrappedConcat(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> TopKSort(const Instruction* instr, const Sharding& target);
   StatusOr<bool> TiledReverse(const Instruction* instr, const Sharding& target);
   StatusOr<bool> InteriorPad(const Instruction* instr, const Sharding& target);
   std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
@@ -138,6 +139,10 @@ class ComputationPartitioner {
   absl::flat_hash_set<const Instruction*> named_;
   absl::flat_hash_set<const Instruction*> value_hlos_;  // instructions standing for some value
   absl::flat_hash_map<std::string, DotPlan> dot_plans_;
+  // Sorts whose only uses are slices of their first k elements along the sort dim (and their
+  // get-tuple-elements), partitioned as top-k: their value holds only the sorted candidates
+  // (the sort dim T*k long, whole), which those slices cut. The entry is k.
+  absl::flat_hash_map<const Instruction*, int64_t> topk_k_;
   std::optional<Sharding> target_override_;  // the in-group target while handling InGroups
 };
 
@@ -1841,6 +1846,81 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
 
 // Concatenate along a tiled dim: each operand (tiled like the result) is fetched as a window
 // over the result tile's range and selected where it lies inside the operand's part.
+// A sort along a tiled dim whose results are only read through slices of their first k elements
+// along that dim (top-k written as sort + slice; GSPMD HandleSort's top-k case): each device
+// sorts its shard, keeps its first k, the T*k candidates are gathered along the dim (in tile
+// order, so a stable sort still puts ties in index order) and sorted once more; the slices cut
+// the first k of that. Moves T*k per row instead of the whole dim. Even dims only: the padding
+// of an uneven one would have to sort last under an arbitrary comparator.
+StatusOr<bool> ComputationPartitioner::TopKSort(const Instruction* instr, const Sharding& target) {
+  if (instr->dimensions().empty() || instr == src_.root()) return false;
+  const int64_t dim = instr->dimensions()[0];
+  const Shape& shape0 = instr->operand(0)->shape();
+  Sharding leaf = target.IsTuple() ? target.tuple_elements()[0] : target;
+  if (target.IsTuple())
+    for (const Sharding& s : target.tuple_elements())
+      if (!(s == leaf)) return false;
+  if (!leaf.IsTiled() || !IsPlainTiled(leaf) || leaf.TiledDataRank() != shape0.rank()) return false;
+  const int64_t tiles = leaf.NumTilesOnDim(dim), size = shape0.dim(dim);
+  if (tiles == 1 || size % tiles != 0) return false;
+  // Every use: a slice [0:k] along dim (whole elsewhere), directly or through a get-tuple-element.
+  int64_t k = -1;
+  auto first_k = [&](const Instruction* user) {
+    if (user->opcode() != Opcode::kSlice || user == src_.root()) return false;
+    const SliceSpec* spec = user->attr<SliceSpec>(AttrId::kSlice);
+    for (int64_t d = 0; d < shape0.rank(); ++d) {
+      if (spec->starts[d] != 0 || spec->strides[d] != 1) return false;
+      if (d != dim && spec->limits[d] != shape0.dim(d)) return false;
+    }
+    if (k >= 0 && spec->limits[dim] != k) return false;
+    k = spec->limits[dim];
+    return true;
+  };
+  if (instr->users().empty()) return false;
+  for (const Instruction* u : instr->users()) {
+    if (instr->shape().IsTuple()) {
+      if (u->opcode() != Opcode::kGetTupleElement || u == src_.root() || u->users().empty()) return false;
+      for (const Instruction* s : u->users())
+        if (!first_k(s)) return false;
+    } else if (!first_k(u)) {
+      return false;
+    }
+  }
+  if (k < 1 || k > size / tiles || k * tiles >= size) return false;
+  std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+  ASSIGN_OR_RETURN(Computation* cmp, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
+  std::vector<Instruction*> ops;
+  std::vector<Shape> shapes;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    ops.push_back(Operand(instr, i, leaf).hlo);
+    shapes.push_back(ops.back()->shape());
+  }
+  Instruction* local = CloneWith(instr, ops, instr->shape().IsTuple() ? Shape::Tuple(shapes) : shapes[0]);
+  local->ReplaceCalledComputation(instr->to_apply(), cmp);
+  auto groups = Resharder::GroupsAlong(leaf, {dim});
+  std::vector<Instruction*> candidates;
+  std::vector<Shape> cshapes;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    Instruction* e = instr->shape().IsTuple() ? b_.GetTupleElement(local, i) : local;
+    std::vector<int64_t> starts(shape0.rank(), 0), limits = e->shape().dims();
+    limits[dim] = k;
+    candidates.push_back(b_.AllGather(b_.Slice(e, starts, limits), dim, groups));
+    cshapes.push_back(candidates.back()->shape());
+  }
+  Attributes attrs = instr->attrs();
+  attrs.Remove(AttrId::kControlPredecessors);
+  attrs.Set(AttrId::kToApply, cmp);
+  Shape merged_shape = instr->shape().IsTuple() ? Shape::Tuple(cshapes) : cshapes[0];
+  Instruction* merged = b_.Add(Opcode::kSort, candidates, std::move(attrs), &merged_shape, instr->name());
+  const int64_t sort_dim[] = {dim};
+  Sharding rows = PartiallyReplicateTiledShardingOnDims(leaf, sort_dim);
+  Sharding s = instr->shape().IsTuple() ? Sharding::Tuple(std::vector<Sharding>(instr->operand_count(), rows)) : rows;
+  // Not a value of the sort's shape: only the slices above read it, through topk_k_.
+  Set(instr, PValue{merged, s, instr->shape()});
+  topk_k_[instr] = k;
+  return true;
+}
+
 // A concatenate of stride-1 slices of one value x along a dim where each piece starts where the
 // previous one ended, wrapping from the end of x to its start: a rotation (jnp.roll) or a
 // wrap-around pad (XLA's PreprocessHlos rewrites both into SPMDInternalOp_RotateRight plus
@@ -2085,6 +2165,18 @@ StatusOr<bool> ComputationPartitioner::TiledReverse(const Instruction* instr, co
 Status ComputationPartitioner::Slicing(const Instruction* instr) {
   // Local when every dim the op rearranges is untiled in the result.
   Sharding target = TargetOf(instr);
+  if (instr->opcode() == Opcode::kSlice && topk_k_.contains(instr->operand(0))) {
+    // The first k of a top-k sort: cut from its candidates (whole on the sort dim).
+    const PValue& c = Get(instr->operand(0));
+    std::vector<int64_t> starts(instr->shape().rank(), 0), limits = c.sharding.ShardShape(instr->shape()).dims();
+    Set(instr, r_.Reshard(PValue{b_.Slice(c.hlo, starts, limits), c.sharding, instr->shape()}, target,
+                          instr->name()));
+    return absl::OkStatus();
+  }
+  if (instr->opcode() == Opcode::kSort) {
+    ASSIGN_OR_RETURN(bool topk, TopKSort(instr, target));
+    if (topk) return absl::OkStatus();
+  }
   if (instr->opcode() == Opcode::kSort) {
     // All operands alike: their (common) sharding, the sort dim's tiles moved onto a free dim.
     int64_t dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
@@ -2469,6 +2561,13 @@ Status ComputationPartitioner::Tuple(const Instruction* instr) {
 Status ComputationPartitioner::GetTupleElement(const Instruction* instr) {
   const PValue& t = Get(instr->operand(0));
   int64_t i = instr->tuple_index();
+  if (auto it = topk_k_.find(instr->operand(0)); it != topk_k_.end()) {
+    // An element of a top-k sort's candidates: only its slices read it (TopKSort checked).
+    Sharding leaf = t.sharding.IsTuple() ? t.sharding.tuple_elements()[i] : t.sharding;
+    Set(instr, PValue{b_.GetTupleElement(t.hlo, i), leaf, instr->shape()});
+    topk_k_[instr] = it->second;
+    return absl::OkStatus();
+  }
   PValue e{b_.GetTupleElement(t.hlo, i), t.sharding.GetSubSharding(t.base_shape, {&i, 1}), instr->shape()};
   Set(instr, r_.Reshard(e, TargetOf(instr), instr->name()));
   return absl::OkStatus();

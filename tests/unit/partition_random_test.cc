@@ -1,10 +1,10 @@
 // Seeded random-program differential tester for the SPMD partitioner: generates small modules
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
-// pad / concatenate / reverse / sort (variadic with iota indices) / topk / dynamic-(update-)slice
-// at out-of-range indices / convolution (grouped, filter gradients) / reduce-window /
-// select-and-scatter ops, and in a
-// second test gather / scatter with data-dependent, partly out-of-range indices; random shardings
-// over random device counts and device orders),
+// pad / concatenate (rolls too) / reverse / sort (variadic with iota indices; sort + slice as
+// top-k) / topk / dynamic-(update-)slice at out-of-range indices / convolution (grouped, filter
+// gradients) / reduce-window / select-and-scatter ops, and in a second test gather / scatter
+// with data-dependent, partly out-of-range indices; random shardings over random device counts
+// and device orders),
 // partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
 // runs them on N in-process devices and compares with the single-device interpreter.
 //
@@ -619,6 +619,18 @@ class Generator {
       case 15: {  // sort along a dim; or values with their iota indices (variadic, both outputs used);
                   // or topk along the last dim (values plus the converted indices)
         int64_t d = Rand(0, rank - 1);
+        if (Chance(0.15)) {
+          // top-k written as a sort whose only use is a slice of its first k along the sort dim
+          std::vector<int64_t> out = v.dims;
+          out[d] = Rand(1, std::min<int64_t>(v.dims[d], 3));
+          std::string st = Fresh();
+          std::vector<std::string> spec;
+          for (int64_t i = 0; i < rank; ++i) spec.push_back(fmt::format("[0:{}]", out[i]));
+          body_ += fmt::format("  %{} = {} sort(%{}), dimensions={{{}}}, to_apply=%lt{}\n", st, ShapeText(v.dims), v.name,
+                               d, MaybeSharding(v.dims, 0.9));
+          Emit(out, fmt::format("slice(%{}), slice={{{}}}", st, fmt::join(spec, ", ")));
+          return;
+        }
         if (rank >= 1 && Chance(0.25)) {
           std::vector<int64_t> out = v.dims;
           out.back() = Rand(1, std::min<int64_t>(v.dims.back(), 4));
