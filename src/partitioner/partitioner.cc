@@ -57,6 +57,15 @@ int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to
 
 namespace {
 
+// ReshardCost, except that as many tiles moving to other dims are priced as all-to-alls of about
+// one shard each (the resharder's factor moves) rather than like a gather. For the convolution
+// choices between keeping a tiling and moving it (ReshardCost itself drives the dot plans).
+int64_t MoveCost(const Shape& shape, const Sharding& from, const Sharding& to) {
+  if (!(from == to) && IsPlainTiled(from) && IsPlainTiled(to) && from.NumTiles() == to.NumTiles())
+    return to.ShardShape(shape).byte_size();
+  return ReshardCost(shape, from, to);
+}
+
 struct DotPlan {
   Sharding lhs, rhs;     // operand shardings for the local dot
   Sharding result;       // sharding of the local result (after the all-reduce)
@@ -1203,6 +1212,26 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
                          : Sharding::Replicate();
     if (ReshardCost(instr->shape(), like_input, target) <= ReshardCost(lhs_shape, L.sharding, input_for_target))
       target = like_input;
+  } else if (!L.sharding.IsTuple() && IsPlainTiled(L.sharding) && TilesOnDim(L.sharding, cd->input_batch) > 1 &&
+             TilesOnDim(target, cd->output_batch) == 1 && !spatially_tiled(target, cd->output_spatial)) {
+    // An input tiled on its batch with a result tiled elsewhere (output features): compute tiled
+    // like the input with the kernel whole when that and moving the result afterwards (an
+    // all-to-all of one result shard) cost less than gathering the input now (XLA would gather).
+    const Shape& rhs_shape = instr->operand(1)->shape();
+    const PValue& R = Get(instr->operand(1));
+    Sharding like_input = MapShardingDims(L.sharding, {cd->input_batch}, {cd->output_batch}, instr->shape().rank());
+    Sharding input_for_target = target.IsTiled() ? MapShardingDims(target, {cd->output_batch}, {cd->input_batch},
+                                                                   lhs_shape.rank())
+                                                 : Sharding::Replicate();
+    Sharding kernel_for_target =
+        target.IsTiled() && !grouped
+            ? MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature}, rhs_shape.rank())
+            : Sharding::Replicate();
+    if (!R.sharding.IsTuple() && like_input.IsTiled()) {
+      int64_t keep = MoveCost(instr->shape(), like_input, target) + ReshardCost(rhs_shape, R.sharding, Sharding::Replicate());
+      int64_t now = ReshardCost(lhs_shape, L.sharding, input_for_target) + ReshardCost(rhs_shape, R.sharding, kernel_for_target);
+      if (keep < now) target = like_input;
+    }
   }
   if (!target.IsTiled()) return Default(instr);
   std::vector<int64_t> gather;
@@ -1307,20 +1336,12 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
   auto flops = [&](const Sharding& out, int64_t features) {
     return 2 * out.ShardShape(instr->shape()).num_elements() * features * kernel_window / 64;
   };
-  // ReshardCost prices an all-to-all like a gather; as many tiles moving to other dims take
-  // all-to-alls of about one shard each (the resharder's factor moves), which decides between
-  // keeping the features tiled and moving their tiles to the batch.
-  auto move_cost = [](const Shape& shape, const Sharding& from, const Sharding& to) {
-    if (!(from == to) && IsPlainTiled(from) && IsPlainTiled(to) && from.NumTiles() == to.NumTiles())
-      return to.ShardShape(shape).byte_size();
-    return ReshardCost(shape, from, to);
-  };
   std::vector<int64_t> out_dims = {cd->output_batch}, in_dims = {cd->input_batch};
   out_dims.insert(out_dims.end(), cd->output_spatial.begin(), cd->output_spatial.end());
   in_dims.insert(in_dims.end(), cd->input_spatial.begin(), cd->input_spatial.end());
   Sharding base_l = MapShardingDims(target, out_dims, in_dims, ls.rank());
   Sharding base_r = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature}, rs.rank());
-  int64_t base_cost = move_cost(ls, L.sharding, base_l) + move_cost(rs, R.sharding, base_r) +
+  int64_t base_cost = MoveCost(ls, L.sharding, base_l) + MoveCost(rs, R.sharding, base_r) +
                       flops(target, ls.dim(cd->input_feature));
   std::optional<DotPlan> best;
   auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
