@@ -475,7 +475,7 @@ std::optional<PValue> Resharder::TryAllToAll(const PValue& v, const Sharding& ta
 // XLA reaches the same layouts through reshapes that split the dims ([8,1] -> [2,4] as
 // [2,4,1] -> [2,1,4]); here the pieces are cut directly. Nullopt when the tile layouts of the two
 // dims do not line up (uneven shards whose padding would land inside the merged block).
-std::optional<PValue> Resharder::MoveTileFactor(const PValue& v, int64_t from, int64_t to, int64_t f) {
+std::optional<PValue> Resharder::MoveTileFactor(const PValue& v, int64_t from, int64_t to, int64_t f, bool emit) {
   const Sharding& src = v.sharding;
   if (!src.IsTiled() || !IsPlainTiled(src) || from == to || f <= 1) return std::nullopt;
   int64_t rank = v.base_shape.rank();
@@ -511,6 +511,7 @@ std::optional<PValue> Resharder::MoveTileFactor(const PValue& v, int64_t from, i
   tdims[to] *= f;
   std::optional<Sharding> out = ShardingFromTiles(tdims, tile_of);
   if (!out) return std::nullopt;
+  if (!emit) return PValue{nullptr, *out, v.base_shape};
   Instruction* y = b_->AllToAll(v.hlo, to, groups);
   // y's `to` dim is [piece from member 0 | ... | member f-1]: split it as (f, st/f), move the f
   // next to `from` (before it: member order is the order along `from`) and merge.
@@ -539,33 +540,62 @@ std::optional<PValue> Resharder::MoveTileFactor(const PValue& v, int64_t from, i
 
 // Tile counts that differ by factors moving between dims (e.g. [8,1] -> [2,4], [2,4] -> [4,2],
 // [4,1,1] -> [1,2,2]): one all-to-all per moved factor, each moving one shard's worth of data,
-// where gathering the shrinking dim would move f shards. The order of moves is greedy (largest
-// common factor first); a final collective-permute fixes the device order.
+// where gathering the shrinking dim would move f shards. Largest common factor first; among
+// equal ones the order that ends in the target's device order (e.g. [8,1,1] -> [2,2,2] iota:
+// minor dims first), else a final collective-permute fixes the order.
 std::optional<PValue> Resharder::TryFactorAllToAll(const PValue& v, const Sharding& target) {
   if (!IsPlainTiled(v.sharding) || !target.IsTiled() || !IsPlainTiled(target)) return std::nullopt;
   int64_t rank = v.base_shape.rank();
   if (v.sharding.TiledDataRank() != rank || target.TiledDataRank() != rank) return std::nullopt;
   if (v.sharding.NumTiles() != target.NumTiles()) return std::nullopt;
-  PValue cur = v;
-  for (int64_t step = 0; step < 2 * rank; ++step) {
-    int64_t best_f = 1, best_from = -1, best_to = -1;
-    for (int64_t a = 0; a < rank; ++a) {
-      int64_t sa = cur.sharding.NumTilesOnDim(a), ta = target.NumTilesOnDim(a);
-      if (sa <= ta || sa % ta != 0) continue;
-      for (int64_t b = 0; b < rank; ++b) {
-        int64_t sb = cur.sharding.NumTilesOnDim(b), tb = target.NumTilesOnDim(b);
-        if (b == a || tb <= sb || tb % sb != 0) continue;
-        int64_t f = std::gcd(sa / ta, tb / sb);
-        if (f > best_f) best_f = f, best_from = a, best_to = b;
+  struct Move {
+    int64_t from, to, f;
+  };
+  // The moves in one order of preference among equal factors (minor or major dims first), and
+  // the sharding they end at; nullopt when a move is not possible.
+  auto plan = [&](bool minor_from, bool minor_to) -> std::optional<std::pair<std::vector<Move>, Sharding>> {
+    PValue cur{nullptr, v.sharding, v.base_shape};
+    std::vector<Move> moves;
+    for (int64_t step = 0; step < 2 * rank; ++step) {
+      Move best{-1, -1, 1};
+      for (int64_t i = 0; i < rank; ++i) {
+        int64_t a = minor_from ? rank - 1 - i : i;
+        int64_t sa = cur.sharding.NumTilesOnDim(a), ta = target.NumTilesOnDim(a);
+        if (sa <= ta || sa % ta != 0) continue;
+        for (int64_t j = 0; j < rank; ++j) {
+          int64_t b = minor_to ? rank - 1 - j : j;
+          int64_t sb = cur.sharding.NumTilesOnDim(b), tb = target.NumTilesOnDim(b);
+          if (b == a || tb <= sb || tb % sb != 0) continue;
+          int64_t f = std::gcd(sa / ta, tb / sb);
+          if (f > best.f) best = Move{a, b, f};
+        }
       }
+      if (best.f == 1) break;
+      std::optional<PValue> moved = MoveTileFactor(cur, best.from, best.to, best.f, /*emit=*/false);
+      if (!moved) return std::nullopt;
+      cur = *moved;
+      moves.push_back(best);
     }
-    if (best_f == 1) break;
-    std::optional<PValue> moved = MoveTileFactor(cur, best_from, best_to, best_f);
+    for (int64_t d = 0; d < rank; ++d)
+      if (cur.sharding.NumTilesOnDim(d) != target.NumTilesOnDim(d)) return std::nullopt;
+    return std::make_pair(moves, cur.sharding);
+  };
+  // Prefer an order that lands on the target's device order (no permute afterwards).
+  std::optional<std::pair<std::vector<Move>, Sharding>> chosen;
+  for (bool minor_to : {true, false}) {
+    for (bool minor_from : {false, true}) {
+      auto p = plan(minor_from, minor_to);
+      if (!p) continue;
+      if (!chosen || (p->second == target && !(chosen->second == target))) chosen = p;
+    }
+  }
+  if (!chosen) return std::nullopt;
+  PValue cur = v;
+  for (const Move& m : chosen->first) {
+    std::optional<PValue> moved = MoveTileFactor(cur, m.from, m.to, m.f);
     if (!moved) return std::nullopt;
     cur = *moved;
   }
-  for (int64_t d = 0; d < rank; ++d)
-    if (cur.sharding.NumTilesOnDim(d) != target.NumTilesOnDim(d)) return std::nullopt;
   if (cur.sharding == target) return PValue{cur.hlo, target, v.base_shape};
   return TryPermute(cur, target);
 }

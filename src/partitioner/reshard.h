@@ -72,7 +72,8 @@ class Resharder {
   std::optional<PValue> TryAllToAll(const PValue& v, const Sharding& target);
   // Moves a factor f of dim `from`'s tiles onto dim `to` (tiles Tf, Tt -> Tf/f, Tt*f) with one
   // all-to-all among the f devices of each merged `from` block.
-  std::optional<PValue> MoveTileFactor(const PValue& v, int64_t from, int64_t to, int64_t f);
+  // With `emit` false only the resulting sharding is computed (hlo null).
+  std::optional<PValue> MoveTileFactor(const PValue& v, int64_t from, int64_t to, int64_t f, bool emit = true);
   // Chains of MoveTileFactor (then a permute) from `v`'s tile counts to `target`'s.
   std::optional<PValue> TryFactorAllToAll(const PValue& v, const Sharding& target);
   PValue ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context);
