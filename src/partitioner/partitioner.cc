@@ -427,7 +427,40 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
       Set(instr, r_.Reshard(drawn, target, instr->name()));
       return absl::OkStatus();
     }
-    case Opcode::kRngGetAndUpdateState: case Opcode::kInfeed: case Opcode::kOutfeed:
+    case Opcode::kInfeed: case Opcode::kOutfeed: {
+      // Evenly tiled feeds move each device's shard through its own feed (GSPMD: local when
+      // evenly divisible; uneven shards need per-shape branches, not done here). Data leaves
+      // must be tiled or replicated; the token passes through.
+      bool outfeed = instr->opcode() == Opcode::kOutfeed;
+      const Shape& data = outfeed ? instr->operand(0)->shape() : instr->shape().tuple_shape(0);
+      // Both carry a sharding over (data, token): the infeed's result, the outfeed's operands.
+      Sharding data_sharding = target;
+      if (target.IsTuple()) {
+        const int64_t zero[] = {0};
+        Shape whole = outfeed ? Shape::Tuple({data, instr->operand(1)->shape()}) : instr->shape();
+        data_sharding = target.GetSubSharding(whole, zero);
+      }
+      bool plain = true;
+      auto check = [&](const Sharding& s) { plain &= s.IsReplicated() || (s.IsTiled() && IsPlainTiled(s)); };
+      if (data_sharding.IsTuple()) for (const Sharding& s : data_sharding.tuple_elements()) check(s);
+      else check(data_sharding);
+      if (!plain || !data_sharding.EvenlyPartitions(data))
+        return Unimplemented("%{}: {} with sharding {} is not partitioned yet (only evenly tiled or replicated "
+                             "data)", instr->name(), OpcodeName(instr->opcode()), target.ToString(false));
+      if (outfeed) {
+        PValue v = Operand(instr, 0, data_sharding.IsTuple() ? data_sharding : Sharding::Single(data, data_sharding));
+        Instruction* token = Get(instr->operand(1)).hlo;
+        Instruction* c = CloneWith(instr, {v.hlo, token}, instr->shape());
+        c->attrs().Set(AttrId::kOutfeedShape, v.hlo->shape());
+        Set(instr, PValue{c, target, instr->shape()});
+      } else {
+        Instruction* token = Get(instr->operand(0)).hlo;
+        Shape local = Shape::Tuple({data_sharding.ShardShape(data), instr->shape().tuple_shape(1)});
+        Set(instr, PValue{CloneWith(instr, {token}, local), target, instr->shape()});
+      }
+      return absl::OkStatus();
+    }
+    case Opcode::kRngGetAndUpdateState:
     case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone: case Opcode::kRecvDone:
       return Unimplemented("%{}: {} cannot be partitioned yet", instr->name(), OpcodeName(instr->opcode()));
     default:
