@@ -2311,6 +2311,20 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
     if (done) return absl::OkStatus();
   }
   if (instr->opcode() == Opcode::kReverse) {
+    // A target coarser than the operand's tiling (e.g. partially replicated): reverse the finer
+    // tiles (the mirror permute moves the smaller shards), then gather to the target.
+    const PValue& x = Get(instr->operand(0));
+    bool coarser = !x.sharding.IsTuple() && IsPlainTiled(x.sharding) && !(x.sharding == target) &&
+                   x.sharding.TiledDataRank() == out.rank() && x.sharding.NumTiles() > target.NumTiles();
+    for (int64_t d = 0; coarser && d < out.rank(); ++d)
+      coarser = x.sharding.NumTilesOnDim(d) % target.NumTilesOnDim(d) == 0;
+    if (coarser) {
+      ASSIGN_OR_RETURN(bool done, TiledReverse(instr, x.sharding));
+      if (done) {
+        Set(instr, r_.Reshard(Get(instr), target, instr->name()));
+        return absl::OkStatus();
+      }
+    }
     ASSIGN_OR_RETURN(bool done, TiledReverse(instr, target));
     if (done) return absl::OkStatus();
   }
