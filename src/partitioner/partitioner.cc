@@ -1914,6 +1914,12 @@ StatusOr<bool> ComputationPartitioner::TopKSort(const Instruction* instr, const 
   if (target.IsTuple())
     for (const Sharding& s : target.tuple_elements())
       if (!(s == leaf)) return false;
+  // A result not tiled on the sort dim (e.g. replicated, the slices gathered): the operand's
+  // tiling, when it has the sort dim tiled, still gives the shards their candidates.
+  if (TilesOnDim(leaf, dim) == 1) {
+    const PValue& x = Get(instr->operand(0));
+    if (!x.sharding.IsTuple() && IsPlainTiled(x.sharding) && TilesOnDim(x.sharding, dim) > 1) leaf = x.sharding;
+  }
   if (!leaf.IsTiled() || !IsPlainTiled(leaf) || leaf.TiledDataRank() != shape0.rank()) return false;
   const int64_t tiles = leaf.NumTilesOnDim(dim), size = shape0.dim(dim);
   if (tiles == 1 || size % tiles != 0) return false;
