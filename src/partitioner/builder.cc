@@ -364,6 +364,30 @@ Computation* SpmdBuilder::Reducer(const std::string& kind, DType dtype) {
   return raw;
 }
 
+Computation* SpmdBuilder::TopKComparator(DType dtype, bool largest) {
+  std::string key = fmt::format("topk_{}.{}", largest ? "gt" : "lt", DTypeName(dtype));
+  auto it = state_->reducers.find(key);
+  if (it != state_->reducers.end()) return it->second;
+  Module* m = module();
+  auto comp = std::make_unique<Computation>(m->UniqueName(fmt::format("spmd_topk_{}_{}", largest ? "gt" : "lt", DTypeName(dtype))));
+  std::vector<Instruction*> params;
+  for (int64_t i = 0; i < 4; ++i) {
+    Shape scalar = Shape::Scalar(i < 2 ? dtype : DType::kS32);
+    auto p = std::make_unique<Instruction>(Opcode::kParameter, scalar, m->UniqueName(i < 2 ? "v" : "i"));
+    p->set_parameter_number(i);
+    params.push_back(comp->AddInstruction(std::move(p)));
+  }
+  Instruction* r = comp->AddInstruction(Opcode::kCompare, Shape::Scalar(DType::kPred), m->UniqueName("compare"),
+                                        {params[0], params[1]});
+  r->attrs().Set(AttrId::kDirection, std::string(largest ? "GT" : "LT"));
+  if (IsFloat(dtype)) r->attrs().Set(AttrId::kCompareType, std::string("TOTALORDER"));
+  comp->set_root(r);
+  Computation* raw = comp.get();
+  m->AddComputation(std::move(comp));
+  state_->reducers[key] = raw;
+  return raw;
+}
+
 std::optional<std::string> SpmdBuilder::ReducerKind(const Computation& c) {
   const Instruction* root = c.root();
   if (!root || c.num_parameters() != 2 || root->operand_count() != 2) return std::nullopt;

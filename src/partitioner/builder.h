@@ -102,6 +102,10 @@ class SpmdBuilder {
 
   // A scalar reducer computation ("add", "max", "min", "mul", "and", "or") for `dtype`.
   Computation* Reducer(const std::string& kind, DType dtype);
+  // A sort comparator over (value, s32 index) pairs ordering values the way topk does: descending
+  // for `largest` (else ascending), floats in total order (NaN beyond infinity). Ties are left to a
+  // stable sort.
+  Computation* TopKComparator(DType dtype, bool largest);
   // The reducer kind of a computation if it is one of the recognised scalar reducers.
   static std::optional<std::string> ReducerKind(const Computation& c);
 

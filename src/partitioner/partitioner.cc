@@ -5,6 +5,8 @@
 #include "partitioner/partitioner.h"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <numeric>
 
 #include "absl/container/flat_hash_set.h"
@@ -55,6 +57,15 @@ int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to
 
 namespace {
 
+// ReshardCost, except that as many tiles moving to other dims are priced as all-to-alls of about
+// one shard each (the resharder's factor moves) rather than like a gather. For the convolution
+// choices between keeping a tiling and moving it (ReshardCost itself drives the dot plans).
+int64_t MoveCost(const Shape& shape, const Sharding& from, const Sharding& to) {
+  if (!(from == to) && IsPlainTiled(from) && IsPlainTiled(to) && from.NumTiles() == to.NumTiles())
+    return to.ShardShape(shape).byte_size();
+  return ReshardCost(shape, from, to);
+}
+
 struct DotPlan {
   Sharding lhs, rhs;     // operand shardings for the local dot
   Sharding result;       // sharding of the local result (after the all-reduce)
@@ -98,17 +109,22 @@ class ComputationPartitioner {
   Status Broadcast(const Instruction* instr);
   Status Transpose(const Instruction* instr);
   Status Reshape(const Instruction* instr);
+  std::optional<PValue> RetiledReshape(const Instruction* instr, const PValue& src, const Sharding& target);
   Status Reduce(const Instruction* instr);
   StatusOr<bool> ReduceThenCombine(const Instruction* instr, const Sharding& in);
   Status Dot(const Instruction* instr);
   std::optional<PValue> ReduceScatterTo(const PValue& v, const std::vector<std::vector<int64_t>>& groups,
                                         const Sharding& target, const std::string& kind);
   Status Convolution(const Instruction* instr);
+  StatusOr<bool> ContractingConvolution(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> BatchGroupedConvolution(const Instruction* instr, const Sharding& target);
   Status ReduceWindow(const Instruction* instr);
   Status SelectAndScatter(const Instruction* instr);
   Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
   StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
   StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> WrappedConcat(const Instruction* instr, const Sharding& target);
+  StatusOr<bool> TopKSort(const Instruction* instr, const Sharding& target);
   StatusOr<bool> TiledReverse(const Instruction* instr, const Sharding& target);
   StatusOr<bool> InteriorPad(const Instruction* instr, const Sharding& target);
   std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
@@ -116,6 +132,8 @@ class ComputationPartitioner {
   Status DynamicSlicing(const Instruction* instr);
   bool LocalUpdate(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& tiled);
   Status GatherScatter(const Instruction* instr);  // gather_scatter.cc
+  Status TopK(const Instruction* instr);  // the topk op and the TopK custom call
+  Status ElementwiseExceptDims(const Instruction* instr, const std::vector<int64_t>& whole);
   Status Tuple(const Instruction* instr);
   Status GetTupleElement(const Instruction* instr);
   Status While(const Instruction* instr);
@@ -130,6 +148,10 @@ class ComputationPartitioner {
   absl::flat_hash_set<const Instruction*> named_;
   absl::flat_hash_set<const Instruction*> value_hlos_;  // instructions standing for some value
   absl::flat_hash_map<std::string, DotPlan> dot_plans_;
+  // Sorts whose only uses are slices of their first k elements along the sort dim (and their
+  // get-tuple-elements), partitioned as top-k: their value holds only the sorted candidates
+  // (the sort dim T*k long, whole), which those slices cut. The entry is k.
+  absl::flat_hash_map<const Instruction*, int64_t> topk_k_;
   std::optional<Sharding> target_override_;  // the in-group target while handling InGroups
 };
 
@@ -243,8 +265,18 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   if (any_leaf(target, manual_leaf)) {
     // Already per-device: clone as is. Every array operand must be manual (or a replicated scalar)
     // too; anything else would need a SPMDFullToShardShape transition.
-    if (!target.IsManual())
-      return Unimplemented("%{}: mixed manual and automatic tuple shardings are not partitioned yet", instr->name());
+    if (!target.IsManual()) {
+      // Tuples mixing manual and automatic leaves: the ops that only move leaves around handle
+      // each leaf with its own sharding (a manual leaf moves to the same manual sharding).
+      switch (instr->opcode()) {
+        case Opcode::kTuple: case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kConditional:
+        case Opcode::kCall: case Opcode::kOptimizationBarrier:
+          return Dispatch(instr);
+        default:
+          return Unimplemented("%{}: mixed manual and automatic tuple shardings are not partitioned yet",
+                               instr->name());
+      }
+    }
     std::vector<Instruction*> ops;
     for (const Instruction* op : instr->operands()) {
       const PValue& v = Get(op);
@@ -296,7 +328,64 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
       Set(instr, PValue{CloneWith(instr, {v.hlo}, v.hlo->shape()), target, instr->shape()});
       return absl::OkStatus();
     }
+    case Opcode::kTopK: return TopK(instr);
+    case Opcode::kMap: case Opcode::kStochasticConvert:
+      return instr->shape().IsArray() ? Elementwise(instr) : Default(instr);
+    case Opcode::kAddDependency: {
+      // Its first operand, ordered after the token: keep it as sharded.
+      PValue v = Operand(instr, 0, target);
+      Instruction* token = Get(instr->operand(1)).hlo;
+      Set(instr, PValue{CloneWith(instr, {v.hlo, token}, v.hlo->shape()), target, instr->shape()});
+      return absl::OkStatus();
+    }
+    case Opcode::kBitcastConvert: {
+      // Elementwise between types of one width; a narrower (wider) type adds (drops) a minor dim
+      // that must stay whole (GSPMD HandleBitcastConvert).
+      const Shape& in = instr->operand(0)->shape();
+      int64_t rank = instr->shape().rank();
+      if (!instr->shape().IsArray() || !in.IsArray()) return Default(instr);
+      if (in.rank() == rank) return Elementwise(instr);
+      Sharding target = TargetOf(instr);
+      const PValue& x = Get(instr->operand(0));
+      // The sharding of the side with the extra minor dim: from the result, else the operand.
+      int64_t wide_rank = std::max(in.rank(), rank), narrow_rank = std::min(in.rank(), rank);
+      const Sharding& wide_src = rank > in.rank() ? target : x.sharding;
+      const Sharding& narrow_src = rank > in.rank() ? x.sharding : target;
+      std::vector<int64_t> dims(narrow_rank);
+      std::iota(dims.begin(), dims.end(), 0);
+      std::optional<Sharding> wide;
+      if (wide_src.IsTiled() && IsPlainTiled(wide_src) && wide_src.TiledDataRank() == wide_rank) {
+        const int64_t minor[] = {wide_rank - 1};
+        wide = PartiallyReplicateTiledShardingOnDims(wide_src, minor);
+      } else if (narrow_src.IsTiled() && IsPlainTiled(narrow_src) && narrow_src.TiledDataRank() == narrow_rank) {
+        wide = MapShardingDims(narrow_src, dims, dims, wide_rank);
+      }
+      if (!wide || !wide->IsTiled()) return Default(instr);
+      Sharding narrow = MapShardingDims(*wide, dims, dims, narrow_rank);
+      const Sharding& in_sharding = in.rank() > rank ? *wide : narrow;
+      const Sharding& out_sharding = in.rank() > rank ? narrow : *wide;
+      PValue v = Operand(instr, 0, in_sharding);
+      Instruction* c = CloneWith(instr, {v.hlo}, out_sharding.ShardShape(instr->shape()));
+      Set(instr, r_.Reshard(PValue{c, out_sharding, instr->shape()}, target, instr->name()));
+      return absl::OkStatus();
+    }
+    case Opcode::kCholesky: case Opcode::kTriangularSolve: {
+      // Batched linear algebra on the two minor dims (GSPMD: elementwise with those replicated).
+      int64_t rank = instr->shape().rank();
+      if (!instr->shape().IsArray() || rank < 2) return Default(instr);
+      return ElementwiseExceptDims(instr, {rank - 2, rank - 1});
+    }
+    case Opcode::kFft: {
+      // Transforms over the fft_length minor dims; the leading (batch) dims are independent.
+      int64_t rank = instr->shape().rank();
+      int64_t lengths = static_cast<int64_t>(instr->ints_attr(AttrId::kFftLength).size());
+      if (!instr->shape().IsArray() || lengths < 1 || lengths > rank) return Default(instr);
+      std::vector<int64_t> whole;
+      for (int64_t d = rank - lengths; d < rank; ++d) whole.push_back(d);
+      return ElementwiseExceptDims(instr, whole);
+    }
     case Opcode::kCustomCall:
+      if (instr->IsCustomCall("TopK")) return TopK(instr);
       if (instr->IsCustomCall("Sharding") || instr->IsCustomCall("LayoutConstraint") ||
           instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo")) {
         PValue v = Operand(instr, 0, target);
@@ -317,7 +406,7 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
     case Opcode::kRng: {
       // Random numbers need no agreement across devices, except where devices hold the same
       // data: a tiled result draws its shard locally; a replicated one is drawn on device 0 and
-      // broadcast (GSPMD.md §3.6).
+      // broadcast; a partially replicated one per replica group (GSPMD.md §3.6).
       Sharding target = TargetOf(instr);
       std::vector<Instruction*> ops;
       for (const Instruction* op : instr->operands())
@@ -326,11 +415,59 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
         Set(instr, PValue{CloneWith(instr, ops, target.ShardShape(instr->shape())), target, instr->shape()});
         return absl::OkStatus();
       }
+      if (target.IsTiled() && IsPlainTiled(target)) {
+        // Partially replicated: the first device of each group of replicas draws the shard and
+        // broadcasts it within the group (GSPMD: once per group), moving a shard, not the whole.
+        Shape shard = target.ShardShape(instr->shape());
+        Instruction* local = CloneWith(instr, ops, shard);
+        auto groups = Resharder::GroupsAlong(target, {target.TiledDataRank()});
+        std::vector<int64_t> first(b_.num_devices(), 0);
+        for (const auto& g : groups) first[g[0]] = 1;
+        Instruction* mine = b_.Compare(b_.TableLookup(first), b_.ScalarS32(1), "EQ");
+        Instruction* kept = b_.Select(b_.BroadcastScalar(mine, Shape(DType::kPred, shard.dims())), local,
+                                      b_.BroadcastScalar(b_.Zero(shard.dtype()), shard));
+        Instruction* r = b_.AllReduce(kept, groups, shard.dtype() == DType::kPred ? "or" : "add");
+        Set(instr, PValue{r, target, instr->shape()});
+        return absl::OkStatus();
+      }
       PValue drawn{CloneWith(instr, ops, instr->shape()), Sharding::AssignDevice(0), instr->shape()};
       Set(instr, r_.Reshard(drawn, target, instr->name()));
       return absl::OkStatus();
     }
-    case Opcode::kRngGetAndUpdateState: case Opcode::kInfeed: case Opcode::kOutfeed:
+    case Opcode::kInfeed: case Opcode::kOutfeed: {
+      // Evenly tiled feeds move each device's shard through its own feed (GSPMD: local when
+      // evenly divisible; uneven shards need per-shape branches, not done here). Data leaves
+      // must be tiled or replicated; the token passes through.
+      bool outfeed = instr->opcode() == Opcode::kOutfeed;
+      const Shape& data = outfeed ? instr->operand(0)->shape() : instr->shape().tuple_shape(0);
+      // Both carry a sharding over (data, token): the infeed's result, the outfeed's operands.
+      Sharding data_sharding = target;
+      if (target.IsTuple()) {
+        const int64_t zero[] = {0};
+        Shape whole = outfeed ? Shape::Tuple({data, instr->operand(1)->shape()}) : instr->shape();
+        data_sharding = target.GetSubSharding(whole, zero);
+      }
+      bool plain = true;
+      auto check = [&](const Sharding& s) { plain &= s.IsReplicated() || (s.IsTiled() && IsPlainTiled(s)); };
+      if (data_sharding.IsTuple()) for (const Sharding& s : data_sharding.tuple_elements()) check(s);
+      else check(data_sharding);
+      if (!plain || !data_sharding.EvenlyPartitions(data))
+        return Unimplemented("%{}: {} with sharding {} is not partitioned yet (only evenly tiled or replicated "
+                             "data)", instr->name(), OpcodeName(instr->opcode()), target.ToString(false));
+      if (outfeed) {
+        PValue v = Operand(instr, 0, data_sharding.IsTuple() ? data_sharding : Sharding::Single(data, data_sharding));
+        Instruction* token = Get(instr->operand(1)).hlo;
+        Instruction* c = CloneWith(instr, {v.hlo, token}, instr->shape());
+        c->attrs().Set(AttrId::kOutfeedShape, v.hlo->shape());
+        Set(instr, PValue{c, target, instr->shape()});
+      } else {
+        Instruction* token = Get(instr->operand(0)).hlo;
+        Shape local = Shape::Tuple({data_sharding.ShardShape(data), instr->shape().tuple_shape(1)});
+        Set(instr, PValue{CloneWith(instr, {token}, local), target, instr->shape()});
+      }
+      return absl::OkStatus();
+    }
+    case Opcode::kRngGetAndUpdateState:
     case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone: case Opcode::kRecvDone:
       return Unimplemented("%{}: {} cannot be partitioned yet", instr->name(), OpcodeName(instr->opcode()));
     default:
@@ -691,7 +828,75 @@ Status ComputationPartitioner::Reshape(const Instruction* instr) {
       }
     }
   }
+  if (std::optional<PValue> v = RetiledReshape(instr, src, target)) {
+    Set(instr, *v);
+    return absl::OkStatus();
+  }
   return Default(instr);
+}
+
+// A reshape that merges or splits dims where the tiled dim is the major one of its group on both
+// sides but the tiles do not line up (uneven: f32[6,8] in 4 tiles of 2 rows -> f32[48] in 4
+// tiles of 12; GSPMD's halo-exchange fix for uneven split/merge): the group is a contiguous
+// range of the row-major order on both sides, so each device flattens its shard's group,
+// fetches the range its target tile covers from the devices holding it (collective-permutes of
+// whole source tiles, usually one or two) and reshapes that locally.
+std::optional<PValue> ComputationPartitioner::RetiledReshape(const Instruction* instr, const PValue& src,
+                                                             const Sharding& target) {
+  const Shape& in = instr->operand(0)->shape();
+  const Shape& out = instr->shape();
+  if (src.sharding.IsTuple() || !src.sharding.IsTiled() || !IsPlainTiled(src.sharding) || !target.IsTiled() ||
+      !IsPlainTiled(target) || src.sharding.TiledDataRank() != in.rank() || target.TiledDataRank() != out.rank())
+    return std::nullopt;
+  auto only_tiled = [](const Sharding& s, int64_t rank) {
+    int64_t dim = -1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (s.NumTilesOnDim(d) == 1) continue;
+      if (dim >= 0) return int64_t{-2};
+      dim = d;
+    }
+    return dim;
+  };
+  int64_t a = only_tiled(src.sharding, in.rank()), o = only_tiled(target, out.rank());
+  if (a < 0 || o < 0) return std::nullopt;
+  // Row-major prefixes: the group starts where both sides' prefixes meet at a and o, and ends at
+  // the next common boundary.
+  auto prefix = [](const Shape& s, int64_t i) {
+    int64_t p = 1;
+    for (int64_t d = 0; d < i; ++d) p *= s.dim(d);
+    return p;
+  };
+  if (prefix(in, a) != prefix(out, o)) return std::nullopt;
+  int64_t b = a, q = o;
+  while (prefix(in, b + 1) != prefix(out, q + 1)) {
+    if (prefix(in, b + 1) < prefix(out, q + 1)) {
+      if (++b >= in.rank()) return std::nullopt;
+    } else if (++q >= out.rank()) {
+      return std::nullopt;
+    }
+  }
+  int64_t ma = prefix(in, b + 1) / prefix(in, a + 1), mo = prefix(out, q + 1) / prefix(out, o + 1);
+  int64_t ns = src.sharding.NumTilesOnDim(a), nt = target.NumTilesOnDim(o);
+  int64_t cs = (in.dim(a) + ns - 1) / ns, ct = (out.dim(o) + nt - 1) / nt;
+  // Flatten the group of the local shard: [.., cs, in(a+1..b), ..] -> [.., cs*ma, ..].
+  std::vector<int64_t> flat;
+  for (int64_t d = 0; d < a; ++d) flat.push_back(in.dim(d));
+  flat.push_back(cs * ma);
+  for (int64_t d = b + 1; d < in.rank(); ++d) flat.push_back(in.dim(d));
+  Instruction* x = b_.Reshape(src.hlo, flat);
+  int64_t n = b_.num_devices();
+  std::map<int64_t, std::vector<int64_t>> holders;
+  for (int64_t dev = 0; dev < n; ++dev) holders[src.sharding.TileIndexForDevice(dev)[a]].push_back(dev);
+  std::map<int64_t, int64_t> next;
+  auto holder = [&](int64_t dev, int64_t t) -> int64_t {
+    if (src.sharding.TileIndexForDevice(dev)[a] == t) return dev;
+    const std::vector<int64_t>& hs = holders.at(t);
+    return hs[next[t]++ % hs.size()];
+  };
+  std::vector<int64_t> start(n);
+  for (int64_t dev = 0; dev < n; ++dev) start[dev] = target.TileIndexForDevice(dev)[o] * ct * mo;
+  Instruction* range = r_.FetchRange(x, a, cs * ma, ns, holder, start, ct * mo);
+  return PValue{b_.Reshape(range, target.ShardShape(out).dims()), target, out};
 }
 
 Status ComputationPartitioner::Reduce(const Instruction* instr) {
@@ -857,8 +1062,8 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
 }
 
 // Partial sums `v` (summed over `groups`) delivered tiled like `target` with a reduce-scatter
-// instead of all-reduce + dynamic-slice, when the target splits one dim that `v` holds whole into
-// as many tiles as a group has members and keeps the other dims' tiling.
+// instead of all-reduce + dynamic-slice, when the target splits each tile of one dim of `v` (or
+// the whole dim) into as many tiles as a group has members and keeps the other dims' tiling.
 std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
                                                                const std::vector<std::vector<int64_t>>& groups,
                                                                const Sharding& target, const std::string& kind) {
@@ -872,10 +1077,16 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
   for (int64_t d = 0; d < rank; ++d) {
     int64_t have = tiles_on(d), want = target.NumTilesOnDim(d);
     if (have == want) continue;
-    if (have != 1 || want != k || dim >= 0) return std::nullopt;
+    // The dim may already be tiled: each tile then splits into k (all-reduce + dynamic-slice in
+    // XLA, which its ReduceScatterCreator turns into this).
+    if (want != have * k || dim >= 0) return std::nullopt;
     dim = d;
   }
   if (dim < 0) return std::nullopt;
+  const int64_t have = tiles_on(dim), size = v.base_shape.dim(dim);
+  const int64_t chunk = (size + have * k - 1) / (have * k);
+  // The k pieces of a tile must be the target's tiles (same padded layout).
+  if (have > 1 && (size + have - 1) / have != k * chunk) return std::nullopt;
   int64_t n = b_.num_devices();
   std::vector<std::vector<int64_t>> tile_of(n);
   std::vector<int64_t> member(n, -1);
@@ -884,13 +1095,12 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
   for (int64_t dev = 0; dev < n; ++dev) {
     if (member[dev] < 0) return std::nullopt;
     tile_of[dev] = v.sharding.IsTiled() ? v.sharding.TileIndexForDevice(dev) : std::vector<int64_t>(rank, 0);
-    tile_of[dev][dim] = member[dev];
+    tile_of[dev][dim] = tile_of[dev][dim] * k + member[dev];
   }
   std::vector<int64_t> tdims(rank);
   for (int64_t d = 0; d < rank; ++d) tdims[d] = target.NumTilesOnDim(d);
   std::optional<Sharding> inter = Resharder::ShardingFromTiles(tdims, tile_of);
   if (!inter) return std::nullopt;
-  int64_t chunk = (v.base_shape.dim(dim) + k - 1) / k;
   std::vector<int64_t> padded = v.hlo->shape().dims();
   padded[dim] = chunk * k;
   Instruction* x = b_.PadHigh(v.hlo, padded);
@@ -998,14 +1208,27 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   // the dim) are gathered, the result sliced afterwards.
   Sharding target = TargetOf(instr);
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
-  if (target.IsTuple() || target.IsManual() || !cd || instr->int_attr(AttrId::kBatchGroupCount, 1) != 1)
-    return Default(instr);
+  if (target.IsTuple() || target.IsManual() || !cd) return Default(instr);
+  if (instr->int_attr(AttrId::kBatchGroupCount, 1) != 1) {
+    ASSIGN_OR_RETURN(bool done, BatchGroupedConvolution(instr, target));
+    return done ? absl::OkStatus() : Default(instr);
+  }
   const Sharding final_target = target;
-  // Grouped (depthwise) convolutions keep the feature dims whole: every device holds all groups.
-  const bool grouped = instr->int_attr(AttrId::kFeatureGroupCount, 1) != 1;
+  if (instr->int_attr(AttrId::kFeatureGroupCount, 1) == 1) {
+    ASSIGN_OR_RETURN(bool done, ContractingConvolution(instr, target));
+    if (done) return absl::OkStatus();
+  }
+  // Grouped (depthwise) convolutions: output-feature tiles that hold whole groups take the
+  // matching input-feature tiles of the input (GSPMD aligns lhs feature with rhs output feature)
+  // and convolve with fewer groups locally; otherwise every device holds all groups.
+  const int64_t group_count = instr->int_attr(AttrId::kFeatureGroupCount, 1);
+  const bool grouped = group_count != 1;
   if (grouped && target.IsTiled()) {
     if (!IsPlainTiled(target)) return Default(instr);
-    if (target.NumTilesOnDim(cd->output_feature) > 1) {
+    int64_t t = target.NumTilesOnDim(cd->output_feature);
+    bool whole_groups = group_count % t == 0 && instr->operand(0)->shape().dim(cd->input_feature) % t == 0 &&
+                        instr->shape().dim(cd->output_feature) % t == 0;
+    if (t > 1 && !whole_groups) {
       const int64_t feature[] = {cd->output_feature};
       target = PartiallyReplicateTiledShardingOnDims(target, feature);
     }
@@ -1029,6 +1252,26 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
                          : Sharding::Replicate();
     if (ReshardCost(instr->shape(), like_input, target) <= ReshardCost(lhs_shape, L.sharding, input_for_target))
       target = like_input;
+  } else if (!L.sharding.IsTuple() && IsPlainTiled(L.sharding) && TilesOnDim(L.sharding, cd->input_batch) > 1 &&
+             TilesOnDim(target, cd->output_batch) == 1 && !spatially_tiled(target, cd->output_spatial)) {
+    // An input tiled on its batch with a result tiled elsewhere (output features): compute tiled
+    // like the input with the kernel whole when that and moving the result afterwards (an
+    // all-to-all of one result shard) cost less than gathering the input now (XLA would gather).
+    const Shape& rhs_shape = instr->operand(1)->shape();
+    const PValue& R = Get(instr->operand(1));
+    Sharding like_input = MapShardingDims(L.sharding, {cd->input_batch}, {cd->output_batch}, instr->shape().rank());
+    Sharding input_for_target = target.IsTiled() ? MapShardingDims(target, {cd->output_batch}, {cd->input_batch},
+                                                                   lhs_shape.rank())
+                                                 : Sharding::Replicate();
+    Sharding kernel_for_target =
+        target.IsTiled() && !grouped
+            ? MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature}, rhs_shape.rank())
+            : Sharding::Replicate();
+    if (!R.sharding.IsTuple() && like_input.IsTiled()) {
+      int64_t keep = MoveCost(instr->shape(), like_input, target) + ReshardCost(rhs_shape, R.sharding, Sharding::Replicate());
+      int64_t now = ReshardCost(lhs_shape, L.sharding, input_for_target) + ReshardCost(rhs_shape, R.sharding, kernel_for_target);
+      if (keep < now) target = like_input;
+    }
   }
   if (!target.IsTiled()) return Default(instr);
   std::vector<int64_t> gather;
@@ -1048,6 +1291,11 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
     if (!target.IsTiled()) return Default(instr);
   }
   std::vector<int64_t> out_dims = {cd->output_batch}, in_dims = {cd->input_batch};
+  const int64_t group_tiles = grouped ? target.NumTilesOnDim(cd->output_feature) : 1;
+  if (group_tiles > 1) {
+    out_dims.push_back(cd->output_feature);
+    in_dims.push_back(cd->input_feature);
+  }
   for (const auto& [i, plan] : halos) {
     out_dims.push_back(cd->output_spatial[i]);
     in_dims.push_back(cd->input_spatial[i]);
@@ -1065,15 +1313,161 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   Instruction* out = nullptr;
   if (halos.empty()) {
     out = CloneWith(instr, {lhs, rv.hlo}, target.ShardShape(instr->shape()));
+    if (group_tiles > 1) out->attrs().Set(AttrId::kFeatureGroupCount, group_count / group_tiles);
   } else {
     Attributes attrs = instr->attrs();
     attrs.Remove(AttrId::kControlPredecessors);
     attrs.Set(AttrId::kWindow, local_window);
+    if (group_tiles > 1) attrs.Set(AttrId::kFeatureGroupCount, group_count / group_tiles);
     out = b_.Add(Opcode::kConvolution, {lhs, rv.hlo}, std::move(attrs), nullptr, instr->name());
     for (const auto& [i, plan] : halos) out = SliceOutputTile(b_, out, target, cd->output_spatial[i], plan);
   }
   Set(instr, r_.Reshard(PValue{out, target, instr->shape()}, final_target, instr->name()));
   return absl::OkStatus();
+}
+
+// A convolution whose input feature dim (the contraction) is tiled on an operand (GSPMD's dot
+// handler on convolutions, grouping on the contracting dims): like a dot, each device convolves
+// its feature slice of both operands (batch, output features and spatial dims tiled as they come,
+// spatial ones with halos from their neighbours) and the partial results are summed with an
+// all-reduce, or a reduce-scatter when the result is tiled on a dim they hold whole. This is the
+// filter gradient of data parallelism (the batch is the contraction there), which would otherwise
+// gather the activations. Taken only when cheaper than the plan that tiles the operands like the
+// result; false leaves the convolution to that plan.
+StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction* instr, const Sharding& target) {
+  const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
+  const PValue& L = Get(instr->operand(0));
+  const PValue& R = Get(instr->operand(1));
+  const Shape& ls = instr->operand(0)->shape();
+  const Shape& rs = instr->operand(1)->shape();
+  if (L.sharding.IsTuple() || R.sharding.IsTuple() || !(target.IsReplicated() || IsPlainTiled(target)))
+    return false;
+  if (TilesOnDim(L.sharding, cd->input_feature) == 1 && TilesOnDim(R.sharding, cd->kernel_input_feature) == 1)
+    return false;
+  DotDims d;
+  d.lhs_non_contracting.push_back({cd->input_batch, -1, cd->output_batch, -1});
+  d.rhs_non_contracting.push_back({-1, cd->kernel_output_feature, cd->output_feature, -1});
+  d.contracting.push_back({cd->input_feature, cd->kernel_input_feature, -1, -1});
+  // Input spatial dims tiled like the result's take halos from their neighbours (as in the main
+  // path); the kernel's spatial dims stay whole.
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
+  for (size_t i = 0; i < cd->input_spatial.size(); ++i)
+    d.lhs_non_contracting.push_back({cd->input_spatial[i], -1, cd->output_spatial[i], -1});
+  auto spatial_whole = [](const Sharding& s, const std::vector<int64_t>& dims) {
+    return std::all_of(dims.begin(), dims.end(), [&](int64_t x) { return TilesOnDim(s, x) == 1; });
+  };
+  // The halo plans of the spatially tiled dims of an input sharding (nullopt: not computable).
+  auto halo_plans = [&](const Sharding& lsh) -> std::optional<std::vector<std::pair<size_t, HaloPlan>>> {
+    std::vector<std::pair<size_t, HaloPlan>> plans;
+    for (size_t i = 0; i < cd->input_spatial.size(); ++i) {
+      int64_t tiles = TilesOnDim(lsh, cd->input_spatial[i]);
+      if (tiles == 1) continue;
+      if (!window) return std::nullopt;
+      std::optional<HaloPlan> plan = PlanHalo(ls.dim(cd->input_spatial[i]), tiles, window->dims[i]);
+      if (!plan || plan->out != instr->shape().dim(cd->output_spatial[i])) return std::nullopt;
+      plans.emplace_back(i, *plan);
+    }
+    return plans;
+  };
+  int64_t n = b_.num_devices();
+  int64_t kernel_window = 1;
+  for (int64_t x : cd->kernel_spatial) kernel_window *= rs.dim(x);
+  // Bytes moved plus local flops / 64 (as in Dot), for this plan and for tiling like the result.
+  auto flops = [&](const Sharding& out, int64_t features) {
+    return 2 * out.ShardShape(instr->shape()).num_elements() * features * kernel_window / 64;
+  };
+  std::vector<int64_t> out_dims = {cd->output_batch}, in_dims = {cd->input_batch};
+  out_dims.insert(out_dims.end(), cd->output_spatial.begin(), cd->output_spatial.end());
+  in_dims.insert(in_dims.end(), cd->input_spatial.begin(), cd->input_spatial.end());
+  Sharding base_l = MapShardingDims(target, out_dims, in_dims, ls.rank());
+  Sharding base_r = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature}, rs.rank());
+  int64_t base_cost = MoveCost(ls, L.sharding, base_l) + MoveCost(rs, R.sharding, base_r) +
+                      flops(target, ls.dim(cd->input_feature));
+  std::optional<DotPlan> best;
+  auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
+    if (!IsPlainTilingOrReplicated(lsh) || !IsPlainTilingOrReplicated(rsh)) return;
+    if (!spatial_whole(rsh, cd->kernel_spatial) || !halo_plans(lsh)) return;
+    std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
+    if (!plan || plan->reduce_groups.empty()) return;
+    int64_t features = (ls.dim(cd->input_feature) + TilesOnDim(lsh, cd->input_feature) - 1) /
+                       TilesOnDim(lsh, cd->input_feature);
+    plan->cost = ReshardCost(ls, L.sharding, lsh) + ReshardCost(rs, R.sharding, rsh) +
+                 plan->result.ShardShape(instr->shape()).byte_size() +
+                 ReshardCost(instr->shape(), plan->result, target) + flops(plan->result, features);
+    if (!best || plan->cost < best->cost) best = std::move(plan);
+  };
+  consider(L.sharding, R.sharding);
+  if (L.sharding.IsTiled())
+    consider(L.sharding, MapShardingDims(L.sharding, {cd->input_feature}, {cd->kernel_input_feature}, rs.rank()));
+  if (R.sharding.IsTiled())
+    consider(MapShardingDims(R.sharding, {cd->kernel_input_feature}, {cd->input_feature}, ls.rank()), R.sharding);
+  if (!best || best->cost >= base_cost) return false;
+  PValue lv = Operand(instr, 0, best->lhs);
+  PValue rv = Operand(instr, 1, best->rhs);
+  // Padding of an uneven feature dim must be zero on both sides (garbage may be NaN).
+  std::vector<int64_t> lf = {cd->input_feature}, rf = {cd->kernel_input_feature};
+  Instruction* lhs = r_.MaskPadding(lv, b_.Zero(ls.dtype()), &lf);
+  Instruction* rhs = r_.MaskPadding(rv, b_.Zero(rs.dtype()), &rf);
+  std::vector<std::pair<size_t, HaloPlan>> halos = *halo_plans(best->lhs);
+  Instruction* out = nullptr;
+  if (halos.empty()) {
+    out = CloneWith(instr, {lhs, rhs}, best->result.ShardShape(instr->shape()));
+  } else {
+    Window local_window = *window;
+    for (const auto& [i, plan] : halos) {
+      lhs = ExchangeHalo(b_, lhs, best->lhs, cd->input_spatial[i], plan, b_.Zero(ls.dtype()));
+      local_window.dims[i] = plan.local;
+    }
+    Attributes attrs = instr->attrs();
+    attrs.Remove(AttrId::kControlPredecessors);
+    attrs.Set(AttrId::kWindow, local_window);
+    out = b_.Add(Opcode::kConvolution, {lhs, rhs}, std::move(attrs), nullptr, instr->name());
+    for (const auto& [i, plan] : halos) out = SliceOutputTile(b_, out, best->result, cd->output_spatial[i], plan);
+  }
+  if (std::optional<PValue> rs_out =
+          ReduceScatterTo(PValue{out, best->result, instr->shape()}, best->reduce_groups, target, "add")) {
+    Set(instr, r_.Reshard(*rs_out, target, instr->name()));
+    return true;
+  }
+  out = b_.AllReduce(out, best->reduce_groups, "add");
+  Set(instr, r_.Reshard(PValue{out, best->result, instr->shape()}, target, instr->name()));
+  return true;
+}
+
+// batch_group_count > 1 (the filter gradient of a grouped convolution): group g convolves input
+// batch block g (group-major) into output features block g. Output-feature tiles that hold whole
+// groups take the matching input-batch tiles and convolve locally with fewer groups; the other
+// dims stay whole. The tiles come from the result, else from the input. False: not applicable.
+StatusOr<bool> ComputationPartitioner::BatchGroupedConvolution(const Instruction* instr, const Sharding& target) {
+  const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
+  const int64_t groups = instr->int_attr(AttrId::kBatchGroupCount, 1);
+  const Shape& ls = instr->operand(0)->shape();
+  const int64_t out_rank = instr->shape().rank();
+  const PValue& L = Get(instr->operand(0));
+  auto usable = [&](int64_t t) {
+    return t > 1 && groups % t == 0 && ls.dim(cd->input_batch) % t == 0 &&
+           instr->shape().dim(cd->output_feature) % t == 0;
+  };
+  std::optional<Sharding> compute;
+  std::vector<int64_t> others;
+  if (target.IsTiled() && IsPlainTiled(target) && usable(target.NumTilesOnDim(cd->output_feature))) {
+    for (int64_t d = 0; d < out_rank; ++d)
+      if (d != cd->output_feature) others.push_back(d);
+    compute = PartiallyReplicateTiledShardingOnDims(target, others);
+  } else if (!L.sharding.IsTuple() && L.sharding.IsTiled() && IsPlainTiled(L.sharding) &&
+             usable(L.sharding.NumTilesOnDim(cd->input_batch))) {
+    compute = MapShardingDims(L.sharding, {cd->input_batch}, {cd->output_feature}, out_rank);
+  }
+  if (!compute || !compute->IsTiled()) return false;
+  const int64_t t = compute->NumTilesOnDim(cd->output_feature);
+  Sharding lsh = MapShardingDims(*compute, {cd->output_feature}, {cd->input_batch}, ls.rank());
+  Sharding rsh = MapShardingDims(*compute, {cd->output_feature}, {cd->kernel_output_feature},
+                                 instr->operand(1)->shape().rank());
+  PValue lv = Operand(instr, 0, lsh), rv = Operand(instr, 1, rsh);
+  Instruction* out = CloneWith(instr, {lv.hlo, rv.hlo}, compute->ShardShape(instr->shape()));
+  out->attrs().Set(AttrId::kBatchGroupCount, groups / t);
+  Set(instr, r_.Reshard(PValue{out, *compute, instr->shape()}, target, instr->name()));
+  return true;
 }
 
 Status ComputationPartitioner::ReduceWindow(const Instruction* instr) {
@@ -1431,8 +1825,8 @@ std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, 
   return b_.DynamicSlice(buffer, starts, sizes);
 }
 
-// A stride-1 slice along one tiled dim d (the other sliced dims untiled), or an edge pad (no
-// interior padding) along one: a windowed fetch from the neighbours instead of a gather of d.
+// A slice along one tiled dim d (the other sliced dims untiled), or an edge pad (no interior
+// padding) along one: a windowed fetch from the neighbours instead of a gather of d.
 StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, const Sharding& target,
                                                      const std::vector<int64_t>& moved) {
   bool is_pad = instr->opcode() == Opcode::kPad;
@@ -1443,7 +1837,6 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   for (int64_t d : moved) {
     if (target.NumTilesOnDim(d) == 1) continue;
     if (dim >= 0) return false;
-    if (!is_pad && spec->strides[d] != 1) return false;
     if (is_pad && padding->dims[d].interior != 0) return false;
     dim = d;
   }
@@ -1453,9 +1846,13 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   int64_t n = target.NumTilesOnDim(dim), size = in.dim(dim);
   int64_t ci = (size + n - 1) / n, co = (out.dim(dim) + n - 1) / n;
   int64_t start = is_pad ? -padding->dims[dim].low : spec->starts[dim];
+  // A strided slice (XLA: a window with a stride) fetches the span its co outputs stride over
+  // and takes every stride-th element locally: often the tile's own elements only.
+  const int64_t stride = is_pad ? 1 : spec->strides[dim];
+  const int64_t span = (co - 1) * stride + 1;
   std::vector<int64_t> lo(n);
-  for (int64_t t = 0; t < n; ++t) lo[t] = start + t * co;
-  if (WindowHops(n, ci, co, lo) >= n) return false;  // as much as a gather
+  for (int64_t t = 0; t < n; ++t) lo[t] = start + t * co * stride;
+  if (WindowHops(n, ci, span, lo) >= n) return false;  // as much as a gather
   PValue v = Operand(instr, 0, target);
   // The other (untiled) moved dims are sliced / padded locally first; dim d stays whole.
   Instruction* x = nullptr;
@@ -1479,9 +1876,19 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
     attrs.Set(AttrId::kSlice, local);
     x = b_.Add(Opcode::kSlice, {v.hlo}, std::move(attrs));
   }
-  std::optional<Instruction*> y = FetchWindow(x, target, dim, ci, co, lo);
+  std::optional<Instruction*> y = FetchWindow(x, target, dim, ci, span, lo);
   if (!y) return false;
   Instruction* result = *y;
+  if (stride > 1) {
+    SliceSpec every;
+    every.starts.assign(in.rank(), 0);
+    every.limits = result->shape().dims();
+    every.strides.assign(in.rank(), 1);
+    every.strides[dim] = stride;
+    Attributes attrs;
+    attrs.Set(AttrId::kSlice, every);
+    result = b_.Add(Opcode::kSlice, {result}, std::move(attrs));
+  }
   if (is_pad) {
     // Window positions outside the input [0, size) are padding.
     std::vector<int64_t> table(b_.num_devices());
@@ -1500,6 +1907,159 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
 
 // Concatenate along a tiled dim: each operand (tiled like the result) is fetched as a window
 // over the result tile's range and selected where it lies inside the operand's part.
+// A sort along a tiled dim whose results are only read through slices of their first k elements
+// along that dim (top-k written as sort + slice; GSPMD HandleSort's top-k case): each device
+// sorts its shard, keeps its first k, the T*k candidates are gathered along the dim (in tile
+// order, so a stable sort still puts ties in index order) and sorted once more; the slices cut
+// the first k of that. Moves T*k per row instead of the whole dim. Even dims only: the padding
+// of an uneven one would have to sort last under an arbitrary comparator.
+StatusOr<bool> ComputationPartitioner::TopKSort(const Instruction* instr, const Sharding& target) {
+  if (instr->dimensions().empty() || instr == src_.root()) return false;
+  const int64_t dim = instr->dimensions()[0];
+  const Shape& shape0 = instr->operand(0)->shape();
+  Sharding leaf = target.IsTuple() ? target.tuple_elements()[0] : target;
+  if (target.IsTuple())
+    for (const Sharding& s : target.tuple_elements())
+      if (!(s == leaf)) return false;
+  // A result not tiled on the sort dim (e.g. replicated, the slices gathered): the operand's
+  // tiling, when it has the sort dim tiled, still gives the shards their candidates.
+  if (TilesOnDim(leaf, dim) == 1) {
+    const PValue& x = Get(instr->operand(0));
+    if (!x.sharding.IsTuple() && IsPlainTiled(x.sharding) && TilesOnDim(x.sharding, dim) > 1) leaf = x.sharding;
+  }
+  if (!leaf.IsTiled() || !IsPlainTiled(leaf) || leaf.TiledDataRank() != shape0.rank()) return false;
+  const int64_t tiles = leaf.NumTilesOnDim(dim), size = shape0.dim(dim);
+  if (tiles == 1 || size % tiles != 0) return false;
+  // Every use: a slice [0:k] along dim (whole elsewhere), directly or through a get-tuple-element.
+  int64_t k = -1;
+  auto first_k = [&](const Instruction* user) {
+    if (user->opcode() != Opcode::kSlice || user == src_.root()) return false;
+    const SliceSpec* spec = user->attr<SliceSpec>(AttrId::kSlice);
+    for (int64_t d = 0; d < shape0.rank(); ++d) {
+      if (spec->starts[d] != 0 || spec->strides[d] != 1) return false;
+      if (d != dim && spec->limits[d] != shape0.dim(d)) return false;
+    }
+    if (k >= 0 && spec->limits[dim] != k) return false;
+    k = spec->limits[dim];
+    return true;
+  };
+  if (instr->users().empty()) return false;
+  for (const Instruction* u : instr->users()) {
+    if (instr->shape().IsTuple()) {
+      if (u->opcode() != Opcode::kGetTupleElement || u == src_.root() || u->users().empty()) return false;
+      for (const Instruction* s : u->users())
+        if (!first_k(s)) return false;
+    } else if (!first_k(u)) {
+      return false;
+    }
+  }
+  if (k < 1 || k > size / tiles || k * tiles >= size) return false;
+  std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
+  ASSIGN_OR_RETURN(Computation* cmp, p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
+  std::vector<Instruction*> ops;
+  std::vector<Shape> shapes;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    ops.push_back(Operand(instr, i, leaf).hlo);
+    shapes.push_back(ops.back()->shape());
+  }
+  Instruction* local = CloneWith(instr, ops, instr->shape().IsTuple() ? Shape::Tuple(shapes) : shapes[0]);
+  local->ReplaceCalledComputation(instr->to_apply(), cmp);
+  auto groups = Resharder::GroupsAlong(leaf, {dim});
+  std::vector<Instruction*> candidates;
+  std::vector<Shape> cshapes;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    Instruction* e = instr->shape().IsTuple() ? b_.GetTupleElement(local, i) : local;
+    std::vector<int64_t> starts(shape0.rank(), 0), limits = e->shape().dims();
+    limits[dim] = k;
+    candidates.push_back(b_.AllGather(b_.Slice(e, starts, limits), dim, groups));
+    cshapes.push_back(candidates.back()->shape());
+  }
+  Attributes attrs = instr->attrs();
+  attrs.Remove(AttrId::kControlPredecessors);
+  attrs.Set(AttrId::kToApply, cmp);
+  Shape merged_shape = instr->shape().IsTuple() ? Shape::Tuple(cshapes) : cshapes[0];
+  Instruction* merged = b_.Add(Opcode::kSort, candidates, std::move(attrs), &merged_shape, instr->name());
+  const int64_t sort_dim[] = {dim};
+  Sharding rows = PartiallyReplicateTiledShardingOnDims(leaf, sort_dim);
+  Sharding s = instr->shape().IsTuple() ? Sharding::Tuple(std::vector<Sharding>(instr->operand_count(), rows)) : rows;
+  // Not a value of the sort's shape: only the slices above read it, through topk_k_.
+  Set(instr, PValue{merged, s, instr->shape()});
+  topk_k_[instr] = k;
+  return true;
+}
+
+// A concatenate of stride-1 slices of one value x along a dim where each piece starts where the
+// previous one ended, wrapping from the end of x to its start: a rotation (jnp.roll) or a
+// wrap-around pad (XLA's PreprocessHlos rewrites both into SPMDInternalOp_RotateRight plus
+// selects). result[i] = x[(start + i) mod N]: each device fetches its result tile's range of the
+// periodically repeated x from the devices holding x's tiles (one or two collective-permutes of a
+// tile), instead of fetching every slice and operand window. x's dim tiled evenly, the result
+// tiled on it with the same tiling as x elsewhere.
+StatusOr<bool> ComputationPartitioner::WrappedConcat(const Instruction* instr, const Sharding& target) {
+  int64_t dim = instr->dimensions()[0];
+  if (!target.IsTiled() || !IsPlainTiled(target) || target.NumTilesOnDim(dim) == 1) return false;
+  const Instruction* x = nullptr;
+  int64_t first = 0, pos = 0;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) {
+    const Instruction* op = instr->operand(i);
+    const Instruction* base = op;
+    int64_t lo = 0, hi = op->shape().dim(dim);
+    if (op->opcode() == Opcode::kSlice) {
+      const SliceSpec* spec = op->attr<SliceSpec>(AttrId::kSlice);
+      for (int64_t d = 0; d < op->shape().rank(); ++d) {
+        bool whole = spec->starts[d] == 0 && spec->strides[d] == 1 && spec->limits[d] == op->operand(0)->shape().dim(d);
+        if (d != dim && !whole) return false;
+      }
+      if (spec->strides[dim] != 1) return false;
+      base = op->operand(0);
+      lo = spec->starts[dim];
+      hi = spec->limits[dim];
+    }
+    if (i == 0) {
+      x = base;
+      first = pos = lo;
+    } else if (base != x || lo != pos) {
+      return false;
+    }
+    pos = hi == x->shape().dim(dim) ? 0 : hi;
+    if (lo >= hi) return false;
+  }
+  if (!x || instr->operand_count() < 2) return false;
+  const PValue& v = Get(x);
+  const Sharding& xs = v.sharding;
+  int64_t size = x->shape().dim(dim), rank = x->shape().rank();
+  if (xs.IsTuple() || !xs.IsTiled() || !IsPlainTiled(xs) || xs.TiledDataRank() != rank) return false;
+  int64_t ns = xs.NumTilesOnDim(dim);
+  if (ns == 1 || size % ns != 0) return false;
+  int64_t n = b_.num_devices();
+  for (int64_t dev = 0; dev < n; ++dev) {
+    std::vector<int64_t> have = xs.TileIndexForDevice(dev), want = target.TileIndexForDevice(dev);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim && have[d] != want[d]) return false;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim && xs.NumTilesOnDim(d) != target.NumTilesOnDim(d)) return false;
+  int64_t cs = size / ns, nt = target.NumTilesOnDim(dim), total = instr->shape().dim(dim);
+  int64_t ct = (total + nt - 1) / nt;
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (int64_t dev = 0; dev < n; ++dev) holders[xs.TileIndexForDevice(dev)].push_back(dev);
+  std::map<std::vector<int64_t>, int64_t> next;
+  // Piece p of the repeated x is x's tile p mod ns.
+  auto holder = [&](int64_t dev, int64_t p) -> int64_t {
+    std::vector<int64_t> tile = xs.TileIndexForDevice(dev);
+    if (tile[dim] == p % ns) return dev;
+    tile[dim] = p % ns;
+    const std::vector<int64_t>& hs = holders.at(tile);
+    return hs[next[tile]++ % hs.size()];
+  };
+  std::vector<int64_t> start(n);
+  for (int64_t dev = 0; dev < n; ++dev) start[dev] = first + target.TileIndexForDevice(dev)[dim] * ct;
+  int64_t pieces = ns * ((first + nt * ct + size - 1) / size + 1);
+  Instruction* range = r_.FetchRange(v.hlo, dim, cs, pieces, holder, start, ct);
+  Set(instr, PValue{range, target, instr->shape()});
+  return true;
+}
+
 StatusOr<bool> ComputationPartitioner::WindowedConcat(const Instruction* instr, const Sharding& target) {
   int64_t dim = instr->dimensions()[0];
   if (!IsPlainTiled(target) || target.NumTilesOnDim(dim) == 1) return false;
@@ -1672,6 +2232,18 @@ StatusOr<bool> ComputationPartitioner::TiledReverse(const Instruction* instr, co
 Status ComputationPartitioner::Slicing(const Instruction* instr) {
   // Local when every dim the op rearranges is untiled in the result.
   Sharding target = TargetOf(instr);
+  if (instr->opcode() == Opcode::kSlice && topk_k_.contains(instr->operand(0))) {
+    // The first k of a top-k sort: cut from its candidates (whole on the sort dim).
+    const PValue& c = Get(instr->operand(0));
+    std::vector<int64_t> starts(instr->shape().rank(), 0), limits = c.sharding.ShardShape(instr->shape()).dims();
+    Set(instr, r_.Reshard(PValue{b_.Slice(c.hlo, starts, limits), c.sharding, instr->shape()}, target,
+                          instr->name()));
+    return absl::OkStatus();
+  }
+  if (instr->opcode() == Opcode::kSort) {
+    ASSIGN_OR_RETURN(bool topk, TopKSort(instr, target));
+    if (topk) return absl::OkStatus();
+  }
   if (instr->opcode() == Opcode::kSort) {
     // All operands alike: their (common) sharding, the sort dim's tiles moved onto a free dim.
     int64_t dim = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
@@ -1752,10 +2324,26 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
     if (done) return absl::OkStatus();
   }
   if (instr->opcode() == Opcode::kReverse) {
+    // A target coarser than the operand's tiling (e.g. partially replicated): reverse the finer
+    // tiles (the mirror permute moves the smaller shards), then gather to the target.
+    const PValue& x = Get(instr->operand(0));
+    bool coarser = !x.sharding.IsTuple() && IsPlainTiled(x.sharding) && !(x.sharding == target) &&
+                   x.sharding.TiledDataRank() == out.rank() && x.sharding.NumTiles() > target.NumTiles();
+    for (int64_t d = 0; coarser && d < out.rank(); ++d)
+      coarser = x.sharding.NumTilesOnDim(d) % target.NumTilesOnDim(d) == 0;
+    if (coarser) {
+      ASSIGN_OR_RETURN(bool done, TiledReverse(instr, x.sharding));
+      if (done) {
+        Set(instr, r_.Reshard(Get(instr), target, instr->name()));
+        return absl::OkStatus();
+      }
+    }
     ASSIGN_OR_RETURN(bool done, TiledReverse(instr, target));
     if (done) return absl::OkStatus();
   }
   if (instr->opcode() == Opcode::kConcatenate) {
+    ASSIGN_OR_RETURN(bool wrapped, WrappedConcat(instr, target));
+    if (wrapped) return absl::OkStatus();
     ASSIGN_OR_RETURN(bool done, WindowedConcat(instr, target));
     if (done) return absl::OkStatus();
   }
@@ -1801,6 +2389,124 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
     c->ReplaceCalledComputation(instr->to_apply(), cmp);
   }
   Set(instr, r_.Reshard(PValue{c, target, instr->shape()}, final_target, instr->name()));
+  return absl::OkStatus();
+}
+
+// TopK along the last dim (the topk op; the TopK custom call, whose k is its result's last dim).
+// Other dims tiled: a local topk per shard. The last dim tiled with at least k elements per
+// shard (GSPMD's TopK partitioning): each shard takes its own top k (the padding of an uneven dim
+// filled with the value that ranks last), its indices made global by the tile offset; the T*k
+// candidates per row are gathered along that dim and sorted once more (stable: gathered in tile
+// order, ties keep the lower index first) and the first k kept. That moves T*k values and indices
+// per row instead of gathering the whole dim.
+Status ComputationPartitioner::TopK(const Instruction* instr) {
+  Sharding target = TargetOf(instr);
+  const Shape& in = instr->operand(0)->shape();
+  if (!instr->shape().IsTuple() || instr->shape().tuple_size() != 2 || in.rank() < 1 || target.IsManual())
+    return Default(instr);
+  const int64_t last = in.rank() - 1;
+  const Shape& values_shape = instr->shape().tuple_shape(0);
+  const Shape& indices_shape = instr->shape().tuple_shape(1);
+  const int64_t k = values_shape.dim(last);
+  const bool largest = instr->bool_attr(AttrId::kLargest, true);
+  const DType dt = in.dtype();
+  const PValue& x = Get(instr->operand(0));
+  const int64_t last_dims[] = {last};
+  auto whole_last = [&](const Sharding& s) {
+    return s.NumTilesOnDim(last) > 1 ? PartiallyReplicateTiledShardingOnDims(s, last_dims) : s;
+  };
+  // A local topk of `op` (last dim whole or a shard of it), with the called comparator if any.
+  auto local_topk = [&](Instruction* op) -> StatusOr<Instruction*> {
+    std::vector<int64_t> dims = op->shape().dims();
+    dims[last] = k;
+    Shape shape = Shape::Tuple({Shape(dt, dims), Shape(indices_shape.dtype(), dims)});
+    Instruction* c = CloneWith(instr, {op}, shape);
+    for (Computation* called : instr->called_computations()) {
+      std::vector<Sharding> params(called->num_parameters(), Sharding::Replicate());
+      ASSIGN_OR_RETURN(Computation* pc, p_->PartitionCalled(*called, params, Sharding::Replicate()));
+      c->ReplaceCalledComputation(called, pc);
+    }
+    return c;
+  };
+  // The value every real element outranks (or ties with, then losing on its higher index).
+  std::optional<Literal> last_rank;
+  if (IsFloat(dt) && !IsF8(dt)) {
+    last_rank.emplace(Shape::Scalar(dt));
+    last_rank->SetDouble(0, largest ? -std::numeric_limits<double>::infinity()
+                                    : std::numeric_limits<double>::infinity());
+  } else if (IsInteger(dt) && DTypeByteSize(dt) <= 4) {
+    int64_t bits = 8 * DTypeByteSize(dt);
+    int64_t lo = IsSigned(dt) ? -(int64_t{1} << (bits - 1)) : 0;
+    int64_t hi = IsSigned(dt) ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+    last_rank.emplace(Shape::Scalar(dt));
+    last_rank->SetInt(0, largest ? lo : hi);
+  }
+  const Sharding& xs = x.sharding;
+  if (!xs.IsTuple() && IsPlainTiled(xs) && xs.NumTilesOnDim(last) > 1 && indices_shape.dtype() == DType::kS32 &&
+      last_rank && k <= (in.dim(last) + xs.NumTilesOnDim(last) - 1) / xs.NumTilesOnDim(last)) {
+    const std::vector<int64_t> sort_dim = {last};
+    Instruction* op = r_.MaskPadding(x, b_.Constant(*last_rank), &sort_dim);
+    ASSIGN_OR_RETURN(Instruction* top, local_topk(op));
+    Instruction* values = b_.GetTupleElement(top, 0);
+    Instruction* indices = b_.GetTupleElement(top, 1);
+    Instruction* offset = r_.TileOffsets(in, xs)[last];
+    indices = b_.Binary(Opcode::kAdd, indices, b_.BroadcastScalar(offset, indices->shape()));
+    auto groups = Resharder::GroupsAlong(xs, {last});
+    values = b_.AllGather(values, last, groups);
+    indices = b_.AllGather(indices, last, groups);
+    Attributes attrs;
+    attrs.Set(AttrId::kDimensions, std::vector<int64_t>{last});
+    attrs.Set(AttrId::kIsStable, true);
+    attrs.Set(AttrId::kToApply, b_.TopKComparator(dt, largest));
+    Shape sorted_shape = Shape::Tuple({values->shape(), indices->shape()});
+    Instruction* sorted = b_.Add(Opcode::kSort, {values, indices}, std::move(attrs), &sorted_shape);
+    std::vector<int64_t> starts(in.rank(), 0), limits = values->shape().dims();
+    limits[last] = k;
+    Instruction* result = b_.Tuple({b_.Slice(b_.GetTupleElement(sorted, 0), starts, limits),
+                                    b_.Slice(b_.GetTupleElement(sorted, 1), starts, limits)});
+    Sharding rows = whole_last(xs);
+    Set(instr, r_.Reshard(PValue{result, Sharding::Tuple({rows, rows}), instr->shape()}, target, instr->name()));
+    return absl::OkStatus();
+  }
+  // The last dim whole: tiled like the result on the other dims, or like the operand when the
+  // result is not tiled (the small result is gathered afterwards instead of the operand now).
+  Sharding leaf = target.IsTuple() ? target.tuple_elements()[0] : target;
+  std::optional<Sharding> compute;
+  if (leaf.IsTiled() && IsPlainTiled(leaf)) compute = whole_last(leaf);
+  else if (!xs.IsTuple() && IsPlainTiled(xs)) compute = whole_last(xs);
+  if (!compute || !compute->IsTiled()) return Default(instr);
+  PValue op = Operand(instr, 0, *compute);
+  ASSIGN_OR_RETURN(Instruction* top, local_topk(op.hlo));
+  Set(instr, r_.Reshard(PValue{top, Sharding::Tuple({*compute, *compute}), instr->shape()}, target, instr->name()));
+  return absl::OkStatus();
+}
+
+// An op that is elementwise on every dim except `whole` (same rank for the result and every
+// operand): those dims untiled, the rest tiled like the result, or like the first operand when
+// the result is not tiled (its smaller result is then moved instead of the operands). GSPMD's
+// HandleElementwiseWithDimsToReplicate (cholesky, triangular-solve); fft the same over its
+// transformed dims.
+Status ComputationPartitioner::ElementwiseExceptDims(const Instruction* instr, const std::vector<int64_t>& whole) {
+  Sharding target = TargetOf(instr);
+  int64_t rank = instr->shape().rank();
+  for (const Instruction* op : instr->operands())
+    if (!op->shape().IsArray() || op->shape().rank() != rank) return Default(instr);
+  auto untile = [&](const Sharding& s) -> std::optional<Sharding> {
+    if (!s.IsTiled() || !IsPlainTiled(s) || s.TiledDataRank() != rank) return std::nullopt;
+    Sharding r = PartiallyReplicateTiledShardingOnDims(s, whole);
+    if (!r.IsTiled()) return std::nullopt;
+    return r;
+  };
+  std::optional<Sharding> compute = untile(target);
+  if (!compute) {
+    const PValue& first = Get(instr->operand(0));
+    if (!first.sharding.IsTuple()) compute = untile(first.sharding);
+  }
+  if (!compute) return Default(instr);
+  std::vector<Instruction*> ops;
+  for (int64_t i = 0; i < instr->operand_count(); ++i) ops.push_back(Operand(instr, i, *compute).hlo);
+  Instruction* c = CloneWith(instr, ops, compute->ShardShape(instr->shape()));
+  Set(instr, r_.Reshard(PValue{c, *compute, instr->shape()}, target, instr->name()));
   return absl::OkStatus();
 }
 
@@ -1936,6 +2642,13 @@ Status ComputationPartitioner::Tuple(const Instruction* instr) {
 Status ComputationPartitioner::GetTupleElement(const Instruction* instr) {
   const PValue& t = Get(instr->operand(0));
   int64_t i = instr->tuple_index();
+  if (auto it = topk_k_.find(instr->operand(0)); it != topk_k_.end()) {
+    // An element of a top-k sort's candidates: only its slices read it (TopKSort checked).
+    Sharding leaf = t.sharding.IsTuple() ? t.sharding.tuple_elements()[i] : t.sharding;
+    Set(instr, PValue{b_.GetTupleElement(t.hlo, i), leaf, instr->shape()});
+    topk_k_[instr] = it->second;
+    return absl::OkStatus();
+  }
   PValue e{b_.GetTupleElement(t.hlo, i), t.sharding.GetSubSharding(t.base_shape, {&i, 1}), instr->shape()};
   Set(instr, r_.Reshard(e, TargetOf(instr), instr->name()));
   return absl::OkStatus();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 
 #include "fmt/format.h"
 #include "sharding/algebra.h"
@@ -260,6 +261,134 @@ std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& targ
   return TryPermute(refined, target);
 }
 
+Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
+                                   const std::function<int64_t(int64_t, int64_t)>& holder,
+                                   const std::vector<int64_t>& start, int64_t len) {
+  int64_t n = b_->num_devices();
+  // Every device concatenates the same number of pieces (one shape for all).
+  std::vector<int64_t> first(n), last(n);
+  int64_t count = 1;
+  for (int64_t dev = 0; dev < n; ++dev) {
+    first[dev] = std::clamp<int64_t>(start[dev] / piece, 0, pieces - 1);
+    int64_t end = start[dev] + len;  // exclusive
+    last[dev] = std::clamp<int64_t>((end - 1) / piece, first[dev], pieces - 1);
+    count = std::max(count, last[dev] - first[dev] + 1);
+  }
+  // Only the part of a piece some range covers moves: from the earliest start within the first
+  // piece, up to the latest end within the last one (the pieces between are whole). Devices whose
+  // range starts past the last piece hold padding only and do not count.
+  int64_t lo = piece, hi = 0;
+  for (int64_t dev = 0; dev < n; ++dev) {
+    if (start[dev] >= pieces * piece) continue;
+    int64_t offset = start[dev] - first[dev] * piece;
+    lo = std::min(lo, offset);
+    if (last[dev] - first[dev] + 1 == count) hi = std::max(hi, std::min(piece, offset + len - (count - 1) * piece));
+  }
+  if (lo >= piece || hi <= 0) lo = 0, hi = piece;
+  auto cut = [&](int64_t k) {
+    int64_t from = k == 0 ? lo : 0, to = k == count - 1 ? hi : piece;
+    if (from == 0 && to == x->shape().dim(dim)) return x;
+    std::vector<int64_t> starts(x->shape().rank(), 0), limits = x->shape().dims();
+    starts[dim] = from;
+    limits[dim] = std::min(to, limits[dim]);
+    return b_->Slice(x, starts, limits);
+  };
+  std::vector<Instruction*> parts;
+  for (int64_t k = 0; k < count; ++k) {
+    Instruction* src = cut(k);
+    // Sources per device; rounds keep each source unique within one collective-permute.
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
+    std::vector<int64_t> round_of(n, -1);
+    for (int64_t dev = 0; dev < n; ++dev) {
+      // Pieces past the ones a device's range spans are filler: its own data.
+      if (first[dev] + k > last[dev]) continue;
+      int64_t from = holder(dev, first[dev] + k);
+      if (from == dev) continue;
+      size_t r = 0;
+      while (r < rounds.size() &&
+             std::any_of(rounds[r].begin(), rounds[r].end(), [&](const auto& p) { return p.first == from; }))
+        ++r;
+      if (r == rounds.size()) rounds.emplace_back();
+      rounds[r].emplace_back(from, dev);
+      round_of[dev] = static_cast<int64_t>(r);
+    }
+    Instruction* part = src;
+    if (!rounds.empty()) {
+      Instruction* which = b_->TableLookup(round_of);
+      Shape pred(DType::kPred, src->shape().dims());
+      for (size_t r = 0; r < rounds.size(); ++r) {
+        Instruction* got = b_->CollectivePermute(src, rounds[r]);
+        Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
+        part = b_->Select(b_->BroadcastScalar(mine, pred), got, part);
+      }
+    }
+    parts.push_back(part);
+  }
+  Instruction* buffer = parts.size() == 1 ? parts[0] : b_->Concatenate(parts, dim);
+  std::vector<int64_t> offset(n);
+  int64_t need = len;
+  for (int64_t dev = 0; dev < n; ++dev) {
+    offset[dev] = std::max<int64_t>(0, start[dev] - first[dev] * piece - lo);
+    need = std::max(need, offset[dev] + len);
+  }
+  if (buffer->shape().dim(dim) < need) {
+    // Every range must lie inside the buffer (a dynamic-slice would clamp its start and shift
+    // the data); positions past the last piece are padding of the result.
+    std::vector<int64_t> padded = buffer->shape().dims();
+    padded[dim] = need;
+    buffer = b_->PadHigh(buffer, padded);
+  }
+  std::vector<Instruction*> starts;
+  for (int64_t d = 0; d < buffer->shape().rank(); ++d)
+    starts.push_back(d == dim ? b_->TableLookup(offset) : b_->ScalarS32(0));
+  std::vector<int64_t> sizes = buffer->shape().dims();
+  sizes[dim] = len;
+  return b_->DynamicSlice(buffer, starts, sizes);
+}
+
+// One dim refined from ns to nt = ns * f tiles where the chunks do not line up (f32[10] in 2
+// tiles of 5 -> 4 tiles of 3; XLA pads and exchanges a halo in
+// ReshardFromPartialReplicateWithDynamicSlice): a target tile spans at most two source tiles, so
+// every device concatenates the source tile its range starts in with the next one (taking from a
+// holder, by collective-permute, those it does not hold itself) and cuts its range out. The other
+// dims keep their tiles (and each device its coordinates there). Moves at most two source tiles
+// per device instead of gathering the value.
+std::optional<PValue> Resharder::TryRefineWithHalo(const PValue& v, const Sharding& target) {
+  const Sharding& src = v.sharding;
+  if (!src.IsTiled() || !IsPlainTiled(src) || !target.IsTiled() || !IsPlainTiled(target)) return std::nullopt;
+  int64_t rank = v.base_shape.rank();
+  if (src.TiledDataRank() != rank || target.TiledDataRank() != rank) return std::nullopt;
+  int64_t dim = -1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (src.NumTilesOnDim(d) == target.NumTilesOnDim(d)) continue;
+    if (dim >= 0) return std::nullopt;
+    dim = d;
+  }
+  if (dim < 0) return std::nullopt;
+  int64_t ns = src.NumTilesOnDim(dim), nt = target.NumTilesOnDim(dim), size = v.base_shape.dim(dim);
+  if (nt <= ns || nt % ns != 0) return std::nullopt;
+  int64_t cs = CeilDiv(size, ns), ct = CeilDiv(size, nt);
+  int64_t n = b_->num_devices();
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (int64_t dev = 0; dev < n; ++dev) holders[src.TileIndexForDevice(dev)].push_back(dev);
+  std::vector<int64_t> start(n);
+  for (int64_t dev = 0; dev < n; ++dev) {
+    std::vector<int64_t> have = src.TileIndexForDevice(dev), want = target.TileIndexForDevice(dev);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim && have[d] != want[d]) return std::nullopt;
+    start[dev] = want[dim] * ct;
+  }
+  std::map<std::vector<int64_t>, int64_t> next_holder;  // spreads the requests over replicas
+  auto holder = [&](int64_t dev, int64_t t) -> int64_t {
+    std::vector<int64_t> tile = src.TileIndexForDevice(dev);
+    if (tile[dim] == t) return dev;
+    tile[dim] = t;
+    const std::vector<int64_t>& hs = holders.at(tile);
+    return hs[next_holder[tile]++ % hs.size()];
+  };
+  return PValue{FetchRange(v.hlo, dim, cs, ns, holder, start, ct), target, v.base_shape};
+}
+
 // [.., k, .., 1, ..] -> [.., 1, .., k, ..] (other dims alike): one all-to-all per group of the k
 // devices that share the other coordinates, then a collective-permute if the device order differs.
 std::optional<PValue> Resharder::TryAllToAll(const PValue& v, const Sharding& target) {
@@ -339,6 +468,138 @@ std::optional<PValue> Resharder::TryAllToAll(const PValue& v, const Sharding& ta
   return TryPermute(out, target);
 }
 
+// Device d at tile coordinate c on `from` (c = hi * f + lo) ends at hi on `from` and at
+// (its coordinate on `to`) * f + lo on `to`: the f tiles of a merged `from` block are contiguous,
+// and each one's `to` range splits into f contiguous pieces, so every device sends piece j of its
+// shard to the block's member j and concatenates what it receives along `from` in member order.
+// XLA reaches the same layouts through reshapes that split the dims ([8,1] -> [2,4] as
+// [2,4,1] -> [2,1,4]); here the pieces are cut directly. Nullopt when the tile layouts of the two
+// dims do not line up (uneven shards whose padding would land inside the merged block).
+std::optional<PValue> Resharder::MoveTileFactor(const PValue& v, int64_t from, int64_t to, int64_t f, bool emit) {
+  const Sharding& src = v.sharding;
+  if (!src.IsTiled() || !IsPlainTiled(src) || from == to || f <= 1) return std::nullopt;
+  int64_t rank = v.base_shape.rank();
+  if (src.TiledDataRank() != rank) return std::nullopt;
+  int64_t tf = src.NumTilesOnDim(from), tt = src.NumTilesOnDim(to);
+  if (tf % f != 0) return std::nullopt;
+  int64_t nf = v.base_shape.dim(from), nt = v.base_shape.dim(to);
+  int64_t sf = CeilDiv(nf, tf), st = CeilDiv(nt, tt);
+  // The merged block is f old tiles back to back, and the `to` pieces split the old shard evenly.
+  if (CeilDiv(nf, tf / f) != f * sf || st % f != 0 || CeilDiv(nt, tt * f) != st / f) return std::nullopt;
+  int64_t n = b_->num_devices();
+  std::map<std::vector<int64_t>, std::vector<std::pair<int64_t, int64_t>>> blocks;
+  std::vector<std::vector<int64_t>> tile_of(n);
+  for (int64_t dev = 0; dev < n; ++dev) {
+    std::vector<int64_t> c = Coords(src, dev);
+    int64_t lo = c[from] % f;
+    c[from] /= f;
+    blocks[c].emplace_back(lo, dev);
+    tile_of[dev] = src.TileIndexForDevice(dev);
+    tile_of[dev][from] /= f;
+    tile_of[dev][to] = tile_of[dev][to] * f + lo;
+  }
+  std::vector<std::vector<int64_t>> groups;
+  for (auto& [key, members] : blocks) {
+    std::sort(members.begin(), members.end());
+    std::vector<int64_t> g;
+    for (auto& m : members) g.push_back(m.second);
+    groups.push_back(std::move(g));
+  }
+  std::vector<int64_t> tdims(rank);
+  for (int64_t d = 0; d < rank; ++d) tdims[d] = src.NumTilesOnDim(d);
+  tdims[from] /= f;
+  tdims[to] *= f;
+  std::optional<Sharding> out = ShardingFromTiles(tdims, tile_of);
+  if (!out) return std::nullopt;
+  if (!emit) return PValue{nullptr, *out, v.base_shape};
+  Instruction* y = b_->AllToAll(v.hlo, to, groups);
+  // y's `to` dim is [piece from member 0 | ... | member f-1]: split it as (f, st/f), move the f
+  // next to `from` (before it: member order is the order along `from`) and merge.
+  const std::vector<int64_t>& local = v.hlo->shape().dims();
+  std::vector<int64_t> split;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == to) {
+      split.push_back(f);
+      split.push_back(st / f);
+    } else {
+      split.push_back(local[d]);
+    }
+  }
+  auto pos = [&](int64_t d) { return d <= to ? d + (d == to ? 1 : 0) : d + 1; };
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == from) perm.push_back(to);  // the member index goes right before `from`'s rows
+    perm.push_back(pos(d));
+  }
+  std::vector<int64_t> merged = local;
+  merged[from] = f * local[from];
+  merged[to] = st / f;
+  Instruction* m = b_->Reshape(b_->Transpose(b_->Reshape(y, split), perm), merged);
+  return PValue{m, *out, v.base_shape};
+}
+
+// Tile counts that differ by factors moving between dims (e.g. [8,1] -> [2,4], [2,4] -> [4,2],
+// [4,1,1] -> [1,2,2]): one all-to-all per moved factor, each moving one shard's worth of data,
+// where gathering the shrinking dim would move f shards. Largest common factor first; among
+// equal ones the order that ends in the target's device order (e.g. [8,1,1] -> [2,2,2] iota:
+// minor dims first), else a final collective-permute fixes the order.
+std::optional<PValue> Resharder::TryFactorAllToAll(const PValue& v, const Sharding& target) {
+  if (!IsPlainTiled(v.sharding) || !target.IsTiled() || !IsPlainTiled(target)) return std::nullopt;
+  int64_t rank = v.base_shape.rank();
+  if (v.sharding.TiledDataRank() != rank || target.TiledDataRank() != rank) return std::nullopt;
+  if (v.sharding.NumTiles() != target.NumTiles()) return std::nullopt;
+  struct Move {
+    int64_t from, to, f;
+  };
+  // The moves in one order of preference among equal factors (minor or major dims first), and
+  // the sharding they end at; nullopt when a move is not possible.
+  auto plan = [&](bool minor_from, bool minor_to) -> std::optional<std::pair<std::vector<Move>, Sharding>> {
+    PValue cur{nullptr, v.sharding, v.base_shape};
+    std::vector<Move> moves;
+    for (int64_t step = 0; step < 2 * rank; ++step) {
+      Move best{-1, -1, 1};
+      for (int64_t i = 0; i < rank; ++i) {
+        int64_t a = minor_from ? rank - 1 - i : i;
+        int64_t sa = cur.sharding.NumTilesOnDim(a), ta = target.NumTilesOnDim(a);
+        if (sa <= ta || sa % ta != 0) continue;
+        for (int64_t j = 0; j < rank; ++j) {
+          int64_t b = minor_to ? rank - 1 - j : j;
+          int64_t sb = cur.sharding.NumTilesOnDim(b), tb = target.NumTilesOnDim(b);
+          if (b == a || tb <= sb || tb % sb != 0) continue;
+          int64_t f = std::gcd(sa / ta, tb / sb);
+          if (f > best.f) best = Move{a, b, f};
+        }
+      }
+      if (best.f == 1) break;
+      std::optional<PValue> moved = MoveTileFactor(cur, best.from, best.to, best.f, /*emit=*/false);
+      if (!moved) return std::nullopt;
+      cur = *moved;
+      moves.push_back(best);
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      if (cur.sharding.NumTilesOnDim(d) != target.NumTilesOnDim(d)) return std::nullopt;
+    return std::make_pair(moves, cur.sharding);
+  };
+  // Prefer an order that lands on the target's device order (no permute afterwards).
+  std::optional<std::pair<std::vector<Move>, Sharding>> chosen;
+  for (bool minor_to : {true, false}) {
+    for (bool minor_from : {false, true}) {
+      auto p = plan(minor_from, minor_to);
+      if (!p) continue;
+      if (!chosen || (p->second == target && !(chosen->second == target))) chosen = p;
+    }
+  }
+  if (!chosen) return std::nullopt;
+  PValue cur = v;
+  for (const Move& m : chosen->first) {
+    std::optional<PValue> moved = MoveTileFactor(cur, m.from, m.to, m.f);
+    if (!moved) return std::nullopt;
+    cur = *moved;
+  }
+  if (cur.sharding == target) return PValue{cur.hlo, target, v.base_shape};
+  return TryPermute(cur, target);
+}
+
 // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
 // order); nullopt when the tiles are not held equally often.
 std::optional<Sharding> Resharder::ShardingFromTiles(const std::vector<int64_t>& tdims,
@@ -407,7 +668,9 @@ std::optional<PValue> Resharder::ReshardWithoutFullRemat(const PValue& v, const 
   if (src.IsReplicated()) return FromReplicated(v, target);
   if (auto p = TryPermute(v, target)) return *p;
   if (auto r = TryRefine(v, target)) return *r;
+  if (auto r = TryRefineWithHalo(v, target)) return *r;
   if (auto r = TryAllToAll(v, target)) return *r;
+  if (auto r = TryFactorAllToAll(v, target)) return *r;
   // Gather only the dims whose tiling differs, then refine or permute from there.
   std::vector<int64_t> differ;
   for (int64_t d = 0; d < v.base_shape.rank(); ++d)
@@ -495,7 +758,10 @@ PValue Resharder::Reshard(const PValue& v, const Sharding& target, const std::st
   if (v.sharding == target) return PValue{v.hlo, target, v.base_shape};
   // In-group (framed) and global shardings of one value are different things: keep them apart.
   std::string frame_tag = b_->frame() ? b_->frame()->Tag() + ":" : "";
-  auto key = std::make_pair(static_cast<const Instruction*>(v.hlo), frame_tag + target.ToString(false));
+  // The source sharding is part of the key: one instruction can stand for values of different
+  // shardings (a local op that relabels tiles, e.g. a rotation whose pieces all stay in place).
+  auto key = std::make_pair(static_cast<const Instruction*>(v.hlo),
+                            frame_tag + v.sharding.ToString(false) + "->" + target.ToString(false));
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   PValue out;
   if (v.base_shape.IsTuple()) {

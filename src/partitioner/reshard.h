@@ -45,6 +45,13 @@ class Resharder {
   std::vector<Instruction*> TileOffsets(const Shape& shape, const Sharding& sharding);
   // Devices grouped by equal tile coordinates except along `dims` (tile dims), each group ordered
   // row-major by the coordinates along `dims`.
+  // Per device, the `len` elements of dim `dim` starting at global position start[dev] (positions
+  // past the end are unspecified) of a value whose dim is cut into `pieces` pieces of `piece`
+  // elements, piece t being the local `x` of device holder(dev, t) (dev itself when it holds it):
+  // the pieces a range spans are fetched by collective-permute, concatenated and sliced.
+  Instruction* FetchRange(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
+                          const std::function<int64_t(int64_t, int64_t)>& holder, const std::vector<int64_t>& start,
+                          int64_t len);
   // The first reshard that cannot be expressed (Unimplemented), if any.
   const Status& status() const { return status_; }
   // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
@@ -60,7 +67,15 @@ class Resharder {
   PValue FromMaximal(const PValue& v, int64_t device);
   std::optional<PValue> TryPermute(const PValue& v, const Sharding& target);
   std::optional<PValue> TryRefine(const PValue& v, const Sharding& target);
+  // Refinement of one dim whose source and target chunks do not line up (uneven dims).
+  std::optional<PValue> TryRefineWithHalo(const PValue& v, const Sharding& target);
   std::optional<PValue> TryAllToAll(const PValue& v, const Sharding& target);
+  // Moves a factor f of dim `from`'s tiles onto dim `to` (tiles Tf, Tt -> Tf/f, Tt*f) with one
+  // all-to-all among the f devices of each merged `from` block.
+  // With `emit` false only the resulting sharding is computed (hlo null).
+  std::optional<PValue> MoveTileFactor(const PValue& v, int64_t from, int64_t to, int64_t f, bool emit = true);
+  // Chains of MoveTileFactor (then a permute) from `v`'s tile counts to `target`'s.
+  std::optional<PValue> TryFactorAllToAll(const PValue& v, const Sharding& target);
   PValue ReshardLeaf(const PValue& v, const Sharding& target, const std::string& context);
   // Between manual subgroup shardings (or replicated -> manual subgroup) with the same groups.
   PValue ReshardManualSubgroup(const PValue& v, const Sharding& target, const std::string& context);
@@ -70,7 +85,7 @@ class Resharder {
 
   SpmdBuilder* b_;
   Status status_;
-  // Reshard cache: (source hlo, target sharding text) -> result.
+  // Reshard cache: (source hlo, source and target sharding text) -> result.
   absl::flat_hash_map<std::pair<const Instruction*, std::string>, PValue> cache_;
 };
 

@@ -1,9 +1,10 @@
 // Seeded random-program differential tester for the SPMD partitioner: generates small modules
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
-// pad / concatenate / reverse / sort (variadic with iota indices) / dynamic-(update-)slice at
-// out-of-range indices / convolution / reduce-window / select-and-scatter ops, and in a
-// second test gather / scatter with data-dependent, partly out-of-range indices; random shardings
-// over random device counts and device orders),
+// pad / concatenate (rolls too) / reverse / sort (variadic with iota indices; sort + slice as
+// top-k) / topk / dynamic-(update-)slice at out-of-range indices / convolution (grouped, filter
+// gradients) / reduce-window / select-and-scatter ops, and in a second test gather / scatter
+// with data-dependent, partly out-of-range indices; random shardings over random device counts
+// and device orders),
 // partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
 // runs them on N in-process devices and compares with the single-device interpreter.
 //
@@ -400,8 +401,26 @@ class Generator {
         Emit(dims, fmt::format("slice(%{}), slice={{{}}}", v.name, fmt::join(spec, ", ")));
         return;
       }
-      case 9: {  // concatenate with a fresh parameter or itself
+      case 9: {  // concatenate with a fresh parameter or itself, or a roll (two slices of v, wrapped)
         int64_t d = Rand(0, rank - 1);
+        if (v.dims[d] >= 2 && Chance(0.3)) {
+          int64_t k = Rand(1, v.dims[d] - 1);
+          std::string hi = Fresh(), lo = Fresh();
+          std::vector<std::string> shi, slo;
+          std::vector<int64_t> dhi = v.dims, dlo = v.dims;
+          for (int64_t i = 0; i < rank; ++i) {
+            shi.push_back(i == d ? fmt::format("[{}:{}]", k, v.dims[i]) : fmt::format("[0:{}]", v.dims[i]));
+            slo.push_back(i == d ? fmt::format("[0:{}]", k) : fmt::format("[0:{}]", v.dims[i]));
+          }
+          dhi[d] = v.dims[d] - k;
+          dlo[d] = k;
+          body_ += fmt::format("  %{} = {} slice(%{}), slice={{{}}}{}\n", hi, ShapeText(dhi), v.name, fmt::join(shi, ", "),
+                               MaybeSharding(dhi, 0.5));
+          body_ += fmt::format("  %{} = {} slice(%{}), slice={{{}}}{}\n", lo, ShapeText(dlo), v.name, fmt::join(slo, ", "),
+                               MaybeSharding(dlo, 0.5));
+          Emit(v.dims, fmt::format("concatenate(%{}, %{}), dimensions={{{}}}", hi, lo, d));
+          return;
+        }
         std::vector<int64_t> other = v.dims;
         other[d] = Rand(1, 5);
         std::string p = Chance(0.3) ? v.name : NewParam(other);
@@ -527,8 +546,31 @@ class Generator {
         return;
       }
       case 19: {  // 1-D convolution (batch, spatial, feature) with a fresh kernel, maybe strided or
-                  // input-dilated (a transposed convolution)
+                  // input-dilated (a transposed convolution); or grouped (feature_group_count), or
+                  // a filter gradient (f0b_i0o->0bf: the batch contracted, batch_group_count
+                  // sometimes)
         if (rank != 3) break;
+        if (Chance(0.3)) {
+          int64_t b = v.dims[0], s = v.dims[1], f = v.dims[2];
+          if (Chance(0.5)) {
+            // Grouped: g divides f; o = g * m output features.
+            int64_t g = f % 2 == 0 && Chance(0.5) ? 2 : f;
+            int64_t k = Rand(1, std::min<int64_t>(3, s)), m = Rand(1, 2);
+            std::string kern = NewParam({k, f / g, g * m});
+            Emit({b, s - k + 1, g * m},
+                 fmt::format("convolution(%{}, %{}), window={{size={}}}, dim_labels=b0f_0io->b0f, "
+                             "feature_group_count={}", v.name, kern, k, g));
+            return;
+          }
+          // Filter gradient: lhs (batch b, spatial s, feature f) read as f0b (b contracted), a
+          // fresh gradient [b, s2, o] read as i0o; batch_group_count g splits f and o.
+          int64_t s2 = Rand(1, s), g = f % 2 == 0 && Chance(0.4) ? 2 : 1, o = g * Rand(1, 2);
+          std::string grad = NewParam({b, s2, o});
+          Emit({s - s2 + 1, f / g, o},
+               fmt::format("convolution(%{}, %{}), window={{size={}}}, dim_labels=f0b_i0o->0bf{}", v.name, grad, s2,
+                           g > 1 ? fmt::format(", batch_group_count={}", g) : ""));
+          return;
+        }
         int64_t k = Rand(1, 4), o = Rand(1, 4), stride = Rand(1, 2);
         std::string kern = NewParam({k, v.dims[2], o});
         int64_t lo = Rand(0, 2), hi = Rand(0, 2), lhs_dilate = stride == 1 && Chance(0.25) ? 2 : 1;
@@ -574,8 +616,37 @@ class Generator {
                                fmt::join(dilate, "x"), max ? "max" : "add"));
         return;
       }
-      case 15: {  // sort along a dim; or values with their iota indices (variadic, both outputs used)
+      case 15: {  // sort along a dim; or values with their iota indices (variadic, both outputs used);
+                  // or topk along the last dim (values plus the converted indices)
         int64_t d = Rand(0, rank - 1);
+        if (Chance(0.15)) {
+          // top-k written as a sort whose only use is a slice of its first k along the sort dim
+          std::vector<int64_t> out = v.dims;
+          out[d] = Rand(1, std::min<int64_t>(v.dims[d], 3));
+          std::string st = Fresh();
+          std::vector<std::string> spec;
+          for (int64_t i = 0; i < rank; ++i) spec.push_back(fmt::format("[0:{}]", out[i]));
+          body_ += fmt::format("  %{} = {} sort(%{}), dimensions={{{}}}, to_apply=%lt{}\n", st, ShapeText(v.dims), v.name,
+                               d, MaybeSharding(v.dims, 0.9));
+          Emit(out, fmt::format("slice(%{}), slice={{{}}}", st, fmt::join(spec, ", ")));
+          return;
+        }
+        if (rank >= 1 && Chance(0.25)) {
+          std::vector<int64_t> out = v.dims;
+          out.back() = Rand(1, std::min<int64_t>(v.dims.back(), 4));
+          std::string tk = Fresh(), g0 = Fresh(), g1 = Fresh(), cv = Fresh();
+          std::string shape = ShapeText(out), ishape = shape;
+          ishape.replace(0, 3, "s32");
+          std::string sharding = Chance(0.75) ? RandomSharding(out) : "";
+          body_ += fmt::format("  %{} = ({}, {}) topk(%{}), k={}, largest={}{}\n", tk, shape, ishape, v.name, out.back(),
+                               Chance(0.5) ? "true" : "false",
+                               sharding.empty() ? "" : fmt::format(", sharding={{{}, {}}}", sharding, sharding));
+          body_ += fmt::format("  %{} = {} get-tuple-element(%{}), index=0\n", g0, shape, tk);
+          body_ += fmt::format("  %{} = {} get-tuple-element(%{}), index=1\n", g1, ishape, tk);
+          body_ += fmt::format("  %{} = {} convert(%{})\n", cv, shape, g1);
+          Emit(out, fmt::format("add(%{}, %{})", g0, cv));
+          return;
+        }
         if (Chance(0.5)) {
           Emit(v.dims, fmt::format("sort(%{}), dimensions={{{}}}, to_apply=%lt", v.name, d));
           return;
