@@ -665,9 +665,16 @@ class Driver {
     kProvided = 1, kDoneFwd = 2, kDoneBwd = 4, kDoneGroup = 8, kOpen = 16, kInGroup = 32, kManualConversion = 64
   };
   void PrepareFixpoint() {
-    int64_t max_id = -1;
-    std::vector<Entry*> unnumbered;
-    post_order_slot_.resize(module_.unique_id_bound(), -1);
+    // Per-id arrays are sized for the ids the module has handed out; instructions without one
+    // (or outside that range) get their facts once they are numbered, after the pass.
+    const int64_t bound = module_.unique_id_bound();
+    int64_t max_id = bound - 1;
+    std::vector<Entry*> deferred;
+    bits_.assign(bound, 0);
+    op_class_.assign(bound, kOther);
+    fwd_level_.assign(bound, 0);
+    user_begin_.assign(bound + 1, 0);
+    post_order_slot_.resize(bound, -1);
     size_t c = 0;
     for (Computation* comp : module_.computations()) {
       // The post orders of the constraint processing still hold where it changed nothing.
@@ -675,8 +682,8 @@ class Driver {
       const std::vector<Entry> order =
           reuse ? std::move(post_orders_[c]) : XlaPostOrder(*comp, comp_instrs_[c].second, post_order_slot_);
       ++c;
-      // The first pass over all instructions (each a cache miss on large modules): the ids, and
-      // the annotations.
+      // The first pass over all instructions (each a cache miss on large modules): the
+      // annotations, and the per-id facts the sweeps consult instead of the instructions.
       orders_.emplace_back(order.size());
       std::vector<Entry>& entries = orders_.back();
       for (size_t k = 0; k < order.size(); ++k) {
@@ -684,15 +691,29 @@ class Driver {
         Instruction* i = order[k].instr;
         CollectAnnotation(i);
         entries[k] = {i, i->unique_id()};
-        if (i->unique_id() < 0) unnumbered.push_back(&entries[k]);
-        max_id = std::max(max_id, i->unique_id());
+        if (i->unique_id() < 0 || i->unique_id() >= bound)
+          deferred.push_back(&entries[k]);
+        else
+          CollectFacts(entries[k]);
       }
     }
-    for (Entry* e : unnumbered) {
-      e->instr->set_unique_id(++max_id);
-      e->id = max_id;
+    for (Entry* e : deferred) max_id = std::max(max_id, e->id);
+    const size_t n = max_id + 1;
+    bits_.resize(n, 0);
+    op_class_.resize(n, kOther);
+    fwd_level_.resize(n, 0);
+    user_begin_.resize(n + 1, 0);
+    for (Entry* e : deferred) {
+      if (e->id < 0) {
+        e->instr->set_unique_id(++max_id);
+        e->id = max_id;
+        bits_.push_back(0);
+        op_class_.push_back(kOther);
+        fwd_level_.push_back(0);
+        user_begin_.push_back(0);
+      }
+      CollectFacts(*e);
     }
-    bits_.assign(max_id + 1, 0);
     s_.changed_at.assign(max_id + 1, 1);
     s_.operands_changed_at.assign(max_id + 1, 1);
     fwd_at_.assign(max_id + 1, 0);
@@ -701,25 +722,6 @@ class Driver {
     for (const Instruction* i : s_.provided) bits_[i->unique_id()] |= kProvided;
     for (const auto& [i, dims] : s_.unspecified_dims) bits_[i->unique_id()] |= kOpen;
     for (const auto& [i, g] : s_.group_of) bits_[i->unique_id()] |= kInGroup;
-    op_class_.assign(max_id + 1, kOther);
-    user_begin_.assign(max_id + 2, 0);
-    // Two passes over the instructions (on large modules each visit is a cache miss, so the
-    // passes prefetch ahead): opcode facts and user counts, then the users' ids, from which the
-    // single-non-root-user facts follow without visiting the users again.
-    for (const auto& order : orders_)
-      for (size_t k = 0; k < order.size(); ++k) {
-        const Entry& e = order[k];
-        if (k + kPrefetchAhead < order.size()) Prefetch(order[k + kPrefetchAhead].instr);
-        if (e.instr->IsCustomCall("SPMDFullToShardShape") || e.instr->IsCustomCall("SPMDShardToFullShape"))
-          bits_[e.id] |= kManualConversion;
-        switch (e.instr->opcode()) {
-          case Opcode::kBroadcast: op_class_[e.id] = kBroadcastOp; break;
-          case Opcode::kParameter: op_class_[e.id] = kParameterOp; break;
-          case Opcode::kDot: case Opcode::kConvolution: op_class_[e.id] = kDotOp; break;
-          default: break;
-        }
-        user_begin_[e.id + 1] = static_cast<int64_t>(e.instr->users().size());
-      }
     for (size_t i = 1; i < user_begin_.size(); ++i) user_begin_[i] += user_begin_[i - 1];
     s_.single_non_root_user.assign(max_id + 1, 0);
     user_ids_.assign(user_begin_.back(), -1);
@@ -742,6 +744,22 @@ class Driver {
         s_.single_non_root_user[e.id] = non_root == 1;
       }
     }
+  }
+  // The opcode facts of one numbered instruction, and its user count (user_begin_ is turned into
+  // offsets afterwards).
+  void CollectFacts(const Entry& e) {
+    const Instruction* i = e.instr;
+    if (i->IsCustomCall("SPMDFullToShardShape") || i->IsCustomCall("SPMDShardToFullShape"))
+      bits_[e.id] |= kManualConversion;
+    switch (i->opcode()) {
+      case Opcode::kBroadcast: op_class_[e.id] = kBroadcastOp; break;
+      case Opcode::kParameter: op_class_[e.id] = kParameterOp; break;
+      case Opcode::kDot: case Opcode::kConvolution: op_class_[e.id] = kDotOp; break;
+      default: break;
+    }
+    // The lowest aggressiveness at which the forward rule may change anything.
+    fwd_level_[e.id] = CanPropagateThrough(*i, 0) ? 0 : CanPropagateThrough(*i, 1) ? 1 : 2;
+    user_begin_[e.id + 1] = static_cast<int64_t>(i->users().size());
   }
   uint8_t& Bits(const Instruction* i) { return bits_[i->unique_id()]; }
 
@@ -820,6 +838,7 @@ class Driver {
     const uint8_t bits = bits_[e.id];
     if (bits & kDoneFwd) return false;
     if (bits & kProvided) return (bits & kOpen) != 0;
+    if (fwd_level_[e.id] > s_.aggressiveness) return false;
     const uint64_t since = fwd_at_[e.id];
     return since == 0 || s_.aggressiveness < 2 || s_.changed_at[e.id] > since || op_class_[e.id] != kOther ||
            s_.operands_changed_at[e.id] > since;
@@ -889,7 +908,8 @@ class Driver {
           if (bits & kDoneFwd) continue;
           if (!(bits & kProvided)) {
             bits |= kDoneFwd;
-            if (ForwardIsUpToDate(e)) continue;
+            // (InferFromOperands would refuse at its first check; this does not touch it.)
+            if (fwd_level_[e.id] > aggressiveness || ForwardIsUpToDate(e)) continue;
             bits &= ~kDoneFwd;
           }
           Instruction* instr = e.instr;
@@ -1138,6 +1158,7 @@ class Driver {
   // and the users' ids (users of id i: user_ids_[user_begin_[i] .. user_begin_[i + 1])).
   enum : uint8_t { kOther, kBroadcastOp, kParameterOp, kDotOp };
   std::vector<uint8_t> op_class_;
+  std::vector<uint8_t> fwd_level_;  // see CollectFacts
   std::vector<int64_t> user_begin_, user_ids_;
 };
 
