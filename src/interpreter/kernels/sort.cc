@@ -130,7 +130,13 @@ StatusOr<Literal> TopKKernel(const Instruction& topk, const Literal& operand,
   const Shape& s = operand.shape();
   if (s.rank() < 1) return InvalidArgument("topk: operand must have rank >= 1");
   const int64_t n = s.dim(s.rank() - 1);
-  const int64_t k = topk.int_attr(AttrId::kK, 1);
+  // The topk op carries k=; the TopK custom call (as JAX emits it) only has it in its result
+  // shape, (values[..., k], indices[..., k]).
+  const Shape& result = topk.shape();
+  const int64_t k = topk.attrs().Has(AttrId::kK) ? topk.int_attr(AttrId::kK)
+                    : result.IsTuple() && result.tuple_size() > 0 && result.tuple_shape(0).rank() > 0
+                        ? result.tuple_shape(0).dims().back()
+                        : 1;
   const bool largest = topk.bool_attr(AttrId::kLargest, true);
   if (k < 0 || k > n) return InvalidArgument("topk: k={} out of range for {}", k, s.ToString(false));
   std::vector<int64_t> odims = s.dims();
