@@ -21,6 +21,36 @@ std::vector<int64_t> Coords(const Sharding& s, int64_t device) {
   return *idx;
 }
 
+// The devices of `s` in blocks of `f` consecutive tiles along `dim`: each block's devices in
+// order along `dim` (the groups of a collective that merges or splits those tiles), and per
+// device its position in its block and its tile index with the `dim` coordinate divided by f.
+struct TileBlocks {
+  std::vector<std::vector<int64_t>> groups;
+  std::vector<int64_t> within;
+  std::vector<std::vector<int64_t>> tile_of;
+};
+TileBlocks BlocksAlongDim(const Sharding& s, int64_t num_devices, int64_t dim, int64_t f) {
+  TileBlocks out;
+  out.within.resize(num_devices);
+  out.tile_of.resize(num_devices);
+  std::map<std::vector<int64_t>, std::vector<std::pair<int64_t, int64_t>>> blocks;
+  for (int64_t dev = 0; dev < num_devices; ++dev) {
+    std::vector<int64_t> c = Coords(s, dev);
+    out.within[dev] = c[dim] % f;
+    c[dim] /= f;
+    blocks[c].emplace_back(out.within[dev], dev);
+    out.tile_of[dev] = s.TileIndexForDevice(dev);
+    out.tile_of[dev][dim] /= f;
+  }
+  for (auto& [key, members] : blocks) {
+    std::sort(members.begin(), members.end());
+    std::vector<int64_t> g;
+    for (auto& m : members) g.push_back(m.second);
+    out.groups.push_back(std::move(g));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::vector<int64_t>> Resharder::GroupsAlong(const Sharding& s, const std::vector<int64_t>& dims) {
@@ -487,24 +517,10 @@ std::optional<PValue> Resharder::MoveTileFactor(const PValue& v, int64_t from, i
   // The merged block is f old tiles back to back, and the `to` pieces split the old shard evenly.
   if (CeilDiv(nf, tf / f) != f * sf || st % f != 0 || CeilDiv(nt, tt * f) != st / f) return std::nullopt;
   int64_t n = b_->num_devices();
-  std::map<std::vector<int64_t>, std::vector<std::pair<int64_t, int64_t>>> blocks;
-  std::vector<std::vector<int64_t>> tile_of(n);
-  for (int64_t dev = 0; dev < n; ++dev) {
-    std::vector<int64_t> c = Coords(src, dev);
-    int64_t lo = c[from] % f;
-    c[from] /= f;
-    blocks[c].emplace_back(lo, dev);
-    tile_of[dev] = src.TileIndexForDevice(dev);
-    tile_of[dev][from] /= f;
-    tile_of[dev][to] = tile_of[dev][to] * f + lo;
-  }
-  std::vector<std::vector<int64_t>> groups;
-  for (auto& [key, members] : blocks) {
-    std::sort(members.begin(), members.end());
-    std::vector<int64_t> g;
-    for (auto& m : members) g.push_back(m.second);
-    groups.push_back(std::move(g));
-  }
+  TileBlocks blocks = BlocksAlongDim(src, n, from, f);
+  std::vector<std::vector<int64_t>>& tile_of = blocks.tile_of;
+  for (int64_t dev = 0; dev < n; ++dev) tile_of[dev][to] = tile_of[dev][to] * f + blocks.within[dev];
+  const std::vector<std::vector<int64_t>>& groups = blocks.groups;
   std::vector<int64_t> tdims(rank);
   for (int64_t d = 0; d < rank; ++d) tdims[d] = src.NumTilesOnDim(d);
   tdims[from] /= f;
@@ -625,30 +641,13 @@ std::optional<Sharding> Resharder::ShardingFromTiles(const std::vector<int64_t>&
 // consecutive tiles; the result is replicated within the block.
 std::optional<PValue> Resharder::PartialGather(const PValue& v, int64_t dim, int64_t f) {
   const Sharding& s = v.sharding;
-  int64_t n = b_->num_devices();
-  std::map<std::vector<int64_t>, std::vector<std::pair<int64_t, int64_t>>> blocks;
-  std::vector<std::vector<int64_t>> tile_of(n);
-  for (int64_t dev = 0; dev < n; ++dev) {
-    std::vector<int64_t> c = Coords(s, dev);
-    int64_t within = c[dim] % f;
-    c[dim] /= f;
-    blocks[c].emplace_back(within, dev);
-    tile_of[dev] = s.TileIndexForDevice(dev);
-    tile_of[dev][dim] /= f;
-  }
-  std::vector<std::vector<int64_t>> groups;
-  for (auto& [key, members] : blocks) {
-    std::sort(members.begin(), members.end());
-    std::vector<int64_t> g;
-    for (auto& m : members) g.push_back(m.second);
-    groups.push_back(std::move(g));
-  }
+  TileBlocks blocks = BlocksAlongDim(s, b_->num_devices(), dim, f);
   std::vector<int64_t> tdims(v.base_shape.rank());
   for (int64_t d = 0; d < v.base_shape.rank(); ++d) tdims[d] = s.NumTilesOnDim(d);
   tdims[dim] /= f;
-  std::optional<Sharding> coarse = ShardingFromTiles(tdims, tile_of);
+  std::optional<Sharding> coarse = ShardingFromTiles(tdims, blocks.tile_of);
   if (!coarse) return std::nullopt;
-  return PValue{b_->AllGather(v.hlo, dim, groups), *coarse, v.base_shape};
+  return PValue{b_->AllGather(v.hlo, dim, blocks.groups), *coarse, v.base_shape};
 }
 
 void Resharder::WarnFullRematerialization(const PValue& v, const Sharding& target, const std::string& context) {
