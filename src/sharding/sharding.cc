@@ -296,35 +296,32 @@ int64_t Sharding::TiledDataRank() const {
          static_cast<int64_t>(rep_->subgroup_types.size());
 }
 
+namespace {
+// The tile dim of the first subgroup dim of type `t` (the subgroup dims close the tile array),
+// or -1.
+int64_t SubgroupDimOfType(const std::vector<SubgroupType>& types, int64_t tile_rank, SubgroupType t) {
+  const int64_t k = static_cast<int64_t>(types.size());
+  for (int64_t i = 0; i < k; ++i)
+    if (types[i] == t) return tile_rank - k + i;
+  return -1;
+}
+}  // namespace
+
 int64_t Sharding::SubgroupReplicationDim() const {
   if (!IsTiled()) return -1;
   const int64_t rank = rep_->tiles.num_dimensions();
   if (rep_->replicate_on_last_tile_dim) return rank - 1;
-  const int64_t k = static_cast<int64_t>(rep_->subgroup_types.size());
-  for (int64_t i = 0; i < k; ++i) {
-    if (rep_->subgroup_types[i] == SubgroupType::kReplicated) return rank - k + i;
-  }
-  return -1;
+  return SubgroupDimOfType(rep_->subgroup_types, rank, SubgroupType::kReplicated);
 }
 
 int64_t Sharding::SubgroupManualDim() const {
   if (!IsTiled()) return -1;
-  const int64_t rank = rep_->tiles.num_dimensions();
-  const int64_t k = static_cast<int64_t>(rep_->subgroup_types.size());
-  for (int64_t i = 0; i < k; ++i) {
-    if (rep_->subgroup_types[i] == SubgroupType::kManual) return rank - k + i;
-  }
-  return -1;
+  return SubgroupDimOfType(rep_->subgroup_types, rep_->tiles.num_dimensions(), SubgroupType::kManual);
 }
 
 int64_t Sharding::SubgroupUnreducedDim() const {
   if (!IsTiled()) return -1;
-  const int64_t rank = rep_->tiles.num_dimensions();
-  const int64_t k = static_cast<int64_t>(rep_->subgroup_types.size());
-  for (int64_t i = 0; i < k; ++i) {
-    if (rep_->subgroup_types[i] == SubgroupType::kUnreduced) return rank - k + i;
-  }
-  return -1;
+  return SubgroupDimOfType(rep_->subgroup_types, rep_->tiles.num_dimensions(), SubgroupType::kUnreduced);
 }
 
 std::vector<int64_t> Sharding::DataTileDims() const {
