@@ -1,6 +1,7 @@
 #include "sharding/tile_assignment.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <numeric>
 
@@ -255,9 +256,16 @@ std::optional<std::vector<int64_t>> TileAssignment::IndexOf(int64_t device) cons
   return index;
 }
 
+namespace {
+std::atomic<int64_t> materialized_ids{0};
+}  // namespace
+
+int64_t TileAssignment::MaterializedIds() { return materialized_ids.load(std::memory_order_relaxed); }
+
 const std::vector<int64_t>& TileAssignment::devices() const {
   const Rep& rep = *rep_;
   std::call_once(rep.once, [&rep] {
+    materialized_ids.fetch_add(rep.n, std::memory_order_relaxed);
     std::vector<int64_t> d(rep.n);
     for (int64_t i = 0; i < rep.n; ++i) d[i] = rep.IotaAt(i);
     rep.devices = std::make_shared<const std::vector<int64_t>>(std::move(d));

@@ -58,6 +58,9 @@ class TileAssignment {
 
   // The ids row-major; materialised on first use for an iota, then cached and shared.
   const std::vector<int64_t>& devices() const;
+  // How many ids devices() has materialised from iota form since the process started (all
+  // threads): a diagnostic, and what tests use to check that passes keep large meshes compact.
+  static int64_t MaterializedIds();
 
   // Same ids, new dims (products must agree). Iota stays iota.
   TileAssignment Reshape(std::vector<int64_t> new_dims) const;
