@@ -9,13 +9,12 @@
 #include <map>
 #include <numeric>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
-#include "partitioner/builder.h"
+#include "partitioner/computation_partitioner.h"
 #include "partitioner/gather_scatter.h"
 #include "partitioner/halo.h"
-#include "partitioner/manual_groups.h"
-#include "partitioner/reshard.h"
 #include "passes/passes.h"
 #include "propagation/dim_mapping.h"
 #include "propagation/dot_dims.h"
@@ -24,15 +23,6 @@
 #include "support/check.h"
 
 namespace spmdc {
-namespace {
-
-int64_t Product(const std::vector<int64_t>& v) {
-  int64_t p = 1;
-  for (int64_t x : v) p *= x;
-  return p;
-}
-
-}  // namespace
 
 // Rough per-device bytes a reshard moves (for choosing between strategies; declared in reshard.h).
 int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to) {
@@ -55,7 +45,10 @@ int64_t ReshardCost(const Shape& shape, const Sharding& from, const Sharding& to
   return shape.byte_size() / std::max<int64_t>(common, 1);
 }
 
+namespace partitioner_internal {
+
 namespace {
+
 
 // ReshardCost, except that as many tiles moving to other dims are priced as all-to-alls of about
 // one shard each (the resharder's factor moves) rather than like a gather. For the convolution
@@ -66,111 +59,7 @@ int64_t MoveCost(const Shape& shape, const Sharding& from, const Sharding& to) {
   return ReshardCost(shape, from, to);
 }
 
-struct DotPlan {
-  Sharding lhs, rhs;     // operand shardings for the local dot
-  Sharding result;       // sharding of the local result (after the all-reduce)
-  std::vector<std::vector<int64_t>> reduce_groups;  // all-reduce groups (empty: none)
-  int64_t cost = 0;
-};
-
-class Partitioner;
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
-
-// Partitions one computation into `out`.
-class ComputationPartitioner {
- public:
-  ComputationPartitioner(Partitioner* p, SpmdModuleState* st, const Computation& src, Computation* out)
-      : p_(p), src_(src), b_(st, out), r_(&b_) {}
-
-  StatusOr<PValue> Run(const std::vector<Sharding>& param_shardings, const Sharding& root_sharding);
-
- private:
-  Status Handle(const Instruction* instr);
-  Status Dispatch(const Instruction* instr);  // the per-opcode handlers
-  // Partial-manual regions (manual_groups.h): instructions with manual subgroup shardings.
-  Status ManualSubgroup(const Instruction* instr);
-  Status InGroups(const Instruction* instr, const ManualFrame& frame);
-  Status CrossGroupCollective(const Instruction* instr);
-  PValue Get(const Instruction* operand) const { return values_.at(operand); }
-  Sharding TargetOf(const Instruction* instr) const;
-  PValue Operand(const Instruction* instr, int64_t i, const Sharding& s) {
-    return r_.Reshard(Get(instr->operand(i)), s, instr->name());
-  }
-  void Set(const Instruction* instr, PValue v);
-  Instruction* CloneWith(const Instruction* instr, const std::vector<Instruction*>& operands, const Shape& shape);
-
-  Status Default(const Instruction* instr);
-  Status Elementwise(const Instruction* instr);
-  Status Parameter(const Instruction* instr);
-  Status Constant(const Instruction* instr);
-  Status Iota(const Instruction* instr);
-  Status Broadcast(const Instruction* instr);
-  Status Transpose(const Instruction* instr);
-  Status Reshape(const Instruction* instr);
-  std::optional<PValue> RetiledReshape(const Instruction* instr, const PValue& src, const Sharding& target);
-  Status Reduce(const Instruction* instr);
-  StatusOr<bool> ReduceThenCombine(const Instruction* instr, const Sharding& in);
-  Status Dot(const Instruction* instr);
-  std::optional<PValue> ReduceScatterTo(const PValue& v, const std::vector<std::vector<int64_t>>& groups,
-                                        const Sharding& target, const std::string& kind);
-  Status Convolution(const Instruction* instr);
-  StatusOr<bool> ContractingConvolution(const Instruction* instr, const Sharding& target);
-  StatusOr<bool> BatchGroupedConvolution(const Instruction* instr, const Sharding& target);
-  Status ReduceWindow(const Instruction* instr);
-  Status SelectAndScatter(const Instruction* instr);
-  Status Slicing(const Instruction* instr);  // slice, pad, concatenate, reverse, sort
-  StatusOr<bool> WindowedSlice(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& moved);
-  StatusOr<bool> WindowedConcat(const Instruction* instr, const Sharding& target);
-  StatusOr<bool> WrappedConcat(const Instruction* instr, const Sharding& target);
-  StatusOr<bool> TopKSort(const Instruction* instr, const Sharding& target);
-  StatusOr<bool> TiledReverse(const Instruction* instr, const Sharding& target);
-  StatusOr<bool> InteriorPad(const Instruction* instr, const Sharding& target);
-  std::optional<Instruction*> FetchWindow(Instruction* x, const Sharding& target, int64_t dim, int64_t ci, int64_t co,
-                                          const std::vector<int64_t>& lo);
-  Status DynamicSlicing(const Instruction* instr);
-  bool LocalUpdate(const Instruction* instr, const Sharding& target, const std::vector<int64_t>& tiled);
-  Status GatherScatter(const Instruction* instr);  // gather_scatter.cc
-  Status TopK(const Instruction* instr);  // the topk op and the TopK custom call
-  Status ElementwiseExceptDims(const Instruction* instr, const std::vector<int64_t>& whole);
-  Status Tuple(const Instruction* instr);
-  Status GetTupleElement(const Instruction* instr);
-  Status While(const Instruction* instr);
-  Status Conditional(const Instruction* instr);
-  Status Call(const Instruction* instr);
-
-  Partitioner* p_;
-  const Computation& src_;
-  SpmdBuilder b_;
-  Resharder r_;
-  absl::flat_hash_map<const Instruction*, PValue> values_;
-  absl::flat_hash_set<const Instruction*> named_;
-  absl::flat_hash_set<const Instruction*> value_hlos_;  // instructions standing for some value
-  absl::flat_hash_map<std::string, DotPlan> dot_plans_;
-  // Sorts whose only uses are slices of their first k elements along the sort dim (and their
-  // get-tuple-elements), partitioned as top-k: their value holds only the sorted candidates
-  // (the sort dim T*k long, whole), which those slices cut. The entry is k.
-  absl::flat_hash_map<const Instruction*, int64_t> topk_k_;
-  std::optional<Sharding> target_override_;  // the in-group target while handling InGroups
-};
-
-class Partitioner {
- public:
-  Partitioner(const Module& src, const PartitionOptions& options) : src_(src), options_(options) {}
-
-  StatusOr<PartitionResult> Run();
-  // A partitioned copy of `c` whose parameters have `params` and whose root ends as `root`.
-  StatusOr<Computation*> PartitionCalled(const Computation& c, const std::vector<Sharding>& params,
-                                         const Sharding& root);
-  SpmdModuleState& state() { return state_; }
-
- private:
-  const Module& src_;
-  PartitionOptions options_;
-  SpmdModuleState state_;
-  std::unique_ptr<Module> out_;
-};
+}  // namespace
 
 Sharding ComputationTarget(const Instruction* instr) {
   if (!instr->has_sharding()) return Sharding::Single(instr->shape(), Sharding::Replicate());
@@ -749,6 +638,8 @@ Status ComputationPartitioner::Transpose(const Instruction* instr) {
   return absl::OkStatus();
 }
 
+namespace {
+
 // Dims a reshape leaves alone: (from, to) pairs with equal size and equal product of the dims
 // before them. Tiling only such dims reshapes shard by shard, even unevenly (padding stays put).
 std::vector<std::pair<int64_t, int64_t>> PassthroughDims(const Shape& from, const Shape& to) {
@@ -782,6 +673,8 @@ std::optional<Sharding> PassthroughSharding(const Shape& from, const Shape& to, 
     if (s.NumTilesOnDim(d) > 1 && std::find(src.begin(), src.end(), d) == src.end()) return std::nullopt;
   return MapShardingDims(s, src, dst, to.rank());
 }
+
+}  // namespace
 
 Status ComputationPartitioner::Reshape(const Instruction* instr) {
   Sharding target = TargetOf(instr);
@@ -1011,8 +904,7 @@ StatusOr<bool> ComputationPartitioner::ReduceThenCombine(const Instruction* inst
   return true;
 }
 
-// ---- dot ---------------------------------------------------------------------------------------
-
+namespace {
 
 // The plan for a local dot of operands sharded `ls`, `rs`: valid when every device holds matching
 // batch and contracting tiles on both sides. The result is tiled by the batch and non-contracting
@@ -1060,6 +952,8 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
   if (!grouping) return std::nullopt;
   return DotPlan{ls, rs, std::move(grouping->sharding), std::move(grouping->groups), 0};
 }
+
+}  // namespace
 
 // Partial sums `v` (summed over `groups`) delivered tiled like `target` with a reduce-scatter
 // instead of all-reduce + dynamic-slice, when the target splits each tile of one dim of `v` (or
@@ -1735,6 +1629,7 @@ Status ComputationPartitioner::SelectAndScatter(const Instruction* instr) {
 }
 
 namespace {
+
 // Input tiles (of ci) a window of co elements starting at lo[t] overlaps, at most over t.
 int64_t WindowHops(int64_t n, int64_t ci, int64_t co, const std::vector<int64_t>& lo) {
   int64_t hops = 1;
@@ -1745,6 +1640,7 @@ int64_t WindowHops(int64_t n, int64_t ci, int64_t co, const std::vector<int64_t>
   }
   return hops;
 }
+
 }  // namespace
 
 // Per device (tiled like `target`, n tiles of ci input elements on `dim`), the window of co
@@ -2108,6 +2004,8 @@ StatusOr<bool> ComputationPartitioner::WindowedConcat(const Instruction* instr, 
   return true;
 }
 
+namespace {
+
 // The sharding of `s` (plain tiling, possibly partially replicated) with the tiles of dims a and b
 // swapped in the tile array: the sharding the resharder's all-to-all yields when it moves a's
 // tiles onto an untiled b.
@@ -2127,6 +2025,8 @@ Sharding SwapTileDims(const Sharding& s, int64_t a, int64_t b) {
   TileAssignment ta = TileAssignment::FromDevices(dims, devices);
   return s.HasPartialReplication() ? Sharding::PartialTile(ta) : Sharding::Tile(ta);
 }
+
+}  // namespace
 
 // Sort along a tiled dim (GSPMD HandleSort): the sort dim's tiles move onto another dim that is
 // untiled and divides by their number (one all-to-all), so the sort runs locally on whole rows.
@@ -2755,7 +2655,7 @@ StatusOr<PartitionResult> Partitioner::Run() {
   return result;
 }
 
-}  // namespace
+}  // namespace partitioner_internal
 
 StatusOr<PartitionResult> PartitionAndCleanUp(const Module& module, const PartitionOptions& options) {
   ASSIGN_OR_RETURN(PartitionResult result, PartitionModule(module, options));
@@ -2785,7 +2685,7 @@ StatusOr<PartitionResult> PartitionModule(const Module& module, const PartitionO
   // Every sharding must describe exactly num_partitions devices (the handlers index devices
   // 0..N-1 in tile assignments).
   RETURN_IF_ERROR(VerifyModuleShardings(module, nullptr, options.num_partitions));
-  Partitioner p(module, options);
+  partitioner_internal::Partitioner p(module, options);
   return p.Run();
 }
 
