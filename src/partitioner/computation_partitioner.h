@@ -1,7 +1,9 @@
 // Internal to the partitioner (not part of its interface, partitioner.h): the per-computation
 // partitioning visitor `ComputationPartitioner`, the module-level driver `Partitioner` that it
-// calls back for called computations, and the few helpers that several files share, so that
-// the per-op handlers can live one file per op family (moved out so far: elementwise.cc, reshape.cc, reduce.cc, dot_conv.cc, slice_pad_concat.cc, sort_topk.cc, indexing.cc).
+// calls back for called computations, and the few helpers that several handler files share. The
+// handlers themselves live one file per op family (elementwise.cc, dot_conv.cc, reduce.cc,
+// reshape.cc, slice_pad_concat.cc, sort_topk.cc, indexing.cc, control_flow.cc,
+// manual_regions.cc); the dispatch and the default action stay in partitioner.cc.
 #pragma once
 
 #include <cstdint>
