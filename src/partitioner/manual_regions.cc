@@ -1,6 +1,8 @@
 // Partial-manual regions (manual_groups.h): instructions whose operands or result carry manual
-// subgroup shardings are partitioned within each manual group, and collectives written by the
-// user across groups are mapped onto the device ids.
+// subgroup shardings (ManualSubgroup), the region boundaries (SPMDFullToShardShape /
+// SPMDShardToFullShape) among them; instructions partitioned within each manual group
+// (InGroups); and collectives written in a region over its manual axes (CrossGroupCollective),
+// which run as written once the operand takes the result's in-group tiling.
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
