@@ -26,21 +26,6 @@ namespace {
 int g_reps = 10;
 int g_threads = 0;
 
-// Median seconds of `reps` runs after one warm-up.
-double Time(const std::function<void()>& f, int reps = -1) {
-  if (reps < 0) reps = g_reps;
-  f();
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    auto a = std::chrono::steady_clock::now();
-    f();
-    auto b = std::chrono::steady_clock::now();
-    t.push_back(std::chrono::duration<double>(b - a).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 // Medians of `f` and `g` timed alternately (so that load changes on a shared machine hit both).
 std::pair<double, double> TimePair(const std::function<void()>& f, const std::function<void()>& g) {
   f();
