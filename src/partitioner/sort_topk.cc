@@ -3,6 +3,7 @@
 // slicing handler), and the topk op / TopK custom call.
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 #include "partitioner/computation_partitioner.h"
 #include "sharding/algebra.h"
@@ -97,19 +98,10 @@ namespace {
 // swapped in the tile array: the sharding the resharder's all-to-all yields when it moves a's
 // tiles onto an untiled b.
 Sharding SwapTileDims(const Sharding& s, int64_t a, int64_t b) {
-  std::vector<int64_t> dims = s.tile_assignment().dims();
-  std::swap(dims[a], dims[b]);
-  std::vector<int64_t> devices, idx(dims.size(), 0);
-  for (int64_t i = 0, total = Product(dims); i < total; ++i) {
-    std::vector<int64_t> sidx = idx;
-    std::swap(sidx[a], sidx[b]);
-    devices.push_back(s.tile_assignment()(sidx));
-    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-      if (++idx[d] < dims[d]) break;
-      idx[d] = 0;
-    }
-  }
-  TileAssignment ta = TileAssignment::FromDevices(dims, devices);
+  std::vector<int64_t> perm(s.tile_assignment().num_dimensions());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[a], perm[b]);
+  TileAssignment ta = s.tile_assignment().Transpose(perm);
   return s.HasPartialReplication() ? Sharding::PartialTile(ta) : Sharding::Tile(ta);
 }
 
