@@ -232,8 +232,8 @@ std::vector<Entry> XlaPostOrder(const Computation& comp, const std::vector<Instr
         for (auto c = d->second.rbegin(); c != d->second.rend(); ++c) children.push_back(*c);
     begin[k + 1] = static_cast<int32_t>(children.size());
   }
-  if (dense)
-    for (int64_t id : ids) slot[id] = -1;
+  for (int64_t id : ids)
+    if (id >= 0 && id < bound) slot[id] = -1;
   std::vector<Entry> order;
   order.reserve(n);
   std::vector<uint8_t> state(n, 0);  // 1 on the search path, 2 listed
@@ -302,7 +302,7 @@ class Driver {
     // walks them as few times as it can).
     for (Computation* comp : module_.computations()) comp_instrs_.emplace_back(comp, comp->instructions());
     constraint_work_.assign(module_.unique_id_bound(), 0);
-    ClearCsePreventionShardings();
+    SurveyInstructions();
     RETURN_IF_ERROR(ProcessShardingConstraints());
     SaveEntrySignature();
     RETURN_IF_ERROR(CheckDevicesInWhileBodies());
@@ -338,10 +338,12 @@ class Driver {
     return at != std::string::npos && (at == 0 || entry[at - 1] == ' ');
   }
 
-  // Also lists the control-flow instructions and the shard barriers (in instruction order), which
-  // the constraint processing neither adds nor removes. A CSE-prevention run keeps every sharding
-  // it finds instead, to restore them at the end.
-  void ClearCsePreventionShardings() {
+  // The first walk over every instruction: drops the CSE-prevention shardings (a CSE-prevention
+  // run keeps every sharding it finds instead, to restore them at the end), and lists what the
+  // later steps need, so that they need not walk everything again: the control-flow instructions
+  // and the shard barriers (in instruction order; the constraint processing neither adds nor
+  // removes any) and the constraint work.
+  void SurveyInstructions() {
     for (const auto& [comp, instrs] : comp_instrs_)
       for (Instruction* instr : instrs) {
         if (IsControlFlow(instr)) control_flow_.push_back(instr);
