@@ -781,6 +781,15 @@ class Driver {
     __builtin_prefetch(i->attrs().entries().data());
   }
 
+  // Third stage: the operands (forward) or users (backward) the rule reads, which the sweep may
+  // have skipped and so not brought in.
+  static void PrefetchNeighbours(const std::vector<Instruction*>& neighbours) {
+    for (const Instruction* n : neighbours) {
+      __builtin_prefetch(n);
+      __builtin_prefetch(reinterpret_cast<const char*>(n) + 64);
+    }
+  }
+
   void ClearCache(const Instruction* instr, const Instruction* for_users = nullptr) {
     for (const Instruction* op : instr->operands()) Bits(op) &= ~kDoneBwd;
     for (const Instruction* u : (for_users ? for_users : instr)->users()) {
@@ -906,6 +915,8 @@ class Driver {
             Prefetch(order[k + 2 * kPrefetchAhead].instr);
           if (k + kPrefetchAhead < order.size() && ForwardMayRun(order[k + kPrefetchAhead]))
             PrefetchEdges(order[k + kPrefetchAhead].instr);
+          if (k + kPrefetchAhead / 2 < order.size() && ForwardMayRun(order[k + kPrefetchAhead / 2]))
+            PrefetchNeighbours(order[k + kPrefetchAhead / 2].instr->operands());
           uint8_t& bits = bits_[e.id];
           if (bits & kDoneFwd) continue;
           if (!(bits & kProvided)) {
@@ -938,6 +949,8 @@ class Driver {
             Prefetch(it[2 * kPrefetchAhead].instr);
           if (order.rend() - it > static_cast<ptrdiff_t>(kPrefetchAhead) && BackwardMayRun(it[kPrefetchAhead]))
             PrefetchEdges(it[kPrefetchAhead].instr);
+          if (order.rend() - it > static_cast<ptrdiff_t>(kPrefetchAhead / 2) && BackwardMayRun(it[kPrefetchAhead / 2]))
+            PrefetchNeighbours(it[kPrefetchAhead / 2].instr->users());
           // A manual conversion is refined together with the Sharding constraint before it.
           if ((bits_[it->id] & (kManualConversion | kDoneBwd)) == kManualConversion)
             Bits(it->instr->operand(0)) &= ~kDoneBwd;
