@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -1034,23 +1035,35 @@ std::string RunManualCase(uint64_t seed, Totals& totals) {
   return diff.empty() ? "" : fail(diff);
 }
 
-TEST(PartitionRandom, PartialManualRegions) {
-  int64_t cases = EnvOr("SPMDC_RANDOM_MANUAL_CASES", 300);
+// Runs `run(seed)` for `cases` consecutive seeds from SPMDC_RANDOM_SEED; a non-empty result is a
+// failure (the first five are reported). An exception is spmdc crashing on the case: `describe`
+// says which.
+void ForEachSeed(int64_t cases, const std::function<std::string(uint64_t)>& run,
+                 const std::function<std::string(uint64_t, const char*)>& describe_crash) {
   uint64_t seed = EnvOr("SPMDC_RANDOM_SEED", 1);
   int64_t failures = 0;
-  Totals totals;
   for (int64_t i = 0; i < cases; ++i) {
     std::string problem;
     try {
-      problem = RunManualCase(seed + i, totals);
+      problem = run(seed + i);
     } catch (const std::exception& e) {
-      problem = fmt::format("partial-manual seed {}: internal error (crash in spmdc): {}", seed + i, e.what());
+      problem = describe_crash(seed + i, e.what());
     }
     if (!problem.empty()) {
       ADD_FAILURE() << problem;
       if (++failures >= 5) break;
     }
   }
+}
+
+TEST(PartitionRandom, PartialManualRegions) {
+  int64_t cases = EnvOr("SPMDC_RANDOM_MANUAL_CASES", 300);
+  Totals totals;
+  ForEachSeed(
+      cases, [&](uint64_t seed) { return RunManualCase(seed, totals); },
+      [](uint64_t seed, const char* what) {
+        return fmt::format("partial-manual seed {}: internal error (crash in spmdc): {}", seed, what);
+      });
   std::printf("partial-manual cases: %lld compared, %lld unsupported (exit 3), %lld collectives\n",
               static_cast<long long>(totals.cases), static_cast<long long>(totals.unsupported),
               static_cast<long long>(totals.collectives));
@@ -1059,23 +1072,14 @@ TEST(PartitionRandom, PartialManualRegions) {
 }
 
 void RunCases(int64_t cases, bool gather_scatter) {
-  uint64_t seed = EnvOr("SPMDC_RANDOM_SEED", 1);
-  int64_t failures = 0;
   Totals totals;
-  for (int64_t i = 0; i < cases; ++i) {
-    std::string problem;
-    try {
-      problem = RunCase(seed + i, totals, gather_scatter);
-    } catch (const std::exception& e) {
-      // Internal CHECK failures: spmdc would crash on this module.
-      Generator g(seed + i, gather_scatter);
-      problem = fmt::format("seed {}: internal error (crash in spmdc): {}\n{}", seed + i, e.what(), g.Build());
-    }
-    if (!problem.empty()) {
-      ADD_FAILURE() << problem;
-      if (++failures >= 5) break;
-    }
-  }
+  ForEachSeed(
+      cases, [&](uint64_t seed) { return RunCase(seed, totals, gather_scatter); },
+      [&](uint64_t seed, const char* what) {
+        // Internal CHECK failures: spmdc would crash on this module.
+        Generator g(seed, gather_scatter);
+        return fmt::format("seed {}: internal error (crash in spmdc): {}\n{}", seed, what, g.Build());
+      });
   std::printf("random partition cases: %lld compared (%lld output elements), %lld collectives, %lld full "
               "rematerializations\n", static_cast<long long>(totals.cases), static_cast<long long>(totals.elements),
               static_cast<long long>(totals.collectives), static_cast<long long>(totals.remats));
