@@ -16,21 +16,15 @@
 #include <memory>
 #include <string>
 #include <vector>
-#include <ctime>
 
+#include "bench_clock.h"
 #include "hlo/parser.h"
 #include "models/models.h"
 #include "propagation/propagation.h"
 
 namespace {
 
-// CPU time of this thread: the machines this runs on are often shared, and wall-clock time
-// would mostly measure the other tenants.
-double CpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+using spmdc::bench::ThreadCpuSeconds;
 
 struct Figures {
   int64_t instructions = 0;
@@ -47,9 +41,9 @@ std::string ModuleText(int64_t min_instructions) {
 
 // One parse and one propagation of `text`; keeps the best times in `f`.
 void MeasureOnce(const std::string& text, bool explain, Figures& f) {
-  const double t0 = CpuSeconds();
+  const double t0 = ThreadCpuSeconds();
   auto module = spmdc::ParseHloModule(text, "transformer");
-  const double t1 = CpuSeconds();
+  const double t1 = ThreadCpuSeconds();
   if (!module.ok()) {
     std::fprintf(stderr, "parse failed: %s\n", std::string(module.status().message()).c_str());
     std::exit(1);
@@ -58,9 +52,9 @@ void MeasureOnce(const std::string& text, bool explain, Figures& f) {
   for (spmdc::Computation* c : (*module)->computations()) n += c->instruction_count();
   f.instructions = n;
   spmdc::Provenance provenance;
-  const double t2 = CpuSeconds();
+  const double t2 = ThreadCpuSeconds();
   auto changed = spmdc::PropagateShardings(**module, {}, explain ? &provenance : nullptr);
-  const double t3 = CpuSeconds();
+  const double t3 = ThreadCpuSeconds();
   if (!changed.ok()) {
     std::fprintf(stderr, "propagation failed: %s\n", std::string(changed.status().message()).c_str());
     std::exit(1);
