@@ -3,7 +3,7 @@
 // step with >= 100k instructions annotated for 2-D parallelism, and the same at 1/10 the size to
 // show how the times grow. Thread CPU time, best of --reps rounds (3 by default); the two sizes
 // take turns round after round, so that a slow spell of a shared machine does not fall on one
-// size only.
+// size only, and a round of the small size compiles it 10 times.
 //
 //   build/bench/partition_bench [min_instructions] [--reps N]
 #include <algorithm>
@@ -24,11 +24,11 @@
 namespace spmdc {
 namespace {
 
-// Runs `f` and lowers `best` to its time if shorter.
-void Time(double& best, const std::function<void()>& f) {
+// Runs `f` and adds its time to `total`.
+void Time(double& total, const std::function<void()>& f) {
   const double t0 = bench::ThreadCpuSeconds();
   f();
-  best = std::min(best, bench::ThreadCpuSeconds() - t0);
+  total += bench::ThreadCpuSeconds() - t0;
 }
 
 struct Figures {
@@ -43,23 +43,32 @@ std::string ModuleText(int64_t min_instructions) {
   return BuildTransformerTrainingStep(TransformerOptionsForInstructionCount(min_instructions, base));
 }
 
-// One round on `text`; keeps the best time of each phase in `f`.
-void MeasureOnce(const std::string& text, Figures& f) {
+// One round: `batch` compilations of `text`; keeps the best round's time per compilation of
+// each phase in `f`.
+void MeasureOnce(const std::string& text, int64_t batch, Figures& f) {
   f.instructions = CountHloInstructions(text);
-  std::unique_ptr<Module> m;
-  Time(f.parse, [&] {
-    auto parsed = ParseHloModule(text, "bench");
-    SPMDC_CHECK(parsed.ok());
-    m = std::move(*parsed);
-  });
-  Time(f.propagate, [&] { SPMDC_CHECK(PropagateShardings(*m).ok()); });
-  std::unique_ptr<Module> out;
-  Time(f.partition, [&] {
-    auto r = PartitionModule(*m, PartitionOptions{m->num_partitions()});
-    SPMDC_CHECK(r.ok());
-    out = std::move(r->module);
-  });
-  Time(f.cleanup, [&] { SPMDC_CHECK(RunCleanup(*out).ok()); });
+  Figures sum;
+  sum.parse = sum.propagate = sum.partition = sum.cleanup = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    std::unique_ptr<Module> m;
+    Time(sum.parse, [&] {
+      auto parsed = ParseHloModule(text, "bench");
+      SPMDC_CHECK(parsed.ok());
+      m = std::move(*parsed);
+    });
+    Time(sum.propagate, [&] { SPMDC_CHECK(PropagateShardings(*m).ok()); });
+    std::unique_ptr<Module> out;
+    Time(sum.partition, [&] {
+      auto r = PartitionModule(*m, PartitionOptions{m->num_partitions()});
+      SPMDC_CHECK(r.ok());
+      out = std::move(r->module);
+    });
+    Time(sum.cleanup, [&] { SPMDC_CHECK(RunCleanup(*out).ok()); });
+  }
+  f.parse = std::min(f.parse, sum.parse / batch);
+  f.propagate = std::min(f.propagate, sum.propagate / batch);
+  f.partition = std::min(f.partition, sum.partition / batch);
+  f.cleanup = std::min(f.cleanup, sum.cleanup / batch);
 }
 
 void Print(const Figures& f) {
@@ -84,8 +93,10 @@ int main(int argc, char** argv) {
   const std::string texts[2] = {spmdc::ModuleText(n / 10), spmdc::ModuleText(n)};
   spmdc::Figures small, large;
   for (int r = 0; r < reps; ++r) {
-    spmdc::MeasureOnce(texts[0], small);
-    spmdc::MeasureOnce(texts[1], large);
+    // The small module is compiled 10 times per round, so that both rounds cover the same work
+    // (see bench/propagation_bench.cc).
+    spmdc::MeasureOnce(texts[0], 10, small);
+    spmdc::MeasureOnce(texts[1], 1, large);
   }
   spmdc::Print(small);
   spmdc::Print(large);
