@@ -2,8 +2,12 @@
 # Installs the Debian 12 packages spmdc needs (as root, or through sudo). Idempotent: does
 # nothing when every package is already installed.
 set -euo pipefail
-packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev libfmt-dev
-          libabsl-dev libgoogle-perftools-dev llvm-14-tools python3)
+# ocl-icd-opencl-dev: Debian's oneDNN CMake package (dnnl-config.cmake) requires the OpenCL
+# headers and loader, but libdnnl-dev only Recommends them, and --no-install-recommends skips
+# Recommends.
+packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
+          ocl-icd-opencl-dev libfmt-dev libabsl-dev libgoogle-perftools-dev llvm-14-tools python3
+          libcli11-dev nlohmann-json3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
