@@ -239,6 +239,30 @@ StatusOr<Literal> Unary(const Instruction& instr, const Literal& x, int64_t max_
     case Opcode::kTanh:
       if constexpr (kFC) return same([](C v) { return std::tanh(v); });
       else return bad();
+    case Opcode::kAcos:
+      if constexpr (kFC) return same([](C v) { return std::acos(v); });
+      else return bad();
+    case Opcode::kAcosh:
+      if constexpr (kFC) return same([](C v) { return std::acosh(v); });
+      else return bad();
+    case Opcode::kAsin:
+      if constexpr (kFC) return same([](C v) { return std::asin(v); });
+      else return bad();
+    case Opcode::kAsinh:
+      if constexpr (kFC) return same([](C v) { return std::asinh(v); });
+      else return bad();
+    case Opcode::kAtan:
+      if constexpr (kFC) return same([](C v) { return std::atan(v); });
+      else return bad();
+    case Opcode::kAtanh:
+      if constexpr (kFC) return same([](C v) { return std::atanh(v); });
+      else return bad();
+    case Opcode::kCosh:
+      if constexpr (kFC) return same([](C v) { return std::cosh(v); });
+      else return bad();
+    case Opcode::kSinh:
+      if constexpr (kFC) return same([](C v) { return std::sinh(v); });
+      else return bad();
     case Opcode::kErf:
       if constexpr (kF) return same([](C v) { return std::erf(v); });
       else return bad();
@@ -403,6 +427,23 @@ StatusOr<Literal> Binary(const Instruction& instr, const Literal& a, const Liter
         return run([](C x, C y) { return IntPow<D>(x, y); });
       } else {
         return run([](C x, C y) -> C { return x || !y; });
+      }
+    case Opcode::kMulhi:
+      // The high half of the double-width product, signed or unsigned as the type is
+      // (jax.lax.mulhi: the upper N bits of the 2N-bit product).
+      if constexpr (T::kIsInt) {
+        return run([](C x, C y) -> C {
+          constexpr int kBits = T::kBits;
+          if constexpr (T::kIsSigned) {
+            const __int128 p = static_cast<__int128>(SBits<D>(x)) * SBits<D>(y);
+            return static_cast<C>(static_cast<int64_t>(p >> kBits));
+          } else {
+            const unsigned __int128 p = static_cast<unsigned __int128>(UBits<D>(x)) * UBits<D>(y);
+            return static_cast<C>(static_cast<uint64_t>(p >> kBits));
+          }
+        });
+      } else {
+        return bad();
       }
     case Opcode::kAtan2:
       if constexpr (kF) return run([](C x, C y) { return std::atan2(x, y); });

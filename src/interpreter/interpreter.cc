@@ -277,6 +277,74 @@ class Executor {
     return out;
   }
 
+  // scan: runs to_apply once per position along the scan dimension (last to first when
+  // is_reverse), threading the carries; each output slice is written at its position.
+  StatusOr<Literal> Scan(const Instruction& instr, const std::vector<const Literal*>& ops) {
+    Computation* body = instr.to_apply();
+    if (body == nullptr) return InvalidArgument("scan has no to_apply");
+    const int64_t n = static_cast<int64_t>(ops.size());
+    const int64_t carries = instr.int_attr(AttrId::kNumCarries);
+    const int64_t inputs = n - carries;
+    if (carries < 0 || inputs < 1 || instr.dimensions().size() != 1)
+      return InvalidArgument("scan: malformed operands or attributes");
+    const int64_t dim = instr.dimensions()[0];
+    const int64_t length = ops[0]->shape().dim(dim);
+    const bool reverse = instr.bool_attr(AttrId::kIsReverse);
+    const Shape& rs = instr.shape();
+    const int64_t parts = rs.IsTuple() ? rs.tuple_size() : 1;
+    const int64_t outputs = parts - carries;
+    std::vector<Literal> stacked;
+    for (int64_t o = 0; o < outputs; ++o) {
+      ASSIGN_OR_RETURN(Literal l, NewArray(rs.IsTuple() ? rs.tuple_shape(o) : rs,
+                                           options_.max_value_bytes));
+      stacked.push_back(std::move(l));
+    }
+    std::vector<Literal> carry;
+    for (int64_t c = 0; c < carries; ++c) carry.push_back(*ops[inputs + c]);
+    // Slices along `dim` of an array [outer, length, inner] in row-major storage.
+    auto outer_inner = [&](const Shape& s) {
+      int64_t outer = 1, inner = 1;
+      for (int64_t d = 0; d < s.rank(); ++d) (d < dim ? outer : inner) *= d == dim ? 1 : s.dim(d);
+      return std::pair<int64_t, int64_t>{outer, inner};
+    };
+    for (int64_t step = 0; step < length; ++step) {
+      const int64_t pos = reverse ? length - 1 - step : step;
+      std::vector<Literal> args;
+      for (int64_t i = 0; i < inputs; ++i) {
+        const Shape& s = ops[i]->shape();
+        Shape slice_shape = s;
+        slice_shape.mutable_dims().erase(slice_shape.mutable_dims().begin() + dim);
+        Literal slice(slice_shape);
+        auto [outer, inner] = outer_inner(s);
+        const int64_t b = DTypeByteSize(s.dtype()) * inner;
+        for (int64_t k = 0; k < outer; ++k)
+          std::memcpy(slice.mutable_raw() + k * b, ops[i]->raw() + (k * length + pos) * b, b);
+        args.push_back(std::move(slice));
+      }
+      for (Literal& c : carry) args.push_back(std::move(c));
+      ASSIGN_OR_RETURN(Literal r, Run(*body, std::move(args)));
+      std::vector<Literal> results;
+      if (r.shape().IsTuple()) results = std::move(r.mutable_elements());
+      else results.push_back(std::move(r));
+      if (static_cast<int64_t>(results.size()) != parts)
+        return InvalidArgument("scan: to_apply returned {} values, expected {}", results.size(), parts);
+      for (int64_t o = 0; o < outputs; ++o) {
+        auto [outer, inner] = outer_inner(stacked[o].shape());
+        const int64_t b = DTypeByteSize(stacked[o].shape().dtype()) * inner;
+        if (results[o].num_elements() * DTypeByteSize(results[o].shape().dtype()) != outer * b)
+          return InvalidArgument("scan: output {} has the wrong size", o);
+        for (int64_t k = 0; k < outer; ++k)
+          std::memcpy(stacked[o].mutable_raw() + (k * length + pos) * b, results[o].raw() + k * b, b);
+      }
+      carry.clear();
+      for (int64_t c = 0; c < carries; ++c) carry.push_back(std::move(results[outputs + c]));
+    }
+    std::vector<Literal> all = std::move(stacked);
+    for (Literal& c : carry) all.push_back(std::move(c));
+    if (!rs.IsTuple()) return std::move(all[0]);
+    return Literal::Tuple(std::move(all));
+  }
+
   static bool PredValue(const Literal& l) { return l.data<uint8_t>()[0] != 0; }
 
   StatusOr<Literal> Eval(const Instruction& instr, const Plan& plan, size_t step,
@@ -552,6 +620,19 @@ class Executor {
       }
       case Opcode::kCollectiveBroadcast:
         return CallCollective(instr, Opcode::kCollectiveBroadcast, shared_operands());
+      case Opcode::kCollectiveReduce: {
+        // On one device every group is that device alone, which is then its own root: the
+        // reduction of one value is the value (checked like an all-reduce's groups). Across
+        // devices the non-root results are left unspecified by XLA (ncclReduce), so there is
+        // nothing to compare them with.
+        if (device_->num_partitions() * device_->replica_count() != 1)
+          return Unimplemented("'collective-reduce' cannot be executed on several devices: XLA "
+                               "leaves its result on non-root devices unspecified");
+        std::vector<Literal> args = shared_operands();
+        const size_t results = instr.shape().IsTuple() ? instr.shape().tuple_size() : 1;
+        if (args.size() == results + 1) args.pop_back();  // the dynamic root index
+        return CallCollective(instr, Opcode::kAllReduce, args);
+      }
 
       case Opcode::kCustomCall: {
         const std::string& target = instr.custom_call_target();
@@ -585,6 +666,19 @@ class Executor {
       case Opcode::kDot:
         RETURN_IF_ERROR(need(2));
         return DotKernel(instr, *ops[0], *ops[1], kctx_);
+      case Opcode::kRaggedDot:
+        RETURN_IF_ERROR(need(3));
+        return RaggedDotKernel(instr, *ops[0], *ops[1], *ops[2], kctx_);
+      case Opcode::kScaledDot:
+        RETURN_IF_ERROR(need(4));
+        return ScaledDotKernel(instr, *ops[0], *ops[1], *ops[2], *ops[3], kctx_);
+      case Opcode::kScan:
+        return Scan(instr, ops);
+      case Opcode::kShuffle:
+        // XLA's printed form of a shuffle's mode (rotate, permute, multi-rotate) was not
+        // available to write a reader for it, so the mode is kept as unparsed text.
+        return Unimplemented("'shuffle' cannot be executed by the interpreter (its mode "
+                             "attribute is kept as text, not interpreted)");
       case Opcode::kConvolution:
         RETURN_IF_ERROR(need(2));
         return ConvolutionKernel(instr, *ops[0], *ops[1], kctx_);

@@ -23,6 +23,14 @@ struct KernelContext {
 
 StatusOr<Literal> DotKernel(const Instruction& dot, const Literal& lhs, const Literal& rhs,
                             const KernelContext& ctx);
+// ragged-dot(lhs, rhs, group_sizes) and scaled-dot(lhs, lhs_scale, rhs, rhs_scale)
+// (kernels/dot_variants.cc).
+StatusOr<Literal> RaggedDotKernel(const Instruction& ragged_dot, const Literal& lhs,
+                                  const Literal& rhs, const Literal& group_sizes,
+                                  const KernelContext& ctx);
+StatusOr<Literal> ScaledDotKernel(const Instruction& scaled_dot, const Literal& lhs,
+                                  const Literal& lhs_scale, const Literal& rhs,
+                                  const Literal& rhs_scale, const KernelContext& ctx);
 StatusOr<Literal> ConvolutionKernel(const Instruction& conv, const Literal& lhs,
                                     const Literal& rhs, const KernelContext& ctx);
 // operands = inputs..., init values... (variadic reduce returns a tuple).

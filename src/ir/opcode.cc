@@ -47,7 +47,7 @@ bool IsCollectiveOpcode(Opcode op) {
     case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllReduce:
     case Opcode::kAllReduceStart: case Opcode::kAllToAll: case Opcode::kCollectiveBroadcast:
     case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
-    case Opcode::kReduceScatter: case Opcode::kRaggedAllToAll:
+    case Opcode::kReduceScatter: case Opcode::kRaggedAllToAll: case Opcode::kCollectiveReduce:
       return true;
     default:
       return false;

@@ -225,7 +225,9 @@ Status CheckUnaryType(Opcode op, DType t) {
     case Opcode::kCbrt: case Opcode::kCos: case Opcode::kErf: case Opcode::kExp:
     case Opcode::kExpm1: case Opcode::kLog: case Opcode::kLog1p: case Opcode::kLogistic:
     case Opcode::kRsqrt: case Opcode::kSin: case Opcode::kSqrt: case Opcode::kTan:
-    case Opcode::kTanh:
+    case Opcode::kTanh: case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin:
+    case Opcode::kAsinh: case Opcode::kAtan: case Opcode::kAtanh: case Opcode::kCosh:
+    case Opcode::kSinh:
       if (!IsFloat(t) && !IsComplex(t)) return bad();
       break;
     case Opcode::kReal: case Opcode::kImag:
@@ -319,7 +321,7 @@ StatusOr<Shape> InferBinary(const Instruction& instr) {
       if (lt != DType::kPred && !IsInteger(lt)) return bad();
       return out;
     case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical:
+    case Opcode::kShiftRightLogical: case Opcode::kMulhi:
       if (!IsInteger(lt)) return bad();
       return out;
     case Opcode::kAtan2:
@@ -801,7 +803,8 @@ StatusOr<Shape> InferShape(const Instruction& instr) {
     case Opcode::kRng: case Opcode::kRngBitGenerator: case Opcode::kRngGetAndUpdateState:
     case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference:
     case Opcode::kBatchNormGrad: case Opcode::kTopK: case Opcode::kStochasticConvert:
-    case Opcode::kMap:
+    case Opcode::kMap: case Opcode::kRaggedDot: case Opcode::kScaledDot: case Opcode::kScan:
+    case Opcode::kShuffle:
       return InferCompute(instr);
     case Opcode::kCustomCall:
       return Unimplemented("custom-call shapes are not inferred");

@@ -2,7 +2,9 @@
 // scatter, sort, map, fft, linear algebra, random numbers, batch norm and top-k.
 #include <algorithm>
 
+#include "ir/shape_inference.h"
 #include "ir/shape_inference_internal.h"
+#include "fmt/ranges.h"
 
 namespace spmdc::shape_inference {
 namespace {
@@ -126,10 +128,67 @@ std::pair<int64_t, int64_t> SparsityRatio(const Instruction& instr) {
   }
 }
 
-StatusOr<Shape> InferDot(const Instruction& instr) {
-  RETURN_IF_ERROR(ExpectMinOperandCount(instr, 2));
-  ASSIGN_OR_RETURN(Shape lhs, ArrayOperand(instr, 0));
-  ASSIGN_OR_RETURN(Shape rhs, ArrayOperand(instr, 1));
+}  // namespace
+}  // namespace spmdc::shape_inference
+
+namespace spmdc {
+
+StatusOr<RaggedDotMode> ClassifyRaggedDot(const Instruction& instr, int64_t lhs_rank,
+                                          int64_t rhs_rank) {
+  const auto& lb = instr.ints_attr(AttrId::kLhsBatchDims);
+  const auto& lc = instr.ints_attr(AttrId::kLhsContractingDims);
+  const auto& ragged = instr.ints_attr(AttrId::kLhsRaggedDims);
+  const auto& group = instr.ints_attr(AttrId::kRhsGroupDims);
+  if (ragged.size() != 1)
+    return InvalidArgument("ragged-dot needs exactly one lhs_ragged_dims entry, has {}",
+                           ragged.size());
+  if (group.size() > 1)
+    return InvalidArgument("ragged-dot takes at most one rhs_group_dims entry, has {}",
+                           group.size());
+  RaggedDotMode mode;
+  const int64_t r = mode.lhs_ragged = ragged[0];
+  if (r < 0 || r >= lhs_rank)
+    return InvalidArgument("lhs_ragged_dims {} out of range for rank {}", r, lhs_rank);
+  auto lb_pos = std::find(lb.begin(), lb.end(), r);
+  auto lc_pos = std::find(lc.begin(), lc.end(), r);
+  mode.group_prefix = lb;
+  if (lb_pos != lb.end()) {
+    mode.kind = RaggedDotMode::kBatch;
+    mode.group_prefix.assign(lb.begin(), lb_pos);
+  } else if (lc_pos != lc.end()) {
+    mode.kind = RaggedDotMode::kContracting;
+    mode.group_prefix.insert(mode.group_prefix.end(), lc.begin(), lc_pos);
+  } else {
+    mode.kind = RaggedDotMode::kNonContracting;
+    for (int64_t d = 0; d < r; ++d)
+      if (std::find(lb.begin(), lb.end(), d) == lb.end() &&
+          std::find(lc.begin(), lc.end(), d) == lc.end())
+        mode.group_prefix.push_back(d);
+  }
+  if (mode.kind == RaggedDotMode::kNonContracting) {
+    if (group.size() != 1)
+      return InvalidArgument("ragged-dot with a ragged non-contracting lhs dimension needs one "
+                             "rhs_group_dims entry");
+    if (group[0] < 0 || group[0] >= rhs_rank)
+      return InvalidArgument("rhs_group_dims {} out of range for rank {}", group[0], rhs_rank);
+    mode.rhs_group = group[0];
+  } else if (!group.empty()) {
+    return InvalidArgument("ragged-dot with a ragged {} lhs dimension takes no rhs_group_dims",
+                           mode.kind == RaggedDotMode::kBatch ? "batch" : "contracting");
+  }
+  return mode;
+}
+
+}  // namespace spmdc
+
+namespace spmdc::shape_inference {
+namespace {
+
+// The dot family (dot, ragged-dot, scaled-dot) shares one dimension-number rule: the result is
+// (batch..., lhs free..., rhs free...). `rhs_group` (ragged-dot's rhs group dimension) is neither
+// batch nor contracting nor free: it selects which rhs slice a row of the lhs meets.
+StatusOr<Shape> DotFamilyShape(const Instruction& instr, const Shape& lhs, const Shape& rhs,
+                               std::optional<int64_t> rhs_group = std::nullopt) {
   const auto& lb = instr.ints_attr(AttrId::kLhsBatchDims);
   const auto& rb = instr.ints_attr(AttrId::kRhsBatchDims);
   const auto& lc = instr.ints_attr(AttrId::kLhsContractingDims);
@@ -143,24 +202,28 @@ StatusOr<Shape> InferDot(const Instruction& instr) {
   std::vector<int64_t> lall = lb, rall = rb;
   lall.insert(lall.end(), lc.begin(), lc.end());
   rall.insert(rall.end(), rc.begin(), rc.end());
+  if (rhs_group) rall.push_back(*rhs_group);
   RETURN_IF_ERROR(CheckDimList(lall, lhs.rank(), "lhs batch/contracting dimension"));
-  RETURN_IF_ERROR(CheckDimList(rall, rhs.rank(), "rhs batch/contracting dimension"));
+  RETURN_IF_ERROR(CheckDimList(rall, rhs.rank(), rhs_group ? "rhs batch/contracting/group dimension"
+                                                           : "rhs batch/contracting dimension"));
   for (size_t i = 0; i < lb.size(); ++i)
     if (lhs.dim(lb[i]) != rhs.dim(rb[i]))
-      return InvalidArgument("dot batch dimensions lhs {} (size {}) and rhs {} (size {}) differ",
-                             lb[i], lhs.dim(lb[i]), rb[i], rhs.dim(rb[i]));
-  auto [n, m] = SparsityRatio(instr);
+      return InvalidArgument("{} batch dimensions lhs {} (size {}) and rhs {} (size {}) differ",
+                             OpcodeName(instr.opcode()), lb[i], lhs.dim(lb[i]), rb[i],
+                             rhs.dim(rb[i]));
+  auto [n, m] = instr.opcode() == Opcode::kDot ? SparsityRatio(instr) : std::pair<int64_t, int64_t>{1, 1};
   if (n <= 0 || m <= 0 || n > m || m > 64) return InvalidArgument("malformed attribute sparsity");
   for (size_t i = 0; i < lc.size(); ++i) {
     int64_t l = lhs.dim(lc[i]), r = rhs.dim(rc[i]);
     bool ok = l == r || (n != m && l >= 0 && r >= 0 &&
                          static_cast<__int128>(l) * m == static_cast<__int128>(r) * n);
     if (!ok)
-      return InvalidArgument("dot contracting dimensions lhs {} (size {}) and rhs {} (size {}) "
-                             "differ", lc[i], l, rc[i], r);
+      return InvalidArgument("{} contracting dimensions lhs {} (size {}) and rhs {} (size {}) "
+                             "differ", OpcodeName(instr.opcode()), lc[i], l, rc[i], r);
   }
   if (lhs.dtype() == DType::kPred || rhs.dtype() == DType::kPred) {
-    if (lhs.dtype() != rhs.dtype()) return InvalidArgument("dot of pred and non-pred operands");
+    if (lhs.dtype() != rhs.dtype())
+      return InvalidArgument("{} of pred and non-pred operands", OpcodeName(instr.opcode()));
   }
   DType type = instr.shape().IsArray() ? instr.shape().dtype() : lhs.dtype();
   Shape out(type, {});
@@ -174,6 +237,77 @@ StatusOr<Shape> InferDot(const Instruction& instr) {
   for (int64_t d = 0; d < rhs.rank(); ++d)
     if (std::find(rall.begin(), rall.end(), d) == rall.end()) add(rhs, d);
   return out;
+}
+
+StatusOr<Shape> InferDot(const Instruction& instr) {
+  RETURN_IF_ERROR(ExpectMinOperandCount(instr, 2));
+  ASSIGN_OR_RETURN(Shape lhs, ArrayOperand(instr, 0));
+  ASSIGN_OR_RETURN(Shape rhs, ArrayOperand(instr, 1));
+  return DotFamilyShape(instr, lhs, rhs);
+}
+
+// ragged-dot(lhs, rhs, group_sizes): lhs_ragged_dims names one lhs dimension split into g
+// consecutive groups of group_sizes[...]; its kind fixes the mode (jax.lax.ragged_dot_general):
+//   non-contracting (m): rhs has a group dimension g (rhs_group_dims); result = dot shape;
+//   contracting (k):     no rhs group dimension; result = [g] + dot shape;
+//   batch (b):           no rhs group dimension; result = dot shape.
+// group_sizes is [g], or [prefix..., g] where prefix is the lhs batch dimensions then the lhs
+// dimensions of the ragged one's kind that precede it (for a ragged batch dimension: only the
+// batch dimensions before it), in the order RaggedDotGroupPrefix gives.
+StatusOr<Shape> InferRaggedDot(const Instruction& instr) {
+  RETURN_IF_ERROR(ExpectOperandCount(instr, 3));
+  ASSIGN_OR_RETURN(Shape lhs, ArrayOperand(instr, 0));
+  ASSIGN_OR_RETURN(Shape rhs, ArrayOperand(instr, 1));
+  ASSIGN_OR_RETURN(Shape sizes, ArrayOperand(instr, 2));
+  ASSIGN_OR_RETURN(RaggedDotMode mode, ClassifyRaggedDot(instr, lhs.rank(), rhs.rank()));
+  if (!IsInteger(sizes.dtype()))
+    return InvalidArgument("ragged-dot group_sizes must be an integer array, got {}",
+                           ShapeText(sizes));
+  if (sizes.rank() < 1) return InvalidArgument("ragged-dot group_sizes must have rank >= 1");
+  const int64_t g = sizes.dim(sizes.rank() - 1);
+  if (mode.rhs_group && rhs.dim(*mode.rhs_group) != g)
+    return InvalidArgument("ragged-dot has {} groups in group_sizes but rhs group dimension {} has "
+                           "size {}", g, *mode.rhs_group, rhs.dim(*mode.rhs_group));
+  if (sizes.rank() > 1) {
+    std::vector<int64_t> want;
+    for (int64_t d : mode.group_prefix) want.push_back(lhs.dim(d));
+    want.push_back(g);
+    if (sizes.dims() != want)
+      return InvalidArgument("ragged-dot group_sizes {} must be [{}] or [{}]", ShapeText(sizes), g,
+                             fmt::join(want, ","));
+  }
+  ASSIGN_OR_RETURN(Shape out, DotFamilyShape(instr, lhs, rhs, mode.rhs_group));
+  if (mode.kind == RaggedDotMode::kContracting) out.mutable_dims().insert(out.mutable_dims().begin(), g);
+  return out;
+}
+
+// scaled-dot(lhs, lhs_scale, rhs, rhs_scale) is dot(lhs * S(lhs_scale), rhs * S(rhs_scale)),
+// where S repeats each scale element over a block: a scale has the rank of its operand and each
+// of its dimensions divides the operand's (block size = operand size / scale size), or is a
+// scalar (one block).
+StatusOr<Shape> InferScaledDot(const Instruction& instr) {
+  RETURN_IF_ERROR(ExpectOperandCount(instr, 4));
+  ASSIGN_OR_RETURN(Shape lhs, ArrayOperand(instr, 0));
+  ASSIGN_OR_RETURN(Shape lhs_scale, ArrayOperand(instr, 1));
+  ASSIGN_OR_RETURN(Shape rhs, ArrayOperand(instr, 2));
+  ASSIGN_OR_RETURN(Shape rhs_scale, ArrayOperand(instr, 3));
+  auto check = [&](const Shape& x, const Shape& scale, std::string_view which) -> Status {
+    if (IsComplex(scale.dtype()) || scale.dtype() == DType::kPred)
+      return InvalidArgument("scaled-dot {} scale must be real, got {}", which, ShapeText(scale));
+    if (scale.rank() == 0) return absl::OkStatus();
+    if (scale.rank() != x.rank())
+      return InvalidArgument("scaled-dot {} scale {} must have the rank of {} or be a scalar",
+                             which, ShapeText(scale), ShapeText(x));
+    for (int64_t d = 0; d < x.rank(); ++d)
+      if (scale.dim(d) <= 0 || x.dim(d) % scale.dim(d) != 0)
+        return InvalidArgument("scaled-dot {} scale {}: dimension {} (size {}) does not divide "
+                               "the operand's {} into blocks", which, ShapeText(scale), d,
+                               scale.dim(d), x.dim(d));
+    return absl::OkStatus();
+  };
+  RETURN_IF_ERROR(check(lhs, lhs_scale, "lhs"));
+  RETURN_IF_ERROR(check(rhs, rhs_scale, "rhs"));
+  return DotFamilyShape(instr, lhs, rhs);
 }
 
 StatusOr<Shape> InferConvolution(const Instruction& instr) {
@@ -680,6 +814,67 @@ StatusOr<Shape> InferStochasticConvert(const Instruction& instr) {
   return operand;
 }
 
+// scan(inputs..., inits...) with num_carries trailing carries: to_apply takes (one slice of
+// each input along dimensions={d}, i.e. without that dimension; then each carry) and returns
+// (outputs..., new carries...) (a lone array: the carry when num_carries > 0, else the output).
+// The result is (each output stacked along d..., final carries...), or that lone array.
+StatusOr<Shape> InferScan(const Instruction& instr) {
+  ASSIGN_OR_RETURN(int64_t carries, RequiredInt(instr, AttrId::kNumCarries));
+  const int64_t n = instr.operand_count();
+  if (carries < 0 || carries > n)
+    return InvalidArgument("scan num_carries={} must be between 0 and the operand count {}",
+                           carries, n);
+  const int64_t inputs = n - carries;
+  if (inputs == 0) return InvalidArgument("scan needs at least one input besides its carries");
+  const std::vector<int64_t>& dims = instr.dimensions();
+  if (dims.size() != 1) return InvalidArgument("scan needs exactly one dimension in dimensions");
+  std::vector<Shape> params;
+  int64_t length = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    ASSIGN_OR_RETURN(Shape s, ArrayOperand(instr, i));
+    if (i < inputs) {
+      RETURN_IF_ERROR(CheckDimList(dims, s.rank(), "scan dimension"));
+      if (length < 0) length = s.dim(dims[0]);
+      if (s.dim(dims[0]) != length)
+        return InvalidArgument("scan inputs differ in the length of dimension {} ({} vs {})",
+                               dims[0], length, s.dim(dims[0]));
+      s.mutable_dims().erase(s.mutable_dims().begin() + dims[0]);
+    }
+    params.push_back(std::move(s));
+  }
+  ASSIGN_OR_RETURN(const Computation* body, RequiredComputation(instr, AttrId::kToApply));
+  ASSIGN_OR_RETURN(Shape root, CheckSignature(*body, params, "scan body"));
+  std::vector<Shape> parts = root.IsTuple() ? root.tuple_shapes() : std::vector<Shape>{root};
+  const int64_t outputs = static_cast<int64_t>(parts.size()) - carries;
+  if (outputs < 0 || (!root.IsTuple() && carries > 1))
+    return InvalidArgument("scan body %{} returns {} but the scan has {} carries", body->name(),
+                           ShapeText(root), carries);
+  for (int64_t c = 0; c < carries; ++c)
+    if (!SameShape(parts[outputs + c], params[inputs + c]))
+      return InvalidArgument("scan body %{} returns carry {} as {} but takes it as {}",
+                             body->name(), c, ShapeText(parts[outputs + c]),
+                             ShapeText(params[inputs + c]));
+  for (int64_t o = 0; o < outputs; ++o) {
+    if (!parts[o].IsArray())
+      return InvalidArgument("scan output {} must be an array, is {}", o, ShapeText(parts[o]));
+    if (dims[0] > parts[o].rank())
+      return InvalidArgument("scan dimension {} is past the rank of output {} ({})", dims[0], o,
+                             ShapeText(parts[o]));
+    parts[o].mutable_dims().insert(parts[o].mutable_dims().begin() + dims[0], length);
+  }
+  if (!root.IsTuple()) return parts[0];
+  return Shape::Tuple(std::move(parts));
+}
+
+// shuffle(x), dimensions={...}: moves elements within the listed dimensions (by its mode:
+// rotate, permute, ...); the result has the operand's shape.
+StatusOr<Shape> InferShuffle(const Instruction& instr) {
+  RETURN_IF_ERROR(ExpectOperandCount(instr, 1));
+  ASSIGN_OR_RETURN(Shape s, ArrayOperand(instr, 0));
+  RETURN_IF_ERROR(CheckDimList(instr.dimensions(), s.rank(), "shuffle dimension"));
+  return s;
+}
+
 }  // namespace
 
 StatusOr<Shape> InferCompute(const Instruction& instr) {
@@ -688,6 +883,10 @@ StatusOr<Shape> InferCompute(const Instruction& instr) {
     case Opcode::kReduceWindow: return InferReduceWindow(instr);
     case Opcode::kSelectAndScatter: return InferSelectAndScatter(instr);
     case Opcode::kDot: return InferDot(instr);
+    case Opcode::kRaggedDot: return InferRaggedDot(instr);
+    case Opcode::kScaledDot: return InferScaledDot(instr);
+    case Opcode::kScan: return InferScan(instr);
+    case Opcode::kShuffle: return InferShuffle(instr);
     case Opcode::kConvolution: return InferConvolution(instr);
     case Opcode::kGather: return InferGather(instr);
     case Opcode::kScatter: return InferScatter(instr);

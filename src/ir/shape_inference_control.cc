@@ -405,6 +405,19 @@ StatusOr<Shape> InferControl(const Instruction& instr) {
     case Opcode::kAllGatherStart: return InferAllGatherStart(instr);
     case Opcode::kAllReduce: case Opcode::kAllReduceStart: return InferAllReduce(instr);
     case Opcode::kReduceScatter: return InferReduceScatter(instr);
+    case Opcode::kCollectiveReduce: {
+      // A reduction whose result lands on one root device of each group (ncclReduce); the
+      // operands are reduced with to_apply. A trailing s32[] operand beyond the declared
+      // results picks the root at run time and is not reduced.
+      ASSIGN_OR_RETURN(std::vector<Shape> ops, ArrayOperands(instr));
+      RETURN_IF_ERROR(GroupSize(instr).status());
+      const Shape& d = instr.shape();
+      const size_t declared = d.IsTuple() ? d.tuple_size() : 1;
+      if (ops.size() == declared + 1 && SameShape(ops.back(), Shape::Scalar(DType::kS32)))
+        ops.pop_back();
+      RETURN_IF_ERROR(CheckAllReduceReducer(instr, ops));
+      return TupleOrSingle(std::move(ops));
+    }
     case Opcode::kAllToAll: return InferAllToAll(instr);
     case Opcode::kRaggedAllToAll: return InferRaggedAllToAll(instr);
     case Opcode::kCollectivePermute: return PermuteResult(instr);

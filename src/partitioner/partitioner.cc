@@ -341,6 +341,9 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
     }
     case Opcode::kRngGetAndUpdateState:
     case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone: case Opcode::kRecvDone:
+    // Its result on non-root devices is unspecified (ncclReduce), so no SPMD program for it
+    // can be checked against the one-device one.
+    case Opcode::kCollectiveReduce:
       return Unimplemented("%{}: {} cannot be partitioned yet", instr->name(), OpcodeName(instr->opcode()));
     default:
       if (IsElementwiseOpcode(instr->opcode()) && instr->shape().IsArray()) return Elementwise(instr);
