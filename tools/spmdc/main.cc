@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "hlo/printer.h"
 #include "inputs.h"
+#include "runtime/result_comparison.h"
 #include "interpreter/interpreter.h"
 #include "models/models.h"
 #include "npy.h"
@@ -359,9 +360,9 @@ Status CmdVerify(const Args& args) {
   if (got.size() != want.size())
     return Internal("partitioned program returned {} outputs, the reference {}", got.size(), want.size());
   double max_abs = 0, max_rel = 0;
-  double working_tolerance = WorkingPrecisionTolerance(*module);
+  double tolerance = ModuleTolerance(*module);
   for (size_t i = 0; i < got.size(); ++i) {
-    LeafComparison c = CompareLeaf(got[i], want[i], working_tolerance);
+    LeafComparison c = CompareLeaf(got[i], want[i], tolerance);
     max_abs = std::max(max_abs, c.max_abs_error);
     max_rel = std::max(max_rel, c.max_rel_error);
     if (!c.ok) {
