@@ -5,13 +5,14 @@
 
 #include "fmt/format.h"
 #include "npy.h"
+#include "runtime/host_sharding.h"
 #include "runtime/host_values.h"
 
 namespace spmdc::cli {
 
 StatusOr<std::vector<Literal>> MakeArguments(const Module& module,
                                              const std::vector<std::string>& npy_paths,
-                                             uint64_t seed) {
+                                             uint64_t seed, int64_t num_partitions) {
   const Computation* entry = module.entry();
   if (npy_paths.size() > static_cast<size_t>(entry->num_parameters())) {
     return InvalidArgument("{} inputs given but the entry computation has {} parameters",
@@ -19,7 +20,11 @@ StatusOr<std::vector<Literal>> MakeArguments(const Module& module,
   }
   std::vector<Literal> args;
   for (int64_t i = 0; i < entry->num_parameters(); ++i) {
-    const Shape& shape = entry->parameter(i)->shape();
+    const Instruction* param = entry->parameter(i);
+    // Manual parameters take one value per manual group (host_sharding.h).
+    const Shape shape = num_partitions > 0 && param->has_sharding()
+                            ? HostShape(param->shape(), *param->sharding(), num_partitions)
+                            : param->shape();
     if (i < static_cast<int64_t>(npy_paths.size())) {
       if (!shape.IsArray()) return InvalidArgument("parameter {} is not an array; it cannot come from .npy", i);
       ASSIGN_OR_RETURN(Literal lit, ReadNpy(npy_paths[i], shape));
