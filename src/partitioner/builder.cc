@@ -8,14 +8,48 @@
 
 namespace spmdc {
 
+namespace {
+
+// Ops whose result element type is declared rather than implied by the operands. Shape
+// inference reads it from the instruction's own shape, which a fresh instruction does not have
+// yet (the default shape is f32[]): inferring one of these would silently produce f32.
+bool DeclaresResultType(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kDot: case Opcode::kConvolution: case Opcode::kStochasticConvert: case Opcode::kRng:
+    case Opcode::kRngBitGenerator: case Opcode::kCustomCall:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 Instruction* SpmdBuilder::Add(Opcode opcode, const std::vector<Instruction*>& operands, Attributes attrs,
                               const Shape* shape, std::string_view name_hint) {
+  SPMDC_CHECK_MSG(shape || !DeclaresResultType(opcode),
+                  fmt::format("partitioner bug: the result type of a {} must be stated", OpcodeName(opcode)).c_str());
+  return AddImpl(opcode, operands, std::move(attrs), shape, std::nullopt, name_hint);
+}
+
+Instruction* SpmdBuilder::AddWithType(Opcode opcode, const std::vector<Instruction*>& operands, Attributes attrs,
+                                      DType type, std::string_view name_hint) {
+  return AddImpl(opcode, operands, std::move(attrs), nullptr, type, name_hint);
+}
+
+Instruction* SpmdBuilder::AddImpl(Opcode opcode, const std::vector<Instruction*>& operands, Attributes attrs,
+                                  const Shape* shape, std::optional<DType> type, std::string_view name_hint) {
   std::string name = module()->UniqueName(name_hint.empty() ? std::string(OpcodeName(opcode)) : std::string(name_hint));
-  auto instr = std::make_unique<Instruction>(opcode, shape ? *shape : Shape(), name);
+  // With a stated type, inference sees it as the declared result type (dims are still inferred).
+  auto instr = std::make_unique<Instruction>(opcode, shape ? *shape : type ? Shape(*type, {}) : Shape(), name);
   for (Instruction* op : operands) instr->AppendOperand(op);
   instr->attrs() = std::move(attrs);
   if (!shape) {
     StatusOr<Shape> inferred = InferShape(*instr);
+    SPMDC_CHECK_MSG(!inferred.ok() || !type || !inferred->IsArray() || inferred->dtype() == *type,
+                    fmt::format("partitioner bug: a local {} infers {} where {} was stated", OpcodeName(opcode),
+                                inferred->ToString(false), DTypeName(*type))
+                        .c_str());
     SPMDC_CHECK_MSG(inferred.ok(), fmt::format("partitioner built an invalid {}: {}", OpcodeName(opcode),
                                                inferred.status().message())
                                        .c_str());

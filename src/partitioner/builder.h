@@ -51,9 +51,15 @@ class SpmdBuilder {
   const ManualFrame* EnterFrame(const ManualFrame* frame);
   const ManualFrame* frame() const { return frame_; }
 
-  // Adds an instruction; its shape is inferred when `shape` is null.
+  // Adds an instruction; its shape is inferred when `shape` is null. Inference only covers ops
+  // whose element type follows from their operands: a dot or convolution declares its result
+  // type (bf16 operands may produce f32), so it needs `shape` or AddWithType (checked).
   Instruction* Add(Opcode opcode, const std::vector<Instruction*>& operands, Attributes attrs = {},
                    const Shape* shape = nullptr, std::string_view name_hint = "");
+  // Adds an instruction whose dims are inferred and whose element type is `type` (the original
+  // instruction's: a local dot or convolution computes in the type the global one declares).
+  Instruction* AddWithType(Opcode opcode, const std::vector<Instruction*>& operands, Attributes attrs, DType type,
+                           std::string_view name_hint = "");
   Instruction* Parameter(int64_t number, const Shape& shape, const std::string& name);
   Instruction* Constant(Literal literal);
   Instruction* ScalarS32(int64_t v);
@@ -110,6 +116,8 @@ class SpmdBuilder {
   static std::optional<std::string> ReducerKind(const Computation& c);
 
  private:
+  Instruction* AddImpl(Opcode opcode, const std::vector<Instruction*>& operands, Attributes attrs, const Shape* shape,
+                       std::optional<DType> type, std::string_view name_hint);
   void Count(const std::string& kind, const Shape& shape);
   ReplicaGroups MakeGroups(const std::vector<std::vector<int64_t>>& groups) const;
   Instruction* GlobalPartitionId();

@@ -65,6 +65,9 @@ class ComputationPartitioner {
     return r_.Reshard(Get(instr->operand(i)), s, instr->name());
   }
   void Set(const Instruction* instr, PValue v);
+  // Internal error when `v` (the value of `instr`) does not hold the element types and shard dims
+  // its sharding implies.
+  Status CheckValueShape(const Instruction* instr, const PValue& v) const;
   Instruction* CloneWith(const Instruction* instr, const std::vector<Instruction*>& operands, const Shape& shape);
 
   Status Default(const Instruction* instr);

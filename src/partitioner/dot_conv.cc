@@ -332,7 +332,8 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
     attrs.Remove(AttrId::kControlPredecessors);
     attrs.Set(AttrId::kWindow, local_window);
     if (group_tiles > 1) attrs.Set(AttrId::kFeatureGroupCount, group_count / group_tiles);
-    out = b_.Add(Opcode::kConvolution, {lhs, rv.hlo}, std::move(attrs), nullptr, instr->name());
+    out = b_.AddWithType(Opcode::kConvolution, {lhs, rv.hlo}, std::move(attrs), instr->shape().dtype(),
+                         instr->name());
     for (const auto& [i, plan] : halos) out = SliceOutputTile(b_, out, target, cd->output_spatial[i], plan);
   }
   Set(instr, r_.Reshard(PValue{out, target, instr->shape()}, final_target, instr->name()));
@@ -434,7 +435,8 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
     Attributes attrs = instr->attrs();
     attrs.Remove(AttrId::kControlPredecessors);
     attrs.Set(AttrId::kWindow, local_window);
-    out = b_.Add(Opcode::kConvolution, {lhs, rhs}, std::move(attrs), nullptr, instr->name());
+    out = b_.AddWithType(Opcode::kConvolution, {lhs, rhs}, std::move(attrs), instr->shape().dtype(),
+                         instr->name());
     for (const auto& [i, plan] : halos) out = SliceOutputTile(b_, out, best->result, cd->output_spatial[i], plan);
   }
   if (std::optional<PValue> rs_out =

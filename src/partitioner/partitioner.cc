@@ -67,6 +67,63 @@ void ComputationPartitioner::Set(const Instruction* instr, PValue v) {
   values_[instr] = std::move(v);
 }
 
+// What the per-device form of a value of `base` must be under `s` (a leaf): the element type
+// always; the dims where the sharding says what a device holds (tiled, replicated, maximal:
+// every device holds a value of the program's one shape). nullopt dims: not checked (manual
+// values are per-device already; manual subgroups hold their group's block).
+namespace {
+struct ExpectedLeaf {
+  DType dtype;
+  std::optional<std::vector<int64_t>> dims;
+};
+void LeafShapes(const Shape& s, std::vector<const Shape*>& out) {
+  if (!s.IsTuple()) return out.push_back(&s);
+  for (const Shape& e : s.tuple_shapes()) LeafShapes(e, out);
+}
+ExpectedLeaf ExpectLeaf(const Shape& base, const Sharding& s) {
+  if (!base.IsArray() || s.IsManual() || s.IsManualSubgroup() || s.IsUnknown()) return {base.dtype(), std::nullopt};
+  if (s.IsTiled()) {
+    if (s.TiledDataRank() != base.rank()) return {base.dtype(), std::nullopt};
+    return {base.dtype(), s.ShardShape(base).dims()};
+  }
+  return {base.dtype(), base.dims()};
+}
+}  // namespace
+
+// Every handler's value must hold, on each device, the element type of the original instruction
+// and the shard dims its sharding implies: a mismatch is a partitioner bug, reported here (naming
+// the instruction) rather than as a wrong result type when a device runs the program.
+Status ComputationPartitioner::CheckValueShape(const Instruction* instr, const PValue& v) const {
+  if (topk_k_.contains(instr)) return absl::OkStatus();  // holds the top-k candidates, not the sort
+  const Shape& got = v.hlo->shape();
+  std::vector<const Shape*> base_leaves, got_leaves;
+  LeafShapes(v.base_shape, base_leaves);
+  LeafShapes(got, got_leaves);
+  auto bug = [&](const std::string& what) {
+    return Internal("partitioner bug: %{} became {} where its sharding {} of {} expects {}", instr->name(),
+                    got.ToString(false), v.sharding.ToString(false), v.base_shape.ToString(false), what);
+  };
+  if (base_leaves.size() != got_leaves.size()) return bug(fmt::format("{} leaves", base_leaves.size()));
+  if (v.base_shape.IsTuple() != got.IsTuple()) return bug(v.base_shape.IsTuple() ? "a tuple" : "an array");
+  std::vector<Sharding> shardings;
+  if (v.sharding.IsTuple() && v.sharding.tuple_elements().size() == base_leaves.size())
+    shardings = v.sharding.tuple_elements();
+  else if (!v.sharding.IsTuple())
+    shardings.assign(base_leaves.size(), v.sharding);
+  for (size_t i = 0; i < base_leaves.size(); ++i) {
+    const Shape& b = *base_leaves[i];
+    const Shape& g = *got_leaves[i];
+    if (b.IsArray() != g.IsArray()) return bug(fmt::format("leaf {} to be {}", i, b.ToString(false)));
+    if (!b.IsArray()) continue;
+    ExpectedLeaf e = shardings.empty() ? ExpectedLeaf{b.dtype(), std::nullopt} : ExpectLeaf(b, shardings[i]);
+    if (b.dtype() != g.dtype() || (e.dims && *e.dims != g.dims())) {
+      std::string want = Shape(e.dtype, e.dims ? *e.dims : g.dims()).ToString(false);
+      return bug(base_leaves.size() == 1 ? want : fmt::format("{} at leaf {}", want, i));
+    }
+  }
+  return absl::OkStatus();
+}
+
 Instruction* ComputationPartitioner::CloneWith(const Instruction* instr, const std::vector<Instruction*>& operands,
                                                const Shape& shape) {
   Attributes attrs = instr->attrs();
@@ -91,6 +148,7 @@ StatusOr<PValue> ComputationPartitioner::Run(const std::vector<Sharding>& param_
     }
     RETURN_IF_ERROR(Handle(instr));
     RETURN_IF_ERROR(r_.status());
+    RETURN_IF_ERROR(CheckValueShape(instr, Get(instr)));
   }
   PValue root = r_.Reshard(Get(src_.root()), root_sharding, src_.root()->name());
   RETURN_IF_ERROR(r_.status());

@@ -109,6 +109,17 @@ const Instruction* RepresentativeOperand(const Instruction& i) {
   return best;
 }
 
+// The sharding an elementwise op takes from `operand`. A scalar operand of an array op (clamp's
+// bounds, select's predicate) tiles no data dim: only its subgroups (manual groups) and
+// replication carry over, at the op's rank (its own tile array would name the wrong rank).
+Sharding ElementwiseOperandSharding(const Instruction& i, const Instruction& operand) {
+  const Sharding& s = *operand.sharding();
+  if (!i.shape().IsArray() || !operand.shape().IsArray() || operand.shape().rank() == i.shape().rank() ||
+      !s.IsTiled())
+    return s;
+  return ReplicateAllDataDims(s, i.shape().rank());
+}
+
 // A non-tuple sharding repeated over every element of a tuple-shaped instruction.
 Sharding MaybeTuple(const Instruction& i, const Sharding& s) {
   if (!i.shape().IsTuple()) return s;
@@ -734,15 +745,16 @@ bool InferFromOperands(Instruction* instr, PropagationState& s) {
                                  operand, "rng", EventKind::kForward, allow);
             continue;
           }
-          changed |= s.Improve(instr, *operand->sharding(), operand, "elementwise", EventKind::kForward,
-                               instr->operand_count() == 1 && allow);
+          changed |= s.Improve(instr, ElementwiseOperandSharding(*instr, *operand), operand, "elementwise",
+                               EventKind::kForward, instr->operand_count() == 1 && allow);
         }
         return changed;
       }
       const Instruction* rep = RepresentativeOperand(*instr);
       if (!rep || !HasPropagatable(rep)) return false;
-      return s.Improve(instr, *rep->sharding(), rep, IsElementwise(*instr) ? std::string_view("elementwise") : OpcodeName(op),
-                       EventKind::kForward, allow);
+      return s.Improve(instr, IsElementwise(*instr) ? ElementwiseOperandSharding(*instr, *rep) : *rep->sharding(), rep,
+                       IsElementwise(*instr) ? std::string_view("elementwise") : OpcodeName(op), EventKind::kForward,
+                       allow);
     }
   }
 }

@@ -51,18 +51,55 @@ void CopyBox(const std::byte* src, const std::vector<int64_t>& src_dims,
 
 namespace {
 
-Status CheckNotManual(const Sharding& s) {
-  if (s.IsManual() || s.IsManualSubgroup())
-    return Unimplemented(
-        "manual sharding {} on a host value (only the partitioner's manual "
-        "regions may be manual)",
-        s.ToString(false));
-  return absl::OkStatus();
+// Manual leaves (the program's value is per device, or per manual group): the host value stacks
+// the groups' values on a new leading dim. Fully manual: one group per device. A manual subgroup
+// sharding: one group per coordinate along its manual tile dim, within which the other tile dims
+// tile the group's value as usual.
+int64_t ManualGroupCount(const Sharding& s, int64_t num_devices) {
+  return s.IsManual() ? num_devices : s.tile_assignment().dim(s.SubgroupManualDim());
+}
+
+// Device `device`'s manual group under `s` (fully manual: the device itself).
+int64_t ManualGroupOf(const Sharding& s, int64_t device) {
+  if (s.IsManual()) return device;
+  std::optional<std::vector<int64_t>> index = s.tile_assignment().IndexOf(device);
+  return index ? (*index)[s.SubgroupManualDim()] : -1;
+}
+
+// Element `g` of a stacked host value (its leading dim dropped).
+Literal GroupSlice(const Literal& stacked, int64_t g) {
+  std::vector<int64_t> dims(stacked.shape().dims().begin() + 1, stacked.shape().dims().end());
+  Literal out(Shape(stacked.shape().dtype(), dims));
+  const int64_t bytes = out.shape().byte_size();
+  std::memcpy(out.mutable_raw(), stacked.raw() + g * bytes, bytes);
+  return out;
+}
+
+StatusOr<Literal> ShardLeaf(const Literal& global, const Sharding& s, int64_t device);
+
+StatusOr<Literal> ShardManualLeaf(const Literal& global, const Sharding& s, int64_t device) {
+  const Shape& shape = global.shape();
+  const int64_t group = ManualGroupOf(s, device);
+  if (shape.rank() == 0 || group < 0 || group >= shape.dim(0))
+    return InvalidArgument("the host value {} of a leaf sharded {} must stack one value per manual group on a "
+                           "leading dim (device {} is in group {})",
+                           shape.ToString(false), s.ToString(false), device, group);
+  Literal mine = GroupSlice(global, group);
+  if (s.IsManual()) return mine;
+  // Within the group: the data tiles of the subgroup sharding (its replication is in-group).
+  std::vector<int64_t> lo = s.TileOffsetForDevice(mine.shape(), device);
+  std::vector<int64_t> hi = s.TileLimitForDevice(mine.shape(), device);
+  Literal out(s.ShardShape(mine.shape()));
+  std::vector<int64_t> extent(lo.size());
+  for (size_t i = 0; i < lo.size(); ++i) extent[i] = hi[i] - lo[i];
+  CopyBox(mine.raw(), mine.shape().dims(), lo, out.mutable_raw(), out.shape().dims(),
+          std::vector<int64_t>(lo.size(), 0), extent, DTypeByteSize(shape.dtype()));
+  return out;
 }
 
 StatusOr<Literal> ShardLeaf(const Literal& global, const Sharding& s, int64_t device) {
   if (!global.shape().IsArray()) return global;
-  RETURN_IF_ERROR(CheckNotManual(s));
+  if (s.IsManual() || s.IsManualSubgroup()) return ShardManualLeaf(global, s, device);
   if (s.IsMaximal()) return s.UniqueDevice() == device ? global : Literal(global.shape());
   if (!s.IsTiled()) return global;  // replicated or unknown
   const Shape& shape = global.shape();
@@ -81,9 +118,43 @@ StatusOr<Literal> ShardLeaf(const Literal& global, const Sharding& s, int64_t de
 }
 
 StatusOr<Literal> AssembleLeaf(const std::vector<const Literal*>& shards, const Sharding& s,
+                               const Shape& shape);
+
+// The stacked host value of a manual leaf: group g's value from its devices (fully manual: device
+// g's own value; a manual subgroup: the group's tiles, each from the first device holding it).
+StatusOr<Literal> AssembleManualLeaf(const std::vector<const Literal*>& shards, const Sharding& s,
+                                     const Shape& shape) {
+  const int64_t n = static_cast<int64_t>(shards.size());
+  std::vector<int64_t> stacked_dims = {ManualGroupCount(s, n)};
+  stacked_dims.insert(stacked_dims.end(), shape.dims().begin(), shape.dims().end());
+  Literal out(Shape(shape.dtype(), stacked_dims));
+  const int64_t bytes = shape.byte_size();
+  const Shape shard_shape = s.IsManual() ? shape : s.ShardShape(shape);
+  for (int64_t d = 0; d < n; ++d) {
+    const int64_t g = ManualGroupOf(s, d);
+    if (g < 0) continue;
+    const Literal& v = *shards[d];
+    if (!v.shape().IsArray() || v.shape().dims() != shard_shape.dims() || v.shape().dtype() != shape.dtype())
+      return InvalidArgument("a device returned {} where the sharding {} of {} expects {}", v.shape().ToString(false),
+                             s.ToString(false), shape.ToString(false), shard_shape.ToString(false));
+    std::byte* dst = out.mutable_raw() + g * bytes;
+    if (s.IsManual()) {
+      std::memcpy(dst, v.raw(), bytes);
+      continue;
+    }
+    std::vector<int64_t> lo = s.TileOffsetForDevice(shape, d), hi = s.TileLimitForDevice(shape, d);
+    std::vector<int64_t> extent(lo.size());
+    for (size_t i = 0; i < lo.size(); ++i) extent[i] = hi[i] - lo[i];
+    CopyBox(v.raw(), shard_shape.dims(), std::vector<int64_t>(lo.size(), 0), dst, shape.dims(), lo, extent,
+            DTypeByteSize(shape.dtype()));
+  }
+  return out;
+}
+
+StatusOr<Literal> AssembleLeaf(const std::vector<const Literal*>& shards, const Sharding& s,
                                const Shape& shape) {
   if (!shape.IsArray()) return Literal(shape);
-  RETURN_IF_ERROR(CheckNotManual(s));
+  if (s.IsManual() || s.IsManualSubgroup()) return AssembleManualLeaf(shards, s, shape);
   auto check = [&](const Literal& v, const Shape& expect) -> Status {
     if (!v.shape().IsArray() || v.shape().dims() != expect.dims() ||
         v.shape().dtype() != expect.dtype())
@@ -214,6 +285,20 @@ StatusOr<Shape> EvenGlobalShape(const Shape& shard_shape, const Sharding& shardi
     return g;
   };
   return rec(shard_shape);
+}
+
+Shape HostShape(const Shape& shape, const Sharding& sharding, int64_t num_devices) {
+  if (shape.IsTuple()) {
+    std::vector<Shape> elems;
+    for (int64_t i = 0; i < shape.tuple_size(); ++i)
+      elems.push_back(HostShape(shape.tuple_shape(i),
+                                sharding.IsTuple() ? sharding.GetSubSharding(shape, {&i, 1}) : sharding, num_devices));
+    return Shape::Tuple(std::move(elems));
+  }
+  if (!shape.IsArray() || sharding.IsTuple() || !(sharding.IsManual() || sharding.IsManualSubgroup())) return shape;
+  std::vector<int64_t> dims = {ManualGroupCount(sharding, num_devices)};
+  dims.insert(dims.end(), shape.dims().begin(), shape.dims().end());
+  return Shape(shape.dtype(), dims);
 }
 
 }  // namespace spmdc

@@ -24,14 +24,22 @@ void CopyBox(const std::byte* src, const std::vector<int64_t>& src_dims,
 // The value device `device` (a partition id) holds of `global` under `sharding` (a tuple sharding
 // for tuple values): tiled leaves get their tile, ceil-sized and zero-padded on the high side;
 // replicated (and unknown) leaves the whole value (shared, no copy); {maximal device=k}: the whole
-// value on k, zeros elsewhere. Manual shardings are refused (Unimplemented).
+// value on k, zeros elsewhere. A manual leaf's host value stacks one value per manual group on a
+// leading dim (HostShape): fully manual, device d gets element d; a manual subgroup sharding,
+// device d gets its tile of its group's element.
 StatusOr<Literal> ShardForDevice(const Literal& global, const Sharding& sharding, int64_t device);
 
 // The global value of `global_shape` from the shards of every partition (shards[d] is partition
 // d's value): per leaf, tiled values take each tile from the first device of its replication group
-// and crop the padding; replicated ones take device 0; {maximal device=k} takes device k.
+// and crop the padding; replicated ones take device 0; {maximal device=k} takes device k; manual
+// leaves are stacked per manual group (HostShape).
 StatusOr<Literal> AssembleFromShards(const std::vector<Literal>& shards, const Sharding& sharding,
                                      const Shape& global_shape);
+
+// The host shape of a value of the program's `shape` under `sharding` on `num_devices` devices:
+// `shape` itself, except manual leaves (the program's shape is a per-device or per-group one),
+// which stack one value per manual group: [groups] + shape.
+Shape HostShape(const Shape& shape, const Sharding& sharding, int64_t num_devices);
 
 // The global shape implied by a per-device shape when every dim divides evenly: each tiled dim
 // scaled by its tile count (tuples per leaf).

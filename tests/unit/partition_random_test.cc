@@ -2,7 +2,8 @@
 // (uneven shapes, chains of elementwise / broadcast / transpose / reshape / reduce / dot / slice /
 // pad / concatenate (rolls too) / reverse / sort (variadic with iota indices; sort + slice as
 // top-k) / topk / dynamic-(update-)slice at out-of-range indices / convolution (grouped, filter
-// gradients) / reduce-window / select-and-scatter ops, and in a second test gather / scatter
+// gradients) / reduce-window / select-and-scatter ops, mixed-precision bf16 dots and convolutions
+// with bf16 or f32 results, and in a second test gather / scatter
 // with data-dependent, partly out-of-range indices; random shardings over random device counts
 // and device orders),
 // partitions them (PartitionModule + RunCleanup; a third of them after sharding propagation),
@@ -285,6 +286,65 @@ class Generator {
     return true;
   }
 
+  // `x` (f32) as a bf16 value of -1, 0 or 1 (round(2x) clamped): exact in bf16, and so are the
+  // sums of their products that the dots below form (at most kMaxTerms terms), so a partitioned
+  // bf16 computation must match the single-device one exactly, whatever order it sums in.
+  static constexpr int64_t kMaxTerms = 256;
+  std::string ToSmallBf16(const std::string& x, const std::vector<int64_t>& dims) {
+    std::string two = Fresh(), twob = Fresh(), m = Fresh(), one = Fresh(), neg = Fresh(), cl = Fresh(), r = Fresh(),
+                b = Fresh();
+    std::string f = ShapeText(dims), bf = fmt::format("bf16[{}]", fmt::join(dims, ","));
+    body_ += fmt::format("  %{} = f32[] constant(2)\n  %{} = {} broadcast(%{}), dimensions={{}}\n", two, twob, f, two);
+    body_ += fmt::format("  %{} = {} multiply(%{}, %{})\n", m, f, x, twob);
+    body_ += fmt::format("  %{} = {} round-nearest-even(%{})\n", r, f, m);
+    body_ += fmt::format("  %{} = f32[] constant(1)\n  %{} = f32[] negate(%{})\n", one, neg, one);
+    body_ += fmt::format("  %{} = {} clamp(%{}, %{}, %{})\n", cl, f, neg, r, one);
+    body_ += fmt::format("  %{} = {} convert(%{}){}\n", b, bf, cl, MaybeSharding(dims, 0.5));
+    return b;
+  }
+
+  // Mixed precision: a dot (or a 1-D convolution) of bf16 operands whose result is bf16 or
+  // accumulates into f32 (preferred_element_type), tiled on up to all its dims; converted back
+  // to f32 for the rest of the program. The partitioned form must keep both result types.
+  bool LowPrecisionStep(const Value& v) {
+    int64_t rank = v.dims.size();
+    bool f32_result = Chance(0.5);
+    std::string rt = f32_result ? "f32" : "bf16";
+    std::string lhs = ToSmallBf16(v.name, v.dims);
+    std::vector<int64_t> out;
+    std::string rhs, op;
+    if (rank == 3 && Chance(0.4)) {
+      // b0f_0io->b0f with a window of k (halos when the spatial dim is tiled).
+      int64_t k = Rand(1, 3), o = Rand(1, 3), lo = Rand(0, 1), hi = Rand(0, 1);
+      if (v.dims[1] + lo + hi < k || k * v.dims[2] > kMaxTerms) return false;
+      rhs = ToSmallBf16(NewParam({k, v.dims[2], o}), {k, v.dims[2], o});
+      out = {v.dims[0], v.dims[1] + lo + hi - k + 1, o};
+      op = fmt::format("convolution(%{}, %{}), window={{size={} pad={}_{}}}, dim_labels=b0f_0io->b0f", lhs, rhs, k, lo,
+                       hi);
+    } else {
+      int64_t c = Rand(0, rank - 1), m = Rand(1, 7);
+      bool batch = rank >= 2 && c != 0 && Chance(0.4);
+      std::vector<int64_t> rdims;
+      if (batch) rdims.push_back(v.dims[0]);
+      rdims.push_back(v.dims[c]);
+      rdims.push_back(m);
+      if (batch) out.push_back(v.dims[0]);
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != c && !(batch && d == 0)) out.push_back(v.dims[d]);
+      out.push_back(m);
+      if (out.size() > 3 || v.dims[c] > kMaxTerms) return false;
+      rhs = ToSmallBf16(NewParam(rdims), rdims);
+      std::string dn = batch ? fmt::format("lhs_batch_dims={{0}}, rhs_batch_dims={{0}}, lhs_contracting_dims={{{}}}, "
+                                           "rhs_contracting_dims={{1}}", c)
+                             : fmt::format("lhs_contracting_dims={{{}}}, rhs_contracting_dims={{0}}", c);
+      op = fmt::format("dot(%{}, %{}), {}", lhs, rhs, dn);
+    }
+    std::string d = Fresh();
+    body_ += fmt::format("  %{} = {}[{}] {}{}\n", d, rt, fmt::join(out, ","), op, MaybeSharding(out, 0.85));
+    Emit(out, fmt::format("convert(%{})", d));
+    return true;
+  }
+
   void Step() {
     Value v = Pick();
     int64_t rank = v.dims.size();
@@ -366,6 +426,7 @@ class Generator {
         return;
       }
       case 6: case 7: {  // dot with a fresh parameter: contract one dim, optional batch dim 0
+        if (Chance(0.3) && LowPrecisionStep(v)) return;
         int64_t c = Rand(0, rank - 1);
         bool batch = rank >= 2 && c != 0 && Chance(0.4);
         int64_t m = Rand(1, 7);
@@ -1014,6 +1075,7 @@ std::string RunManualCase(uint64_t seed, Totals& totals) {
             i != module->entry()->root() && pick() % 2 == 0)
           i->set_sharding(nullptr);
     manual_text = PrintModule(*module);
+    if (EnvOr("SPMDC_RANDOM_VERBOSE", 0)) std::printf("seed %llu, to propagate:\n%s\n", static_cast<unsigned long long>(seed), manual_text.c_str());
     auto propagated = PropagateShardings(*module);
     if (!propagated.ok()) return fail(fmt::format("propagation failed: {}", propagated.status().message()));
   }

@@ -111,9 +111,36 @@ TEST(HostSharding, MaximalGivesZerosElsewhere) {
   EXPECT_TRUE(on1->BitwiseEqual(g));
 }
 
-TEST(HostSharding, ManualRefusedAndTuplesPerLeaf) {
-  const Literal g = IotaF32({4});
-  EXPECT_EQ(ShardForDevice(g, S("{manual}"), 0).status().code(), absl::StatusCode::kUnimplemented);
+TEST(HostSharding, ManualLeavesStackOneValuePerGroup) {
+  // Fully manual on 2 devices: host f32[2,3] holds device d's f32[3] at row d.
+  const Literal g = IotaF32({2, 3});
+  EXPECT_EQ(HostShape(Shape(DType::kF32, {3}), S("{manual}"), 2).dims(), (std::vector<int64_t>{2, 3}));
+  auto d1 = ShardForDevice(g, S("{manual}"), 1);
+  ASSERT_TRUE(d1.ok()) << d1.status();
+  EXPECT_EQ(Values<float>(*d1), (std::vector<float>{4, 5, 6}));
+  auto d0 = ShardForDevice(g, S("{manual}"), 0);
+  auto back = AssembleFromShards({*d0, *d1}, S("{manual}"), Shape(DType::kF32, {3}));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(back->BitwiseEqual(g));
+  // A host value without the group dim is refused.
+  EXPECT_EQ(ShardForDevice(IotaF32({1, 3}), S("{manual}"), 1).status().code(), absl::StatusCode::kInvalidArgument);
+  // Two manual groups {0,2} and {1,3}, each tiling its f32[4] in two: device 3 holds group 1's
+  // second half.
+  const Sharding sub = S("{devices=[2,2]<=[2,2]T(1,0) last_tile_dims={manual}}");
+  const Literal h = IotaF32({2, 4});
+  std::vector<Literal> shards;
+  for (int64_t d = 0; d < 4; ++d) {
+    auto x = ShardForDevice(h, sub, d);
+    ASSERT_TRUE(x.ok()) << x.status();
+    shards.push_back(*x);
+  }
+  EXPECT_EQ(Values<float>(shards[3]), (std::vector<float>{7, 8}));
+  auto whole = AssembleFromShards(shards, sub, Shape(DType::kF32, {4}));
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_TRUE(whole->BitwiseEqual(h));
+}
+
+TEST(HostSharding, TuplesPerLeaf) {
   const Literal t = Literal::Tuple({IotaF32({4}), IotaF32({2, 2})});
   const Sharding ts = S("{{devices=[2]0,1}, {replicated}}");
   auto s1 = ShardForDevice(t, ts, 1);

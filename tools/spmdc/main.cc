@@ -1,6 +1,7 @@
 // spmdc command-line tool. The contract (commands, flags, outputs, exit codes) is DESIGN.md's
 // "The command-line contract"; extend it, never break it.
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "fmt/format.h"
 #include "hlo/printer.h"
 #include "inputs.h"
+#include "runtime/result_comparison.h"
 #include "interpreter/interpreter.h"
 #include "models/models.h"
 #include "npy.h"
@@ -227,11 +229,14 @@ Status CmdRun(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
   ASSIGN_OR_RETURN(uint64_t seed, SeedOf(args));
   std::vector<std::string> npy = args.Get("inputs") ? SplitList(*args.Get("inputs")) : std::vector<std::string>{};
-  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, npy, seed));
+  int64_t n = 0;
+  if (args.Has("num-partitions")) {
+    ASSIGN_OR_RETURN(n, NumPartitionsOf(args, *module));
+  }
+  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, npy, seed, n));
   Literal result;
   if (args.Has("num-partitions")) {
     // As `compile` does: infer the shardings the user did not give, then partition.
-    ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
     module->set_num_partitions(n);
     RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
     ASSIGN_OR_RETURN(result, RunPartitioned(*module, n, arguments));
@@ -326,15 +331,109 @@ std::unique_ptr<Module> ManualBoundariesOnly(const Module& module) {
   return stripped;
 }
 
+// The number of manual groups when the entry signature is manual: every array leaf of the
+// parameters and the result is manual, or manual in subgroups of one group count (each group
+// then runs the program on its own values, which one device can run group by group); 0 when no
+// leaf is manual. Unimplemented when manual and automatic leaves mix (per-device inputs next to
+// global ones have no single-device reference).
+StatusOr<int64_t> ManualSignatureGroups(const Module& module, int64_t n) {
+  const Computation* entry = module.entry();
+  std::vector<std::pair<std::string, Sharding>> leaves;
+  auto add = [&](const Instruction* i, const std::string& what) {
+    Sharding s = i->has_sharding() ? i->sharding()->NormalizeTupleSharding(i->shape()) : Sharding::Replicate();
+    std::vector<Sharding> flat = s.IsTuple() ? s.tuple_elements() : std::vector<Sharding>{s};
+    std::vector<const Shape*> shapes;
+    std::function<void(const Shape&)> walk = [&](const Shape& sh) {
+      if (sh.IsTuple()) for (const Shape& e : sh.tuple_shapes()) walk(e);
+      else shapes.push_back(&sh);
+    };
+    walk(i->shape());
+    for (size_t k = 0; k < shapes.size() && k < flat.size(); ++k)
+      if (shapes[k]->IsArray()) leaves.emplace_back(what, flat[k]);
+  };
+  for (int64_t p = 0; p < entry->num_parameters(); ++p) add(entry->parameter(p), "%" + entry->parameter(p)->name());
+  add(entry->root(), "the result");
+  int64_t groups = 0;
+  const std::pair<std::string, Sharding>* manual = nullptr;
+  const std::pair<std::string, Sharding>* automatic = nullptr;
+  for (const auto& leaf : leaves) {
+    const Sharding& s = leaf.second;
+    if (!s.IsManual() && !s.IsManualSubgroup()) {
+      if (!automatic) automatic = &leaf;
+      continue;
+    }
+    int64_t g = s.IsManual() ? n : s.tile_assignment().dim(s.SubgroupManualDim());
+    if (manual && g != groups)
+      return Unimplemented("verify: {} ({}) and {} ({}) are manual in different numbers of groups", manual->first,
+                           manual->second.ToString(false), leaf.first, s.ToString(false));
+    if (!manual) manual = &leaf, groups = g;
+  }
+  if (manual && automatic)
+    return Unimplemented("verify: {} is manual ({}) but {} is not ({}): per-device values next to global ones have "
+                         "no single-device reference (`run` executes it)",
+                         manual->first, manual->second.ToString(false), automatic->first,
+                         automatic->second.ToString(false));
+  return groups;
+}
+
+// Group `g`'s values of stacked (manual) host values, and the inverse.
+Literal GroupOf(const Literal& stacked, int64_t g) {
+  if (stacked.shape().IsTuple()) {
+    std::vector<Literal> elems;
+    for (const Literal& e : stacked.elements()) elems.push_back(GroupOf(e, g));
+    return Literal::Tuple(std::move(elems));
+  }
+  std::vector<int64_t> dims(stacked.shape().dims().begin() + 1, stacked.shape().dims().end());
+  Literal out(Shape(stacked.shape().dtype(), dims));
+  const int64_t bytes = out.shape().byte_size();
+  std::memcpy(out.mutable_raw(), stacked.raw() + g * bytes, bytes);
+  return out;
+}
+Literal Stack(const std::vector<Literal>& groups) {
+  if (groups[0].shape().IsTuple()) {
+    std::vector<Literal> elems;
+    for (size_t k = 0; k < groups[0].elements().size(); ++k) {
+      std::vector<Literal> parts;
+      for (const Literal& g : groups) parts.push_back(g.elements()[k]);
+      elems.push_back(Stack(parts));
+    }
+    return Literal::Tuple(std::move(elems));
+  }
+  std::vector<int64_t> dims = {static_cast<int64_t>(groups.size())};
+  dims.insert(dims.end(), groups[0].shape().dims().begin(), groups[0].shape().dims().end());
+  Literal out(Shape(groups[0].shape().dtype(), dims));
+  const int64_t bytes = groups[0].shape().byte_size();
+  for (size_t g = 0; g < groups.size(); ++g) std::memcpy(out.mutable_raw() + g * bytes, groups[g].raw(), bytes);
+  return out;
+}
+
 Status CmdVerify(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
   ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
   ASSIGN_OR_RETURN(uint64_t seed, SeedOf(args));
-  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, {}, seed));
+  ASSIGN_OR_RETURN(int64_t manual_groups, ManualSignatureGroups(*module, n));
+  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, {}, seed, n));
   SingleDeviceContext device;
-  StatusOr<Literal> single = Execute(*module, arguments, &device);
+  StatusOr<Literal> single = absl::UnknownError("");
+  if (manual_groups > 0) {
+    // A manual entry signature: the program is per group; one device runs it group by group.
+    std::vector<Literal> per_group;
+    for (int64_t g = 0; g < manual_groups; ++g) {
+      std::vector<Literal> group_args;
+      for (const Literal& a : arguments) group_args.push_back(GroupOf(a, g));
+      StatusOr<Literal> r = Execute(*module, group_args, &device);
+      if (!r.ok()) {
+        single = r.status();
+        break;
+      }
+      per_group.push_back(*std::move(r));
+    }
+    if (static_cast<int64_t>(per_group.size()) == manual_groups) single = Stack(per_group);
+  } else {
+    single = Execute(*module, arguments, &device);
+  }
   Literal reference;
-  const char* reference_kind = "";
+  const char* reference_kind = manual_groups > 0 ? " (reference: each manual group's program on one device)" : "";
   if (single.ok()) {
     reference = *std::move(single);
   } else if (single.status().code() == absl::StatusCode::kUnimplemented && args.Has("propagate") &&
@@ -359,9 +458,9 @@ Status CmdVerify(const Args& args) {
   if (got.size() != want.size())
     return Internal("partitioned program returned {} outputs, the reference {}", got.size(), want.size());
   double max_abs = 0, max_rel = 0;
-  double working_tolerance = WorkingPrecisionTolerance(*module);
+  double tolerance = ModuleTolerance(*module);
   for (size_t i = 0; i < got.size(); ++i) {
-    LeafComparison c = CompareLeaf(got[i], want[i], working_tolerance);
+    LeafComparison c = CompareLeaf(got[i], want[i], tolerance);
     max_abs = std::max(max_abs, c.max_abs_error);
     max_rel = std::max(max_rel, c.max_rel_error);
     if (!c.ok) {
