@@ -477,3 +477,57 @@ TEST(HloParser, LargeModuleParsesQuickly) {
 
 }  // namespace
 }  // namespace spmdc
+
+namespace spmdc {
+namespace {
+
+// Mesh-axes replica groups expand like XLA's MeshAxesReplicaGroupList (SHARDY.md §3.3).
+std::vector<std::vector<int64_t>> MeshGroups(std::string_view groups_text, std::string_view shape) {
+  std::string text = fmt::format(
+      "HloModule m\n%s (a: f32[], b: f32[]) -> f32[] {{\n  %a = f32[] parameter(0)\n"
+      "  %b = f32[] parameter(1)\n  ROOT %r = f32[] add(%a, %b)\n}}\n"
+      "ENTRY e {{\n  p = {} parameter(0)\n  ROOT r = {} all-reduce(p), replica_groups={}, "
+      "to_apply=%s\n}}\n", shape, shape, groups_text);
+  auto m = ParseHloModule(text, "t.hlo");
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  if (!m.ok()) return {};
+  const ReplicaGroups* g = (*m)->entry()->root()->attrs().Get<ReplicaGroups>(AttrId::kReplicaGroups);
+  return g ? g->Expanded() : std::vector<std::vector<int64_t>>{};
+}
+
+TEST(HloParser, MeshAxesReplicaGroups) {
+  using G = std::vector<std::vector<int64_t>>;
+  EXPECT_EQ(MeshGroups("mesh['x'=2,'y'=4] {'y'}", "f32[4]"), (G{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  EXPECT_EQ(MeshGroups("mesh['x'=2,'y'=4] {'x'}", "f32[4]"), (G{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+  EXPECT_EQ(MeshGroups("mesh['x'=2,'y'=4] {'y','x'}", "f32[4]"), (G{{0, 4, 1, 5, 2, 6, 3, 7}}));
+  // 'y':(1)2 is the major half of y: devices agreeing on x and on y's minor half.
+  EXPECT_EQ(MeshGroups("mesh['x'=2,'y'=4] {'y':(1)2}", "f32[4]"),
+            (G{{0, 2}, {1, 3}, {4, 6}, {5, 7}}));
+  EXPECT_EQ(MeshGroups("mesh['x'=2,'y'=4] {'y':(2)2}", "f32[4]"),
+            (G{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+  EXPECT_EQ(MeshGroups("mesh[a=2,b=2], device_ids=(3,2,1,0) {b}", "f32[4]"), (G{{3, 2}, {1, 0}}));
+  EXPECT_EQ(MeshGroups("mesh['a'=2,'b'=2], device_ids=([2,2]T(1,0)) {'b'}", "f32[4]"),
+            (G{{0, 2}, {1, 3}}));
+  EXPECT_EQ(MeshGroups("mesh['x'=2,'y'=4] {1}", "f32[4]"), (G{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+}
+
+TEST(HloParser, MeshAxesReplicaGroupErrors) {
+  auto error = [](std::string_view groups) {
+    std::string text = fmt::format(
+        "HloModule m\n%s (a: f32[], b: f32[]) -> f32[] {{\n  %a = f32[] parameter(0)\n"
+        "  %b = f32[] parameter(1)\n  ROOT %r = f32[] add(%a, %b)\n}}\n"
+        "ENTRY e {{\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] all-reduce(p), "
+        "replica_groups={}, to_apply=%s\n}}\n", groups);
+    auto m = ParseHloModule(text, "t.hlo");
+    return m.ok() ? std::string("parsed") : std::string(m.status().message());
+  };
+  EXPECT_NE(error("mesh['x'=2] {'z'}").find("'z' is not an axis of the mesh"), std::string::npos);
+  EXPECT_NE(error("mesh['x'=4] {'x':(1)3}").find("invalid sub-axis"), std::string::npos);
+  EXPECT_NE(error("mesh['x'=4] {'x','x':(1)2}").find("overlap"), std::string::npos);
+  EXPECT_NE(error("mesh['x'=2], device_ids=(0,0) {'x'}").find("permutation"), std::string::npos);
+  EXPECT_NE(error("mesh['x'=2,'x'=2] {'x'}").find("named twice"), std::string::npos);
+  EXPECT_NE(error("mesh['x'=2] 'x'").find("t.hlo:8:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spmdc
