@@ -500,6 +500,8 @@ Status Parser::ParseComputation() {
     return ErrorAt(name_begin, fmt::format("duplicate computation name %{}", name));
   }
   Advance();
+  std::optional<Shape> signature_result;  // checked against the root, as XLA does
+  size_t signature_at = 0;
   if (Is(TokKind::kLParen)) {  // signature: (p: shape, ...) -> shape
     Advance();
     if (!Is(TokKind::kRParen)) {
@@ -518,8 +520,9 @@ Status Parser::ParseComputation() {
     }
     RETURN_IF_ERROR(Expect(TokKind::kRParen, "',' or ')' after the parameters"));
     RETURN_IF_ERROR(Expect(TokKind::kArrow, "'->' after the parameters"));
-    Shape ignored;
-    RETURN_IF_ERROR(ParseShape(&ignored));
+    signature_at = tok_.begin;
+    signature_result.emplace();
+    RETURN_IF_ERROR(ParseShape(&*signature_result));
   }
   size_t body_begin = tok_.begin;
   RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the computation body"));
@@ -549,6 +552,12 @@ Status Parser::ParseComputation() {
   if (comp->instruction_count() == 0) return ErrorAt(body_begin, "computation has no instructions");
   if (!root) root = comp->instructions().back();
   comp->set_root(root);
+  if (signature_result && !signature_result->Compatible(root->shape())) {
+    return ErrorAt(signature_at, fmt::format("the shape of computation %{}, {}, is not compatible "
+                                             "with that of its root %{}, {}", name,
+                                             signature_result->ToString(false), root->name(),
+                                             root->shape().ToString(false)));
+  }
   for (int64_t i = 0; i < comp->num_parameters(); ++i) {
     if (comp->parameter(i) == nullptr) {
       return ErrorAt(close, fmt::format("computation %{} has no parameter({})", name, i));
@@ -736,9 +745,10 @@ Status Parser::ParseOperands(Instruction* instr) {
     // An operand is `shape? name`, or a nested instruction `shape? opcode(operands)` (XLA tries
     // the first, then the second).
     size_t operand_begin = tok_.begin;
+    std::optional<Shape> declared;
     if (AtShape()) {
-      Shape ignored;
-      RETURN_IF_ERROR(ParseShape(&ignored));
+      declared.emplace();
+      RETURN_IF_ERROR(ParseShape(&*declared));
     }
     if (Is(TokKind::kIdent) && !names_.contains(tok_.text) && Peek().kind == TokKind::kLParen &&
         (OpcodeFromName(tok_.text) || AsyncSugar(tok_.text))) {
@@ -766,6 +776,12 @@ Status Parser::ParseOperands(Instruction* instr) {
         return Expected("')' after operands");  // an attribute: the ')' is missing
       }
       return ErrorAt(tok_.begin, fmt::format("undefined operand %{}", tok_.text));
+    }
+    if (declared && !declared->Compatible(it->second->shape())) {
+      return ErrorAt(operand_begin, fmt::format("the declared operand shape {} is not compatible "
+                                                "with the shape of %{}, {}",
+                                                declared->ToString(false), it->second->name(),
+                                                it->second->shape().ToString(false)));
     }
     instr->AppendOperand(it->second);
     Advance();
