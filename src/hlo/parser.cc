@@ -2,14 +2,18 @@
 // in lexer.h; instructions are built directly into the Module while parsing.
 #include "hlo/parser.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "hlo/lexer.h"
+#include "hlo/op_attributes.h"
 #include "ir/float_types.h"
 #include "ir/shape_inference.h"
 #include "sharding/sharding_text.h"
@@ -37,7 +41,10 @@ class Parser {
 
  private:
   // ---- tokens and errors -------------------------------------------------------------------
-  void Advance() { tok_ = lexer_.Next(); }
+  void Advance() {
+    last_end_ = tok_.end;
+    tok_ = lexer_.Next();
+  }
   Token Peek() {
     size_t saved = lexer_.pos();
     Token t = lexer_.Next();
@@ -100,10 +107,19 @@ class Parser {
   // ---- module structure --------------------------------------------------------------------
   Status ParseComputation();
   Status ParseInstruction(Computation* comp, Instruction** root, bool* saw_root);
+  StatusOr<Instruction*> ParseInstructionRhs(Computation* comp, std::string_view name,
+                                             size_t begin, bool allow_attributes);
   Status ParseOperands(Instruction* instr);
   Status ParseAttribute(Attributes* attrs, Instruction* instr);
   Status ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr, size_t name_begin);
   Status ParseSharding(Instruction* instr);
+  Status CheckRequiredAttributes(const Instruction& instr, size_t at);
+  // Module header values checked in place (then kept as raw text).
+  Status ParseShapeIndex(std::vector<int64_t>* out);
+  Status CheckAliasingSyntax(bool buffer_donor);
+  Status CheckComputationLayoutSyntax();
+  Status CheckHeaderAliasing();
+  Status CheckEnumValue(AttrId id, std::string_view value, size_t at);
   Status DesugarAsyncStart(Instruction* start, Opcode wrapped, size_t at);
 
   // ---- attribute kinds ---------------------------------------------------------------------
@@ -111,12 +127,21 @@ class Parser {
   StatusOr<std::string> ParseRaw(bool stop_at_space);
   StatusOr<std::string_view> ScanChars(bool (*pred)(char));
   StatusOr<Computation*> ParseComputationRef();
-  Status ParseKeyValues(KeyValueList* out, bool metadata);
+  Status ParseKeyValues(KeyValueList* out);
+  Status ParseMetadata(KeyValueList* out);
+  Status ParseStackFrameIndex();
+  Status ParseIntSubAttributes(const std::vector<std::string_view>& names, int64_t* values);
+  void Warn(size_t offset, std::string_view message) const {
+    if (options_.warnings == nullptr) return;
+    options_.warnings->push_back(
+        FormatDiagnostic(filename_, text_, lines_.Locate(offset), message, "warning"));
+  }
   StatusOr<Window> ParseWindow();
   StatusOr<ConvDims> ParseConvDims();
   StatusOr<PaddingConfig> ParsePadding();
   StatusOr<SliceSpec> ParseSlice();
   StatusOr<ReplicaGroups> ParseReplicaGroups();
+  StatusOr<ReplicaGroups> ParseMeshReplicaGroups();
 
   // ---- literals ----------------------------------------------------------------------------
   Status ParseLiteral(const Shape& shape, Literal* out, int depth);
@@ -130,6 +155,7 @@ class Parser {
   Lexer lexer_;
   LineTable lines_;
   Token tok_;
+  size_t last_end_ = 0;  // end of the token before tok_
 
   std::unique_ptr<Module> module_;
   absl::flat_hash_map<std::string_view, Computation*> computations_;
@@ -138,6 +164,21 @@ class Parser {
   Computation* last_parsed_ = nullptr;  // the entry when no computation is marked ENTRY
   size_t entry_offset_ = 0;
   int64_t async_counter_ = 0;
+  int rhs_depth_ = 0;
+  // The attribute set of the instruction being parsed (op_attributes.h); null: any attribute.
+  const hlo::OpAttributes* attr_row_ = nullptr;
+  std::string_view attr_op_;  // its opcode as written, for messages
+  // input_output_alias / buffer_donor entries, checked against the entry once it is parsed.
+  struct AliasEntry {
+    size_t at;
+    std::vector<int64_t> output_index;  // empty for a buffer donor
+    int64_t param = 0;
+    std::vector<int64_t> param_index;
+    bool donor = false;
+  };
+  std::vector<AliasEntry> alias_entries_;
+  bool in_header_ = false;
+  enum class AsyncForm { kNone, kStart, kUpdateOrDone } async_form_ = AsyncForm::kNone;
 };
 
 // ---- numbers ---------------------------------------------------------------------------------
@@ -224,6 +265,8 @@ StatusOr<double> Parser::ParseDouble(std::string_view what) {
       v = -std::numeric_limits<double>::quiet_NaN();
     } else if (!ParseDoubleText(s, &v)) {
       return ErrorAt(tok_.begin, fmt::format("invalid number {}", Describe(tok_)));
+    } else if (std::isinf(v)) {
+      return ErrorAt(tok_.begin, fmt::format("{} is out of range for f64", Describe(tok_)));
     }
   } else if (IsKeyword("inf")) {
     v = std::numeric_limits<double>::infinity();
@@ -403,7 +446,8 @@ StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     // `name (p: ...) -> ... {`) is a module without a header, named "_" (XLA's fusion
     // emitter tests and hand-cut dumps are written this way).
     TokKind next = Peek().kind;
-    bool computation = Is(TokKind::kIdent) && (IsKeyword("ENTRY") || next == TokKind::kLBrace ||
+    bool computation = Is(TokKind::kIdent) && (IsKeyword("ENTRY") || IsKeyword("FileNames") ||
+                                               next == TokKind::kLBrace ||
                                                next == TokKind::kLParen);
     if (!computation) return Expected("'HloModule'");
     module_ = std::make_unique<Module>("_");
@@ -413,15 +457,29 @@ StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     module_ = std::make_unique<Module>(Is(TokKind::kString) ? UnquoteRaw(tok_.text)
                                                             : std::string(tok_.text));
     Advance();
+    in_header_ = true;
     while (Is(TokKind::kComma)) {
       Advance();
+      // The header attributes XLA's ParseHloModule accepts.
+      static constexpr std::string_view kHeader[] = {
+          "is_scheduled", "replica_count", "num_partitions", "input_output_alias",
+          "buffer_donor", "alias_passthrough_params", "entry_computation_layout",
+          "frontend_attributes", "allow_spmd_sharding_propagation_to_parameters",
+          "allow_spmd_sharding_propagation_to_output", "origin_recovery_table"};
+      if (Is(TokKind::kIdent) && !tok_.percent &&
+          std::find(std::begin(kHeader), std::end(kHeader), tok_.text) == std::end(kHeader)) {
+        return ErrorAt(tok_.begin, fmt::format("unexpected module attribute \"{}\"", tok_.text));
+      }
       RETURN_IF_ERROR(ParseAttribute(&module_->config(), nullptr));
     }
+    in_header_ = false;
   }
+  if (IsKeyword("FileNames")) RETURN_IF_ERROR(ParseStackFrameIndex());
   while (!Is(TokKind::kEof)) RETURN_IF_ERROR(ParseComputation());
   std::vector<Computation*> comps = module_->computations();
   if (comps.empty()) return ErrorAt(tok_.begin, "expected a computation, found end of input");
   module_->set_entry(entry_ ? entry_ : last_parsed_);
+  RETURN_IF_ERROR(CheckHeaderAliasing());
   return std::move(module_);
 }
 
@@ -442,6 +500,8 @@ Status Parser::ParseComputation() {
     return ErrorAt(name_begin, fmt::format("duplicate computation name %{}", name));
   }
   Advance();
+  std::optional<Shape> signature_result;  // checked against the root, as XLA does
+  size_t signature_at = 0;
   if (Is(TokKind::kLParen)) {  // signature: (p: shape, ...) -> shape
     Advance();
     if (!Is(TokKind::kRParen)) {
@@ -460,8 +520,9 @@ Status Parser::ParseComputation() {
     }
     RETURN_IF_ERROR(Expect(TokKind::kRParen, "',' or ')' after the parameters"));
     RETURN_IF_ERROR(Expect(TokKind::kArrow, "'->' after the parameters"));
-    Shape ignored;
-    RETURN_IF_ERROR(ParseShape(&ignored));
+    signature_at = tok_.begin;
+    signature_result.emplace();
+    RETURN_IF_ERROR(ParseShape(&*signature_result));
   }
   size_t body_begin = tok_.begin;
   RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the computation body"));
@@ -491,6 +552,12 @@ Status Parser::ParseComputation() {
   if (comp->instruction_count() == 0) return ErrorAt(body_begin, "computation has no instructions");
   if (!root) root = comp->instructions().back();
   comp->set_root(root);
+  if (signature_result && !signature_result->Compatible(root->shape())) {
+    return ErrorAt(signature_at, fmt::format("the shape of computation %{}, {}, is not compatible "
+                                             "with that of its root %{}, {}", name,
+                                             signature_result->ToString(false), root->name(),
+                                             root->shape().ToString(false)));
+  }
   for (int64_t i = 0; i < comp->num_parameters(); ++i) {
     if (comp->parameter(i) == nullptr) {
       return ErrorAt(close, fmt::format("computation %{} has no parameter({})", name, i));
@@ -541,17 +608,54 @@ Status Parser::ParseInstruction(Computation* comp, Instruction** root, bool* saw
   }
   Advance();
   RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after %{}", name)));
+  ASSIGN_OR_RETURN(Instruction * instr,
+                   ParseInstructionRhs(comp, name, begin, /*allow_attributes=*/true));
+  names_[name] = instr;
+  if (is_root) {
+    if (*saw_root) {
+      return ErrorAt(begin, fmt::format("second ROOT in computation %{} (the first is %{})",
+                                        comp->name(), (*root)->name()));
+    }
+    *saw_root = true;
+    *root = instr;
+  }
+  return absl::OkStatus();
+}
+
+// shape? opcode operands attributes -- the part after `name =`, also the whole of a nested
+// operand instruction (XLA's ParseInstructionRhs): those have no name (`name` empty: one is
+// generated) and no attributes, since a comma after them separates operands.
+StatusOr<Instruction*> Parser::ParseInstructionRhs(Computation* comp, std::string_view name,
+                                                   size_t begin, bool allow_attributes) {
+  if (++rhs_depth_ > kMaxDepth) return ErrorAt(tok_.begin, "nested instructions are too deep");
+  struct DepthGuard {
+    int* d;
+    ~DepthGuard() { --*d; }
+  } guard{&rhs_depth_};
   Shape shape;
   bool has_shape = AtShape();
   if (has_shape) RETURN_IF_ERROR(ParseShape(&shape));
   if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an opcode");
   size_t opcode_begin = tok_.begin;
+  std::string_view opcode_text = tok_.text;
   std::optional<Opcode> opcode = OpcodeFromName(tok_.text);
   std::optional<Opcode> wrapped;
+  static const hlo::OpAttributes kNoAttributes;
+  attr_row_ = hlo::OpAttributesFor(opcode_text);
+  attr_op_ = opcode_text;
+  async_form_ = AsyncForm::kNone;
   if (!opcode) {
     if (auto sugar = AsyncSugar(tok_.text)) {
       opcode = sugar->first;
-      if (*opcode == Opcode::kAsyncStart) wrapped = sugar->second;
+      if (*opcode == Opcode::kAsyncStart) {
+        wrapped = sugar->second;
+        attr_row_ = hlo::OpAttributesFor(OpcodeName(sugar->second));
+        async_form_ = AsyncForm::kStart;
+      } else {
+        // X-update / X-done take the async wrapper's attributes only (XLA inherits the rest).
+        attr_row_ = &kNoAttributes;
+        async_form_ = AsyncForm::kUpdateOrDone;
+      }
     }
   }
   if (!opcode) return ErrorAt(opcode_begin, fmt::format("unknown opcode '{}'", tok_.text));
@@ -562,10 +666,16 @@ Status Parser::ParseInstruction(Computation* comp, Instruction** root, bool* saw
   if (!has_shape && wrapped) {
     return ErrorAt(opcode_begin, "an async start needs an explicit shape");
   }
+  if (!has_shape && (async_form_ != AsyncForm::kNone || (attr_row_ && attr_row_->needs_shape))) {
+    return ErrorAt(opcode_begin, fmt::format("cannot infer shape for opcode: {} (write the result "
+                                             "shape before the opcode)", opcode_text));
+  }
 
   // Module-wide unique names: a name reused in another computation is renamed, as XLA does.
   std::string unique;
-  if (module_->IsNameTaken(std::string(name))) {
+  if (name.empty()) {
+    unique = module_->UniqueName(fmt::format("{}.anon", OpcodeName(*opcode)));
+  } else if (module_->IsNameTaken(std::string(name))) {
     unique = module_->UniqueName(name);
   } else {
     unique = std::string(name);
@@ -597,22 +707,25 @@ Status Parser::ParseInstruction(Computation* comp, Instruction** root, bool* saw
     RETURN_IF_ERROR(ParseOperands(instr));
   }
   RETURN_IF_ERROR(Expect(TokKind::kRParen, "')' after operands"));
-  names_[name] = instr;
 
   int arity = OpcodeArity(*opcode);
   if (arity != kVariadic && instr->operand_count() != arity && !wrapped) {
     return ErrorAt(opcode_begin, fmt::format("{} takes {} operand{}, found {}", OpcodeName(*opcode),
                                              arity, arity == 1 ? "" : "s", instr->operand_count()));
   }
-  while (Is(TokKind::kComma)) {
+  size_t attrs_at = tok_.begin;
+  while (allow_attributes && Is(TokKind::kComma)) {
     Advance();
     RETURN_IF_ERROR(ParseAttribute(&instr->attrs(), instr));
   }
+  RETURN_IF_ERROR(CheckRequiredAttributes(*instr, attrs_at));
+  attr_row_ = nullptr;
+  async_form_ = AsyncForm::kNone;
   if (wrapped) RETURN_IF_ERROR(DesugarAsyncStart(instr, *wrapped, opcode_begin));
   if (!has_shape) {
     StatusOr<Shape> inferred = InferShape(*instr);
     if (!inferred.ok()) {
-      return ErrorAt(opcode_begin, fmt::format("cannot infer the shape of %{}: {}", name,
+      return ErrorAt(opcode_begin, fmt::format("cannot infer the shape of %{}: {}", instr->name(),
                                                std::string(inferred.status().message())));
     }
     *instr->mutable_shape() = std::move(inferred).value();
@@ -623,23 +736,38 @@ Status Parser::ParseInstruction(Computation* comp, Instruction** root, bool* saw
     instr->set_sharding(std::make_shared<const Sharding>(
         instr->sharding()->NormalizeTupleSharding(instr->shape())));
   }
-  if (is_root) {
-    if (*saw_root) {
-      return ErrorAt(begin, fmt::format("second ROOT in computation %{} (the first is %{})",
-                                        comp->name(), (*root)->name()));
-    }
-    *saw_root = true;
-    *root = instr;
-  }
-  return absl::OkStatus();
+  return instr;
 }
 
 Status Parser::ParseOperands(Instruction* instr) {
   if (Is(TokKind::kRParen)) return absl::OkStatus();
   while (true) {
+    // An operand is `shape? name`, or a nested instruction `shape? opcode(operands)` (XLA tries
+    // the first, then the second).
+    size_t operand_begin = tok_.begin;
+    std::optional<Shape> declared;
     if (AtShape()) {
-      Shape ignored;
-      RETURN_IF_ERROR(ParseShape(&ignored));
+      declared.emplace();
+      RETURN_IF_ERROR(ParseShape(&*declared));
+    }
+    if (Is(TokKind::kIdent) && !names_.contains(tok_.text) && Peek().kind == TokKind::kLParen &&
+        (OpcodeFromName(tok_.text) || AsyncSugar(tok_.text))) {
+      lexer_.set_pos(operand_begin);
+      Advance();
+      // The outer instruction's attribute set is restored after the nested one.
+      const hlo::OpAttributes* row = attr_row_;
+      std::string_view op = attr_op_;
+      AsyncForm form = async_form_;
+      ASSIGN_OR_RETURN(Instruction * nested,
+                       ParseInstructionRhs(instr->parent(), "", operand_begin,
+                                           /*allow_attributes=*/false));
+      attr_row_ = row;
+      attr_op_ = op;
+      async_form_ = form;
+      instr->AppendOperand(nested);
+      if (!Is(TokKind::kComma)) return absl::OkStatus();
+      Advance();
+      continue;
     }
     if (!Is(TokKind::kIdent)) return Expected("an operand name");
     auto it = names_.find(tok_.text);
@@ -648,6 +776,12 @@ Status Parser::ParseOperands(Instruction* instr) {
         return Expected("')' after operands");  // an attribute: the ')' is missing
       }
       return ErrorAt(tok_.begin, fmt::format("undefined operand %{}", tok_.text));
+    }
+    if (declared && !declared->Compatible(it->second->shape())) {
+      return ErrorAt(operand_begin, fmt::format("the declared operand shape {} is not compatible "
+                                                "with the shape of %{}, {}",
+                                                declared->ToString(false), it->second->name(),
+                                                it->second->shape().ToString(false)));
     }
     instr->AppendOperand(it->second);
     Advance();
@@ -715,6 +849,22 @@ Status Parser::ParseAttribute(Attributes* attrs, Instruction* instr) {
   size_t name_begin = tok_.begin;
   Advance();
   RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", name)));
+  if (instr != nullptr && !hlo::IsAllowedAttribute(attr_row_, name) &&
+      !(async_form_ != AsyncForm::kNone &&
+        hlo::IsAsyncWrapperAttribute(name, async_form_ == AsyncForm::kStart))) {
+    return ErrorAt(name_begin, fmt::format("unexpected attribute \"{}\" on {}", name, attr_op_));
+  }
+  if (instr != nullptr && name == "slice_sizes" &&
+      (instr->opcode() == Opcode::kCollectivePermute ||
+       instr->opcode() == Opcode::kCollectivePermuteStart)) {
+    // The in-place form's per-pair slice sizes, {{..},..}: kept as text.
+    if (!Is(TokKind::kLBrace)) return Expected("'{' to start the slice sizes");
+    ASSIGN_OR_RETURN(std::string raw, ParseRaw(/*stop_at_space=*/true));
+    for (const auto& [k, v] : attrs->unknown())
+      if (k == name) return ErrorAt(name_begin, "duplicate attribute 'slice_sizes'");
+    attrs->unknown().emplace_back(std::string(name), std::move(raw));
+    return absl::OkStatus();
+  }
   if (name == "sharding" && instr != nullptr) {
     if (instr->has_sharding()) return ErrorAt(name_begin, "duplicate attribute 'sharding'");
     return ParseSharding(instr);
@@ -730,6 +880,232 @@ Status Parser::ParseAttribute(Attributes* attrs, Instruction* instr) {
   }
   if (attrs->Has(*id)) return ErrorAt(name_begin, fmt::format("duplicate attribute '{}'", name));
   return ParseAttrValue(*id, attrs, instr, name_begin);
+}
+
+// XLA's per-opcode "attribute X is expected but not seen", plus its operand-dependent rules.
+Status Parser::CheckRequiredAttributes(const Instruction& instr, size_t at) {
+  if (attr_row_ == nullptr) return absl::OkStatus();
+  auto has = [&](std::string_view name) {
+    if (std::optional<AttrId> id = AttrIdFromName(name)) {
+      if (instr.attrs().Has(*id)) return true;
+      if (*id == AttrId::kControlPredecessors) return instr.control_predecessors() != nullptr;
+    }
+    for (const auto& [k, v] : instr.attrs().unknown())
+      if (k == name) return true;
+    return false;
+  };
+  auto missing = [&](std::string_view name) {
+    return ErrorAt(at, fmt::format("attribute {} is expected but not seen (on {})", name,
+                                   attr_op_));
+  };
+  for (std::string_view name : attr_row_->required)
+    if (!has(name)) return missing(name);
+  if (async_form_ != AsyncForm::kNone) return absl::OkStatus();
+  switch (instr.opcode()) {
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart:
+      if (has("slice_sizes") && instr.operand_count() != 4) {
+        return ErrorAt(at, "a collective-permute with slice_sizes must have exactly four operands "
+                           "(input, output, input and output start indices)");
+      }
+      break;
+    case Opcode::kBroadcast:
+      if (instr.operand_count() == 1 && instr.operand(0)->shape().IsArray() &&
+          instr.operand(0)->shape().rank() > 0 && !has("dimensions")) {
+        return missing("dimensions");
+      }
+      break;
+    case Opcode::kConditional: {
+      if (instr.operand_count() == 0) break;
+      const Shape& index = instr.operand(0)->shape();
+      if (!index.IsArray() || index.rank() != 0 ||
+          (index.dtype() != DType::kPred && index.dtype() != DType::kS32)) {
+        return ErrorAt(at, "the first operand of a conditional must be a scalar of pred or s32");
+      }
+      bool by_pred = index.dtype() == DType::kPred;
+      for (std::string_view name : {"true_computation", "false_computation"}) {
+        if (by_pred && !has(name)) return missing(name);
+        if (!by_pred && has(name)) {
+          return ErrorAt(at, fmt::format("unexpected attribute \"{}\": the branch index is s32 "
+                                         "(use branch_computations)", name));
+        }
+      }
+      if (!by_pred && !has("branch_computations")) return missing("branch_computations");
+      if (by_pred && has("branch_computations")) {
+        return ErrorAt(at, "unexpected attribute \"branch_computations\": the branch index is "
+                           "pred (use true_computation and false_computation)");
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return absl::OkStatus();
+}
+
+// The values XLA's parser accepts for enumeration attributes (StringTo* in XLA).
+Status Parser::CheckEnumValue(AttrId id, std::string_view value, size_t at) {
+  struct Enum {
+    AttrId id;
+    bool any_case;
+    std::vector<std::string_view> values;
+  };
+  static const Enum kEnums[] = {
+      {AttrId::kDirection, false, {"EQ", "NE", "GE", "GT", "LE", "LT"}},
+      {AttrId::kCompareType, false, {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}},
+      {AttrId::kFftType, false, {"FFT", "IFFT", "RFFT", "IRFFT"}},
+      {AttrId::kFusionKind, false, {"kLoop", "kInput", "kOutput", "kCustom"}},
+      {AttrId::kPaddingType, false, {"PADDING_INVALID", "PADDING_VALID", "PADDING_SAME"}},
+      {AttrId::kCustomCallSchedule, false, {"SCHEDULE_NONE", "SCHEDULE_LATEST",
+                                            "SCHEDULE_EARLIEST"}},
+      {AttrId::kApiVersion, false, {"API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+                                    "API_VERSION_STATUS_RETURNING_UNIFIED",
+                                    "API_VERSION_TYPED_FFI"}},
+      {AttrId::kTransposeA, false, {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}},
+      {AttrId::kDistribution, true, {"rng_uniform", "rng_normal"}},
+      {AttrId::kOperandPrecision, true, {"default", "high", "highest", "packed_nibble"}},
+  };
+  for (const Enum& e : kEnums) {
+    if (e.id != id) continue;
+    for (std::string_view v : e.values) {
+      if (v == value) return absl::OkStatus();
+      if (e.any_case && v.size() == value.size() &&
+          std::equal(v.begin(), v.end(), value.begin(),
+                     [](char a, char b) { return std::tolower(a) == std::tolower(b); })) {
+        return absl::OkStatus();
+      }
+    }
+    return ErrorAt(at, fmt::format("invalid {} '{}' (expected one of: {})", AttrName(id), value,
+                                   fmt::join(e.values, ", ")));
+  }
+  return absl::OkStatus();
+}
+
+Status Parser::ParseShapeIndex(std::vector<int64_t>* out) {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' at the start of a shape index"));
+  while (Is(TokKind::kInt)) {
+    ASSIGN_OR_RETURN(int64_t v, ParseInt("an index"));
+    out->push_back(v);
+    if (!Is(TokKind::kComma)) break;
+    Advance();
+  }
+  return Expect(TokKind::kRBrace, "'}' at the end of a shape index");
+}
+
+// input_output_alias={ {out}: (param, {index}[, must-alias|may-alias]), ... } or
+// buffer_donor={ (param, {index}), ... } (ParseAliasing / ParseBufferDonor in XLA).
+Status Parser::CheckAliasingSyntax(bool buffer_donor) {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, buffer_donor ? "'{' to start the buffer donors"
+                                                        : "'{' to start the aliasing"));
+  const char* format = buffer_donor
+                           ? "(<input_param>, <input_param_shape_index>)"
+                           : "<output_shape_index>: (<input_param>, <input_param_shape_index>)";
+  while (!Is(TokKind::kRBrace)) {
+    AliasEntry e;
+    e.at = tok_.begin;
+    e.donor = buffer_donor;
+    auto expect = [&](TokKind k) -> Status {
+      if (!Is(k)) return Expected(fmt::format("the format {}", format));
+      Advance();
+      return absl::OkStatus();
+    };
+    if (!buffer_donor) {
+      if (!Is(TokKind::kLBrace)) return Expected(fmt::format("the format {}", format));
+      RETURN_IF_ERROR(ParseShapeIndex(&e.output_index));
+      RETURN_IF_ERROR(expect(TokKind::kColon));
+    }
+    RETURN_IF_ERROR(expect(TokKind::kLParen));
+    size_t param_at = tok_.begin;
+    ASSIGN_OR_RETURN(e.param, ParseInt("a parameter number"));
+    if (e.param < 0) return ErrorAt(param_at, "parameter number must be >= 0");
+    RETURN_IF_ERROR(expect(TokKind::kComma));
+    if (!Is(TokKind::kLBrace)) return Expected(fmt::format("the format {}", format));
+    RETURN_IF_ERROR(ParseShapeIndex(&e.param_index));
+    if (!buffer_donor && Is(TokKind::kComma)) {
+      Advance();
+      if (!IsKeyword("must-alias") && !IsKeyword("may-alias")) {
+        return Expected("'must-alias' or 'may-alias'");
+      }
+      Advance();
+    }
+    RETURN_IF_ERROR(expect(TokKind::kRParen));
+    alias_entries_.push_back(std::move(e));
+    if (!Is(TokKind::kComma)) break;
+    Advance();
+  }
+  return Expect(TokKind::kRBrace, "'}' at the end of the list");
+}
+
+// entry_computation_layout={(shape, ...)->shape}
+Status Parser::CheckComputationLayoutSyntax() {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the entry computation layout"));
+  RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' before the parameter shapes"));
+  while (!Is(TokKind::kRParen)) {
+    Shape s;
+    RETURN_IF_ERROR(ParseShape(&s));
+    if (Is(TokKind::kRParen)) break;
+    RETURN_IF_ERROR(Expect(TokKind::kComma, "',' between parameter shapes"));
+  }
+  Advance();
+  RETURN_IF_ERROR(Expect(TokKind::kArrow, "'->' before the result shape"));
+  Shape result;
+  RETURN_IF_ERROR(ParseShape(&result));
+  return Expect(TokKind::kRBrace, "'}' at the end of the entry computation layout");
+}
+
+bool IndexIsValid(const Shape& shape, const std::vector<int64_t>& index) {
+  const Shape* s = &shape;
+  for (int64_t i : index) {
+    if (!s->IsTuple() || i < 0 || i >= s->tuple_size()) return false;
+    s = &s->tuple_shape(i);
+  }
+  return true;
+}
+
+// What XLA checks when it sets up the aliasing (SetUpAlias, AddBufferDonor) and what its
+// verifier adds: indices valid in the entry's shapes, each output aliased once, a donor not
+// also aliased.
+Status Parser::CheckHeaderAliasing() {
+  Computation* entry = module_->entry();
+  if (entry == nullptr || entry->root() == nullptr) return absl::OkStatus();
+  std::vector<std::vector<int64_t>> outputs;
+  std::vector<std::pair<int64_t, std::vector<int64_t>>> aliased_params;
+  // Aliases first, whichever header attribute came first, so donors are checked against all.
+  std::stable_partition(alias_entries_.begin(), alias_entries_.end(),
+                        [](const AliasEntry& e) { return !e.donor; });
+  for (const AliasEntry& e : alias_entries_) {
+    if (!e.donor) {
+      if (!IndexIsValid(entry->root()->shape(), e.output_index)) {
+        return ErrorAt(e.at, fmt::format("output index {{{}}} is not an index of the result shape "
+                                         "{}", fmt::join(e.output_index, ","),
+                                         entry->root()->shape().ToString(false)));
+      }
+      if (std::find(outputs.begin(), outputs.end(), e.output_index) != outputs.end()) {
+        return ErrorAt(e.at, fmt::format("output {{{}}} is aliased twice",
+                                         fmt::join(e.output_index, ",")));
+      }
+      outputs.push_back(e.output_index);
+    }
+    if (e.param >= entry->num_parameters() || entry->parameter(e.param) == nullptr) {
+      return ErrorAt(e.at, fmt::format("parameter {} does not exist (the entry has {})", e.param,
+                                       entry->num_parameters()));
+    }
+    if (!IndexIsValid(entry->parameter(e.param)->shape(), e.param_index)) {
+      return ErrorAt(e.at, fmt::format("{{{}}} is not an index of parameter {}'s shape {}",
+                                       fmt::join(e.param_index, ","), e.param,
+                                       entry->parameter(e.param)->shape().ToString(false)));
+    }
+    std::pair<int64_t, std::vector<int64_t>> key(e.param, e.param_index);
+    if (e.donor) {
+      if (std::find(aliased_params.begin(), aliased_params.end(), key) != aliased_params.end()) {
+        return ErrorAt(e.at, fmt::format("parameter {} at {{{}}} is both aliased to an output and "
+                                         "a buffer donor", e.param, fmt::join(e.param_index, ",")));
+      }
+    } else {
+      aliased_params.push_back(std::move(key));
+    }
+  }
+  return absl::OkStatus();
 }
 
 Status Parser::ParseSharding(Instruction* instr) {
@@ -871,21 +1247,174 @@ StatusOr<Computation*> Parser::ParseComputationRef() {
   return it->second;
 }
 
-// {k=v k2=v2} (metadata, space separated) or {k=v, k2=v2} (frontend attributes). Values are
-// raw text.
-Status Parser::ParseKeyValues(KeyValueList* out, bool metadata) {
+// Frontend attributes: {k="v", k2={json dict}}. Like XLA, a value is a string or a balanced
+// {...} dictionary; values are kept as raw text.
+Status Parser::ParseKeyValues(KeyValueList* out) {
   RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{'"));
   while (!Is(TokKind::kRBrace)) {
     if (!Is(TokKind::kIdent) && !Is(TokKind::kString)) return Expected("a key or '}'");
     std::string key(tok_.percent ? text_.substr(tok_.begin, tok_.end - tok_.begin) : tok_.text);
     Advance();
     RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", key)));
+    if (!Is(TokKind::kString) && !Is(TokKind::kLBrace)) {
+      return Expected(fmt::format("a string or a {{...}} dictionary as the value of '{}'", key));
+    }
     ASSIGN_OR_RETURN(std::string value, ParseRaw(/*stop_at_space=*/true));
     out->emplace_back(std::move(key), std::move(value));
     if (Is(TokKind::kComma)) Advance();
   }
-  (void)metadata;
   Advance();
+  return absl::OkStatus();
+}
+
+// OpMetadata: '{' (','? field=value)* '}' with XLA's fields (ParseMetadata in hlo_parser.cc),
+// each at most once, strings and int32s typed as XLA types them. Kept as raw text in input order.
+Status Parser::ParseMetadata(KeyValueList* out) {
+  enum class Kind { kString, kInt32, kProfileTypes };
+  static constexpr std::pair<std::string_view, Kind> kFields[] = {
+      {"op_type", Kind::kString},         {"op_name", Kind::kString},
+      {"source_file", Kind::kString},     {"source_line", Kind::kInt32},
+      {"source_end_line", Kind::kInt32},  {"source_column", Kind::kInt32},
+      {"source_end_column", Kind::kInt32}, {"profile_type", Kind::kProfileTypes},
+      {"deduplicated_name", Kind::kString}, {"scheduling_name", Kind::kString},
+      {"stack_frame_id", Kind::kInt32}};
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the metadata"));
+  while (!Is(TokKind::kRBrace)) {
+    if (Is(TokKind::kComma)) Advance();
+    if (!Is(TokKind::kIdent) || tok_.percent) return Expected("a metadata field or '}'");
+    std::string_view key = tok_.text;
+    size_t key_at = tok_.begin;
+    const Kind* kind = nullptr;
+    for (const auto& [name, k] : kFields)
+      if (name == key) kind = &k;
+    if (kind == nullptr) {
+      return ErrorAt(key_at, fmt::format("unexpected metadata field '{}' (XLA's fields: op_type, "
+                                         "op_name, source_file, source_line, source_end_line, "
+                                         "source_column, source_end_column, profile_type, "
+                                         "deduplicated_name, scheduling_name, stack_frame_id)",
+                                         key));
+    }
+    for (const auto& [k, v] : *out)
+      if (k == key) return ErrorAt(key_at, fmt::format("metadata field '{}' given twice", key));
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", key)));
+    size_t value_at = tok_.begin;
+    switch (*kind) {
+      case Kind::kString:
+        if (!Is(TokKind::kString)) return Expected(fmt::format("a string for '{}'", key));
+        out->emplace_back(std::string(key), std::string(tok_.text));
+        Advance();
+        break;
+      case Kind::kInt32: {
+        ASSIGN_OR_RETURN(int64_t v, ParseInt(fmt::format("an integer for '{}'", key)));
+        if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+          return ErrorAt(value_at, fmt::format("'{}' is out of range for int32", key));
+        }
+        if (key == "stack_frame_id" && v != 0 &&
+            (v < 0 || v > static_cast<int64_t>(module_->stack_frames().frames.size()))) {
+          Warn(value_at, fmt::format("stack_frame_id={} names no frame of the StackFrames table "
+                                     "({} frames); it is ignored", v,
+                                     module_->stack_frames().frames.size()));
+        }
+        out->emplace_back(std::string(key), std::to_string(v));
+        break;
+      }
+      case Kind::kProfileTypes: {
+        std::vector<int64_t> types;
+        RETURN_IF_ERROR(ParseIntList(&types, "the profile types"));
+        for (int64_t t : types) {
+          // ProfileType: INVALID=0, WINDOW=1, FLAG=2, INTEGER=3.
+          if (t < 0 || t > 3) return ErrorAt(value_at, fmt::format("invalid profile type {}", t));
+        }
+        out->emplace_back(std::string(key), fmt::format("{{{}}}", fmt::join(types, ",")));
+        break;
+      }
+    }
+  }
+  Advance();
+  return absl::OkStatus();
+}
+
+// {name=INT ...}: every name in `names` exactly once (commas between them optional), in any
+// order, each an int32 (XLA's ParseSubAttributes with kInt32 attributes).
+Status Parser::ParseIntSubAttributes(const std::vector<std::string_view>& names,
+                                     int64_t* values) {
+  size_t open = tok_.begin;
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the sub-attributes"));
+  std::vector<bool> seen(names.size(), false);
+  while (!Is(TokKind::kRBrace)) {
+    if (Is(TokKind::kComma)) Advance();
+    if (!Is(TokKind::kIdent) || tok_.percent) return Expected("a sub-attribute or '}'");
+    size_t k = 0;
+    while (k < names.size() && names[k] != tok_.text) ++k;
+    if (k == names.size()) {
+      return ErrorAt(tok_.begin, fmt::format("unexpected sub-attribute '{}'", tok_.text));
+    }
+    if (seen[k]) return ErrorAt(tok_.begin, fmt::format("sub-attribute '{}' given twice", names[k]));
+    seen[k] = true;
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", names[k])));
+    size_t at = tok_.begin;
+    ASSIGN_OR_RETURN(values[k], ParseInt("an integer"));
+    if (values[k] < std::numeric_limits<int32_t>::min() ||
+        values[k] > std::numeric_limits<int32_t>::max()) {
+      return ErrorAt(at, "value out of range for int32");
+    }
+  }
+  for (size_t k = 0; k < names.size(); ++k) {
+    if (!seen[k]) {
+      return ErrorAt(open, fmt::format("sub-attribute {} is expected but not seen", names[k]));
+    }
+  }
+  Advance();
+  return absl::OkStatus();
+}
+
+// FileNames (INT STRING)* FunctionNames (INT STRING)* FileLocations (INT {..})*
+// StackFrames (INT {..})* -- the leading integers are row numbers XLA does not check.
+Status Parser::ParseStackFrameIndex() {
+  StackFrameIndex& index = module_->stack_frames();
+  Advance();  // FileNames
+  auto names = [&](std::vector<std::string>* out) -> Status {
+    while (Is(TokKind::kInt)) {
+      Advance();
+      if (!Is(TokKind::kString)) return Expected("a quoted name after the row number");
+      out->push_back(UnquoteRaw(tok_.text));
+      Advance();
+    }
+    return absl::OkStatus();
+  };
+  RETURN_IF_ERROR(names(&index.file_names));
+  if (!IsKeyword("FunctionNames")) return Expected("'FunctionNames'");
+  Advance();
+  RETURN_IF_ERROR(names(&index.function_names));
+  if (!IsKeyword("FileLocations")) return Expected("'FileLocations'");
+  Advance();
+  std::vector<size_t> location_rows, frame_rows;
+  while (Is(TokKind::kInt)) {
+    location_rows.push_back(tok_.begin);
+    Advance();
+    int64_t v[6];
+    RETURN_IF_ERROR(ParseIntSubAttributes(
+        {"file_name_id", "function_name_id", "line", "end_line", "column", "end_column"}, v));
+    index.file_locations.push_back({static_cast<int32_t>(v[0]), static_cast<int32_t>(v[1]),
+                                    static_cast<int32_t>(v[2]), static_cast<int32_t>(v[3]),
+                                    static_cast<int32_t>(v[4]), static_cast<int32_t>(v[5])});
+  }
+  if (!IsKeyword("StackFrames")) return Expected("'StackFrames'");
+  Advance();
+  while (Is(TokKind::kInt)) {
+    frame_rows.push_back(tok_.begin);
+    Advance();
+    int64_t v[2];
+    RETURN_IF_ERROR(ParseIntSubAttributes({"file_location_id", "parent_frame_id"}, v));
+    index.frames.push_back({static_cast<int32_t>(v[0]), static_cast<int32_t>(v[1])});
+  }
+  for (const StackFrameIndex::Defect& d : index.Validate()) {
+    const std::vector<size_t>& rows =
+        d.table == StackFrameIndex::Defect::kFileLocations ? location_rows : frame_rows;
+    Warn(rows[d.row - 1], d.message + "; metadata reaching it stops there");
+  }
   return absl::OkStatus();
 }
 
@@ -1062,7 +1591,285 @@ StatusOr<SliceSpec> Parser::ParseSlice() {
   return spec;
 }
 
+// mesh[NAME=INT, ...][, device_ids=(ids | [dims]T(perm))] {AXIS[:(PRE)SIZE], ...}
+// (MeshAxesReplicaGroupList, SHARDY.md §3.3). Names may be 'quoted', "quoted" or bare; an axis
+// may also be named by its index. Scanned character by character: the lexer has no single
+// quotes.
+StatusOr<ReplicaGroups> Parser::ParseMeshReplicaGroups() {
+  size_t i = tok_.begin + 4;  // after "mesh"
+  const size_t n = text_.size();
+  auto skip = [&] {
+    while (i < n && IsSpace(text_[i])) ++i;
+  };
+  auto fail = [&](std::string_view what) {
+    return ErrorAt(i, fmt::format("expected {} in the mesh replica groups", what));
+  };
+  auto eat = [&](char c) {
+    skip();
+    if (i < n && text_[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  };
+  auto integer = [&](int64_t* out) -> bool {
+    skip();
+    size_t j = i;
+    if (j < n && text_[j] == '-') ++j;
+    while (j < n && IsDigit(text_[j])) ++j;
+    if (j == i || !ParseIntText(text_.substr(i, j - i), out)) return false;
+    i = j;
+    return true;
+  };
+  // A name: 'x', "x" or x. Returns false if none is there.
+  auto name = [&](std::string* out, bool* was_int) -> bool {
+    skip();
+    *was_int = false;
+    if (i < n && (text_[i] == '\'' || text_[i] == '"')) {
+      char q = text_[i];
+      size_t j = i + 1;
+      while (j < n && text_[j] != q && text_[j] != '\n') ++j;
+      if (j >= n || text_[j] != q) return false;
+      *out = std::string(text_.substr(i + 1, j - i - 1));
+      i = j + 1;
+      return true;
+    }
+    size_t j = i;
+    while (j < n && (hlo::IsIdentChar(text_[j])) && text_[j] != '-') ++j;
+    if (j == i) return false;
+    *out = std::string(text_.substr(i, j - i));
+    *was_int = std::all_of(out->begin(), out->end(), [](char c) { return IsDigit(c); });
+    i = j;
+    return true;
+  };
+  std::vector<std::string> names;
+  std::vector<int64_t> sizes;
+  constexpr int64_t kMaxDevices = int64_t{1} << 24;
+  int64_t total = 1;
+  if (!eat('[')) return fail("'['");
+  if (!eat(']')) {
+    while (true) {
+      size_t at = (skip(), i);
+      std::string nm;
+      bool was_int;
+      if (!name(&nm, &was_int)) return fail("an axis name");
+      if (was_int) return ErrorAt(at, "a mesh axis name cannot be an integer");
+      if (std::find(names.begin(), names.end(), nm) != names.end()) {
+        return ErrorAt(at, fmt::format("mesh axis '{}' is named twice", nm));
+      }
+      if (!eat('=')) return fail("'=' after the axis name");
+      size_t size_at = (skip(), i);
+      int64_t sz;
+      if (!integer(&sz)) return fail("an axis size");
+      if (sz <= 0 || total > kMaxDevices / sz) return ErrorAt(size_at, "invalid mesh axis size");
+      total *= sz;
+      names.push_back(std::move(nm));
+      sizes.push_back(sz);
+      if (eat(',')) continue;
+      if (!eat(']')) return fail("',' or ']'");
+      break;
+    }
+  }
+  std::string canonical = "mesh[";
+  for (size_t a = 0; a < names.size(); ++a) {
+    canonical += fmt::format("{}'{}'={}", a ? "," : "", names[a], sizes[a]);
+  }
+  canonical += "]";
+  // Devices in mesh order (row-major over the axes).
+  std::vector<int64_t> devices(total);
+  for (int64_t d = 0; d < total; ++d) devices[d] = d;
+  skip();
+  if (i < n && text_[i] == ',') {
+    ++i;
+    skip();
+    if (text_.substr(i, 10) != "device_ids") return fail("'device_ids='");
+    i += 10;
+    if (!eat('=') || !eat('(')) return fail("'=(' after device_ids");
+    skip();
+    if (i < n && text_[i] == '[') {  // iota: [dims]T(perm)
+      ++i;
+      ReplicaGroups::Iota iota;
+      while (true) {
+        int64_t d;
+        if (!integer(&d) || d <= 0) return fail("a reshape dimension");
+        iota.reshape_dims.push_back(d);
+        if (eat(',')) continue;
+        if (!eat(']')) return fail("',' or ']'");
+        break;
+      }
+      if (eat('T')) {
+        if (!eat('(')) return fail("'(' after 'T'");
+        while (true) {
+          int64_t d;
+          if (!integer(&d)) return fail("a transpose dimension");
+          iota.transpose_perm.push_back(d);
+          if (eat(',')) continue;
+          if (!eat(')')) return fail("',' or ')'");
+          break;
+        }
+      } else {
+        for (size_t d = 0; d < iota.reshape_dims.size(); ++d) iota.transpose_perm.push_back(d);
+      }
+      std::vector<int64_t> sorted = iota.transpose_perm;
+      std::sort(sorted.begin(), sorted.end());
+      int64_t product = 1;
+      for (int64_t d : iota.reshape_dims) product = product > kMaxDevices / d ? kMaxDevices + 1 : product * d;
+      bool perm_ok = sorted.size() == iota.reshape_dims.size();
+      for (size_t d = 0; perm_ok && d < sorted.size(); ++d) perm_ok = sorted[d] == static_cast<int64_t>(d);
+      if (!perm_ok || product != total) {
+        return ErrorAt(i, fmt::format("device_ids iota does not give the mesh's {} devices", total));
+      }
+      iota.num_groups = 1;
+      iota.group_size = total;
+      ReplicaGroups as_groups;
+      as_groups.iota = iota;
+      devices = as_groups.Expanded()[0];
+      canonical += fmt::format(", device_ids=([{}]", fmt::join(iota.reshape_dims, ","));
+      if (iota.reshape_dims.size() > 1) canonical += fmt::format("T({})", fmt::join(iota.transpose_perm, ","));
+      canonical += ")";
+    } else {
+      std::vector<int64_t> ids;
+      std::vector<bool> seen(total, false);
+      while (true) {
+        size_t at = (skip(), i);
+        int64_t d;
+        if (!integer(&d)) return fail("a device id");
+        if (d < 0 || d >= total || seen[d]) {
+          return ErrorAt(at, fmt::format("device_ids must be a permutation of 0..{}", total - 1));
+        }
+        seen[d] = true;
+        ids.push_back(d);
+        if (eat(',')) continue;
+        break;
+      }
+      if (static_cast<int64_t>(ids.size()) != total) {
+        return ErrorAt(i, fmt::format("{} device ids for a mesh of {} devices", ids.size(), total));
+      }
+      devices = ids;
+      canonical += fmt::format(", device_ids=({})", fmt::join(ids, ","));
+    }
+    if (!eat(')')) return fail("')' to end device_ids");
+  }
+  // The grouping axes.
+  struct Ref {
+    int64_t axis;
+    int64_t pre = 1, size = 0;  // size 0: the whole axis
+  };
+  std::vector<Ref> refs;
+  if (!eat('{')) return fail("'{' to start the grouping axes");
+  if (!eat('}')) {
+    while (true) {
+      size_t at = (skip(), i);
+      std::string nm;
+      bool was_int;
+      if (!name(&nm, &was_int)) return fail("an axis name");
+      Ref r;
+      auto it = std::find(names.begin(), names.end(), nm);
+      if (it != names.end()) {
+        r.axis = it - names.begin();
+      } else if (was_int && ParseIntText(nm, &r.axis) && r.axis >= 0 &&
+                 r.axis < static_cast<int64_t>(names.size())) {
+      } else {
+        return ErrorAt(at, fmt::format("'{}' is not an axis of the mesh", nm));
+      }
+      if (eat(':')) {
+        if (!eat('(') || !integer(&r.pre) || !eat(')') || !integer(&r.size)) {
+          return fail("a sub-axis ':(PRE)SIZE'");
+        }
+        int64_t full = sizes[r.axis];
+        if (r.pre <= 0 || r.size <= 0 || full % r.pre != 0 || (full / r.pre) % r.size != 0 ||
+            (r.pre == 1 && r.size == full)) {
+          return ErrorAt(at, fmt::format("invalid sub-axis ({}){} of axis '{}' of size {}", r.pre,
+                                         r.size, names[r.axis], full));
+        }
+      }
+      refs.push_back(r);
+      if (eat(',')) continue;
+      if (!eat('}')) return fail("',' or '}'");
+      break;
+    }
+  }
+  std::string axes_text;
+  for (const Ref& r : refs) {
+    if (!axes_text.empty()) axes_text += ",";
+    axes_text += fmt::format("'{}'", names[r.axis]);
+    if (r.size) axes_text += fmt::format(":({}){}", r.pre, r.size);
+  }
+  canonical += fmt::format(" {{{}}}", axes_text);
+  // Cut every axis at the sub-axis boundaries used, then order the pieces: those not listed in
+  // mesh order, the listed ones last in listed order; consecutive chunks are the groups.
+  const size_t num_axes = names.size();
+  std::vector<std::vector<int64_t>> cuts(num_axes);  // prefix products, 1 .. size
+  for (size_t a = 0; a < num_axes; ++a) cuts[a] = {1, sizes[a]};
+  for (const Ref& r : refs) {
+    if (r.size) {
+      cuts[r.axis].push_back(r.pre);
+      cuts[r.axis].push_back(r.pre * r.size);
+    }
+  }
+  std::vector<int64_t> piece_sizes;
+  std::vector<std::vector<int64_t>> piece_bounds(num_axes);  // per axis: its cut list
+  std::vector<size_t> first_piece(num_axes);
+  for (size_t a = 0; a < num_axes; ++a) {
+    std::vector<int64_t>& c = cuts[a];
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    first_piece[a] = piece_sizes.size();
+    for (size_t k = 0; k + 1 < c.size(); ++k) {
+      if (c[k + 1] % c[k] != 0) {
+        return ErrorAt(tok_.begin, fmt::format("the sub-axes of axis '{}' do not nest",
+                                               names[a]));
+      }
+      piece_sizes.push_back(c[k + 1] / c[k]);
+    }
+  }
+  std::vector<int64_t> listed;  // piece indices, in listed order
+  std::vector<bool> used(piece_sizes.size(), false);
+  for (const Ref& r : refs) {
+    const std::vector<int64_t>& c = cuts[r.axis];
+    int64_t lo = r.size ? r.pre : 1, hi = r.size ? r.pre * r.size : sizes[r.axis];
+    for (size_t k = 0; k + 1 < c.size(); ++k) {
+      if (c[k] >= lo && c[k + 1] <= hi) {
+        size_t p = first_piece[r.axis] + k;
+        if (used[p]) {
+          return ErrorAt(tok_.begin, fmt::format("the grouping axes overlap on axis '{}'",
+                                                 names[r.axis]));
+        }
+        used[p] = true;
+        listed.push_back(p);
+      }
+    }
+  }
+  std::vector<int64_t> perm;
+  for (size_t p = 0; p < piece_sizes.size(); ++p)
+    if (!used[p]) perm.push_back(p);
+  int64_t group_size = 1;
+  for (int64_t p : listed) {
+    perm.push_back(p);
+    group_size *= piece_sizes[p];
+  }
+  ReplicaGroups order;
+  ReplicaGroups::Iota iota;
+  iota.num_groups = 1;
+  iota.group_size = total;
+  iota.reshape_dims = piece_sizes.empty() ? std::vector<int64_t>{1} : piece_sizes;
+  iota.transpose_perm = piece_sizes.empty() ? std::vector<int64_t>{0} : perm;
+  order.iota = iota;
+  std::vector<int64_t> flat = order.Expanded()[0];
+  ReplicaGroups groups;
+  for (int64_t g = 0; g < total / group_size; ++g) {
+    std::vector<int64_t> group;
+    for (int64_t k = 0; k < group_size; ++k) group.push_back(devices[flat[g * group_size + k]]);
+    groups.groups.push_back(std::move(group));
+  }
+  groups.mesh_form = std::move(canonical);
+  lexer_.set_pos(i);
+  Advance();
+  return groups;
+}
+
 StatusOr<ReplicaGroups> Parser::ParseReplicaGroups() {
+  if (IsKeyword("mesh")) return ParseMeshReplicaGroups();
   ReplicaGroups groups;
   if (Is(TokKind::kLBracket)) {  // [G,S]<=[dims]T(perm)
     size_t at = tok_.begin;
@@ -1191,6 +1998,7 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
     }
     case AttrKind::kIdent: {
       if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an identifier");
+      RETURN_IF_ERROR(CheckEnumValue(id, tok_.text, tok_.begin));
       attrs->Set(id, std::string(tok_.text));
       Advance();
       return absl::OkStatus();
@@ -1200,6 +2008,7 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
       RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{'"));
       while (!Is(TokKind::kRBrace)) {
         if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an identifier");
+        RETURN_IF_ERROR(CheckEnumValue(id, tok_.text, tok_.begin));
         v.emplace_back(tok_.text);
         Advance();
         if (Is(TokKind::kComma)) {
@@ -1308,11 +2117,32 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
     case AttrKind::kMetadata:
     case AttrKind::kKeyValues: {
       KeyValueList kv;
-      RETURN_IF_ERROR(ParseKeyValues(&kv, AttrKindOf(id) == AttrKind::kMetadata));
+      RETURN_IF_ERROR(AttrKindOf(id) == AttrKind::kMetadata ? ParseMetadata(&kv)
+                                                             : ParseKeyValues(&kv));
       attrs->Set(id, std::move(kv));
       return absl::OkStatus();
     }
     case AttrKind::kRaw: {
+      if (id == AttrId::kLiteral) {
+        // literal=SHAPE VALUE (a custom call's literal): parsed like a constant, kept as text.
+        size_t start = tok_.begin;
+        Shape shape;
+        RETURN_IF_ERROR(ParseShape(&shape));
+        Literal literal;
+        RETURN_IF_ERROR(ParseLiteral(shape, &literal, 0));
+        attrs->Set(id, CanonicalRaw(text_.substr(start, last_end_ - start)));
+        return absl::OkStatus();
+      }
+      if (instr == nullptr && in_header_ &&
+          (id == AttrId::kInputOutputAlias || id == AttrId::kBufferDonor ||
+           id == AttrId::kEntryComputationLayout)) {
+        size_t start = tok_.begin;
+        RETURN_IF_ERROR(id == AttrId::kEntryComputationLayout
+                            ? CheckComputationLayoutSyntax()
+                            : CheckAliasingSyntax(id == AttrId::kBufferDonor));
+        lexer_.set_pos(start);
+        Advance();
+      }
       ASSIGN_OR_RETURN(std::string raw, ParseRaw(/*stop_at_space=*/true));
       attrs->Set(id, std::move(raw));
       return absl::OkStatus();
@@ -1467,6 +2297,23 @@ StatusOr<double> Parser::ParseFloatElement(DType t, uint64_t* nan_payload, bool*
   return ParseDouble("a floating-point number");
 }
 
+// A finite value that the element type cannot hold (rounds to infinity, or to NaN in a type
+// without infinity): XLA's CheckParsedValueIsInRange rejects it. Non-finite values are not
+// range-checked.
+bool OverflowsType(DType t, double v) {
+  if (!std::isfinite(v)) return false;
+  float f = static_cast<float>(v);
+  switch (t) {
+    case DType::kF64: return false;
+    case DType::kF32: return !std::isfinite(f);
+    case DType::kF16: return !std::isfinite(HalfToFloat(FloatToHalf(f)));
+    case DType::kBF16: return !std::isfinite(BF16ToFloat(FloatToBF16(f)));
+    default:
+      if (!std::isfinite(f)) return true;
+      return !std::isfinite(F8ToFloat(t, FloatToF8(t, f)));
+  }
+}
+
 template <typename T>
 void Store(std::byte* base, int64_t i, T v) {
   std::memcpy(base + i * sizeof(T), &v, sizeof(T));
@@ -1478,8 +2325,11 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
     case DTypeFamily::kBool: {
       if (IsKeyword("true") || IsKeyword("false")) {
         Store<uint8_t>(base, i, tok_.text == "true");
-      } else if (Is(TokKind::kInt) && (tok_.text == "0" || tok_.text == "1")) {
-        Store<uint8_t>(base, i, tok_.text == "1");
+      } else if (Is(TokKind::kInt)) {
+        // XLA converts any integer to bool.
+        int64_t v;
+        if (!ParseIntText(tok_.text, &v)) return ErrorAt(at, "integer out of range");
+        Store<uint8_t>(base, i, v != 0);
       } else {
         return Expected("'true' or 'false'");
       }
@@ -1530,12 +2380,19 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
         // Fast, exactly rounded path for the common case.
         float f;
         if (ParseFloatText(tok_.text, &f)) {
+          if (std::isinf(f) && tok_.text.find("inf") == std::string_view::npos) {
+            return ErrorAt(at, fmt::format("{} is out of range for f32", tok_.text));
+          }
           Store<float>(base, i, f);
           Advance();
           return absl::OkStatus();
         }
       }
+      std::string_view value_text = tok_.text;
       ASSIGN_OR_RETURN(double v, ParseFloatElement(t, &payload, &neg_nan));
+      if (OverflowsType(t, v)) {
+        return ErrorAt(at, fmt::format("{} is out of range for {}", value_text, DTypeName(t)));
+      }
       uint64_t sign = std::signbit(v) ? 1 : 0;
       switch (t) {
         case DType::kF64: {
@@ -1582,9 +2439,24 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
           Store<uint16_t>(base, i, bits);
           return absl::OkStatus();
         }
-        default:
+        default: {
+          // Like XLA (NanPayloadBits): only the f8 types with IEEE-style NaNs (e5m2, e4m3,
+          // e3m4) have payloads; the others have one NaN encoding (or none) and refuse any.
+          int mantissa = t == DType::kF8E5M2 ? 2 : t == DType::kF8E4M3 ? 3
+                         : t == DType::kF8E3M4 ? 4 : 0;
+          if (std::isnan(v) && payload != 0) {
+            if (mantissa == 0) {
+              return ErrorAt(at, fmt::format("{} does not support NaN payloads", DTypeName(t)));
+            }
+            if (payload >= (uint64_t{1} << mantissa)) return ErrorAt(at, "NaN payload out of range");
+            uint8_t bits = static_cast<uint8_t>((sign << 7) | (((1u << (7 - mantissa)) - 1) << mantissa) |
+                                                payload);
+            Store<uint8_t>(base, i, bits);
+            return absl::OkStatus();
+          }
           Store<uint8_t>(base, i, FloatToF8(t, static_cast<float>(v)));
           return absl::OkStatus();
+        }
       }
     }
     case DTypeFamily::kComplex: {
@@ -1593,8 +2465,16 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
       bool neg_nan;
       ASSIGN_OR_RETURN(double re, ParseFloatElement(t, &payload, &neg_nan));
       uint64_t re_payload = payload;
+      DType part = t == DType::kC64 ? DType::kF32 : DType::kF64;
+      if (OverflowsType(part, re)) {
+        return ErrorAt(at, fmt::format("real part {} is out of range for {}", re, DTypeName(t)));
+      }
       RETURN_IF_ERROR(Expect(TokKind::kComma, "',' in a complex number"));
       ASSIGN_OR_RETURN(double im, ParseFloatElement(t, &payload, &neg_nan));
+      if (OverflowsType(part, im)) {
+        return ErrorAt(at, fmt::format("imaginary part {} is out of range for {}", im,
+                                       DTypeName(t)));
+      }
       RETURN_IF_ERROR(Expect(TokKind::kRParen, "')' to end a complex number"));
       auto store = [&](int64_t slot, double v, uint64_t payload) -> Status {
         uint64_t sign = std::signbit(v) ? 1 : 0;

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/module.h"
 #include "support/status.h"
@@ -20,6 +22,9 @@ struct ParseOptions {
   int64_t max_constant_elements = int64_t{1} << 31;
   // Elided constants (`{...}`) cost no text, so their buffers are also capped in bytes.
   int64_t max_elided_constant_bytes = int64_t{1} << 30;
+  // Where warnings go (located diagnostics with severity "warning"), e.g. stack-frame ids that
+  // point nowhere, which XLA also accepts and drops. Null: warnings are discarded.
+  std::vector<std::string>* warnings = nullptr;
 };
 
 StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text,

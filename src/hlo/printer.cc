@@ -276,6 +276,10 @@ void AppendAttrValue(Buf& out, AttrId id, const AttrValue& value, const PrintOpt
     }
     case AttrKind::kReplicaGroups: {
       const auto& g = std::get<ReplicaGroups>(value);
+      if (!g.mesh_form.empty()) {
+        Append(out, g.mesh_form);
+        return;
+      }
       if (g.iota) {
         const auto& iota = *g.iota;
         fmt::format_to(it, "[{},{}]<=[", iota.num_groups, iota.group_size);
@@ -454,6 +458,31 @@ void AppendComputation(Buf& out, const Computation& comp, const PrintOptions& op
   out.push_back('\n');
 }
 
+// The tables as XLA's HloModule::PrintStackFrameIndex writes them: only with metadata and only
+// when there is a file name; rows numbered from 1; ids exactly as stored.
+void AppendStackFrameIndex(Buf& out, const StackFrameIndex& index, const PrintOptions& options) {
+  if (index.empty() || !options.print_metadata) return;
+  auto it = std::back_inserter(out);
+  Append(out, "\nFileNames\n");
+  for (size_t i = 0; i < index.file_names.size(); ++i)
+    fmt::format_to(it, "{} {}\n", i + 1, QuoteString(index.file_names[i]));
+  Append(out, "\nFunctionNames\n");
+  for (size_t i = 0; i < index.function_names.size(); ++i)
+    fmt::format_to(it, "{} {}\n", i + 1, QuoteString(index.function_names[i]));
+  Append(out, "\nFileLocations\n");
+  for (size_t i = 0; i < index.file_locations.size(); ++i) {
+    const StackFrameIndex::FileLocation& l = index.file_locations[i];
+    fmt::format_to(it, "{} {{file_name_id={} function_name_id={} line={} end_line={} column={} "
+                       "end_column={}}}\n", i + 1, l.file_name_id, l.function_name_id, l.line,
+                   l.end_line, l.column, l.end_column);
+  }
+  Append(out, "\nStackFrames\n");
+  for (size_t i = 0; i < index.frames.size(); ++i) {
+    fmt::format_to(it, "{} {{file_location_id={} parent_frame_id={}}}\n", i + 1,
+                   index.frames[i].file_location_id, index.frames[i].parent_frame_id);
+  }
+}
+
 }  // namespace
 
 std::string PrintInstruction(const Instruction& instr, const PrintOptions& options) {
@@ -474,6 +503,7 @@ std::string PrintModule(const Module& module, const PrintOptions& options) {
   Append(out, IsPlainName(module.name()) ? module.name() : QuoteString(module.name()));
   AppendAttributes(out, module.config(), options, std::nullopt, [] {});
   Append(out, "\n");
+  AppendStackFrameIndex(out, module.stack_frames(), options);
   std::vector<Computation*> order = module.MakeComputationPostOrder(/*include_unreachable=*/true);
   if (Computation* entry = module.entry()) {
     auto pos = std::find(order.begin(), order.end(), entry);

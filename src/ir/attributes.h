@@ -16,7 +16,8 @@
 //   kConvDims        ConvDims                                  b01f_01io->b01f
 //   kPadding         PaddingConfig                             0_1x2_2_1
 //   kSlice           SliceSpec                                 {[0:2], [1:9:2]}
-//   kReplicaGroups   ReplicaGroups                             {{0,1},{2,3}} or [2,2]<=[4]
+//   kReplicaGroups   ReplicaGroups                             {{0,1},{2,3}}, [2,2]<=[4] or
+//                                                              mesh['x'=2,'y'=2] {'y'}
 //   kPairs           std::vector<std::pair<int64_t,int64_t>>   {{0,1},{1,0}}
 //   kComputation     Computation*                              %comp
 //   kComputationList std::vector<Computation*>                 {%a, %b}
@@ -110,6 +111,10 @@ struct ReplicaGroups {
     bool operator==(const Iota&) const = default;
   };
   std::optional<Iota> iota;
+  // The mesh-axes form (SHARDY.md §3.3), `mesh['x'=2,'y'=4] {'y'}`, in canonical text; when set,
+  // `groups` holds its expansion (the same lists the explicit form would give) and the printer
+  // writes this text back.
+  std::string mesh_form;
   // The groups as explicit lists, whatever the form.
   std::vector<std::vector<int64_t>> Expanded() const;
   bool operator==(const ReplicaGroups&) const = default;

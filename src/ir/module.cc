@@ -1,6 +1,7 @@
 #include "ir/module.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 
 #include "absl/container/flat_hash_set.h"
@@ -79,9 +80,41 @@ std::string Module::UniqueName(std::string_view prefix) {
 void Module::ReserveName(const std::string& name) { taken_names_[name] = true; }
 bool Module::IsNameTaken(const std::string& name) const { return taken_names_.contains(name); }
 
+std::string Module::SourceLocationOf(const Instruction& instr) const {
+  const KeyValueList* md = instr.attrs().Get<KeyValueList>(AttrId::kMetadata);
+  if (md == nullptr) return "";
+  std::string file;
+  int64_t line = 0, column = 0, frame = 0;
+  auto as_int = [](const std::string& raw) -> int64_t {
+    char* end = nullptr;
+    long long v = std::strtoll(raw.c_str(), &end, 10);
+    return end != raw.c_str() && *end == '\0' ? v : 0;
+  };
+  for (const auto& [key, value] : *md) {
+    if (key == "source_file") file = UnquoteRaw(value);
+    else if (key == "source_line") line = as_int(value);
+    else if (key == "source_column") column = as_int(value);
+    else if (key == "stack_frame_id") frame = as_int(value);
+  }
+  if (frame > 0) {
+    std::vector<StackFrameIndex::Location> stack = stack_frames_.ResolveStackFrame(frame);
+    if (!stack.empty() && !stack.front().file.empty()) {
+      const StackFrameIndex::Location& leaf = stack.front();
+      std::string out = fmt::format("{}:{}", leaf.file, leaf.line);
+      if (leaf.column > 0) out += fmt::format(":{}", leaf.column);
+      return out;
+    }
+  }
+  if (file.empty()) return "";
+  std::string out = line > 0 ? fmt::format("{}:{}", file, line) : file;
+  if (line > 0 && column > 0) out += fmt::format(":{}", column);
+  return out;
+}
+
 std::unique_ptr<Module> Module::Clone() const {
   auto out = std::make_unique<Module>(name_);
   out->config_ = config_;
+  out->stack_frames_ = stack_frames_;
   out->next_unique_id_ = next_unique_id_;
   out->name_counters_ = name_counters_;
   out->taken_names_ = taken_names_;

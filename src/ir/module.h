@@ -8,6 +8,7 @@
 
 #include "ir/attributes.h"
 #include "ir/computation.h"
+#include "ir/stack_frames.h"
 
 namespace spmdc {
 
@@ -25,6 +26,14 @@ class Module {
   int64_t num_partitions() const;
   int64_t replica_count() const;
   void set_num_partitions(int64_t n) { config_.Set(AttrId::kNumPartitions, n); }
+
+  // The FileNames/.../StackFrames tables (empty when the text has none).
+  StackFrameIndex& stack_frames() { return stack_frames_; }
+  const StackFrameIndex& stack_frames() const { return stack_frames_; }
+  // Where the user's code that produced `instr` is, from its metadata: "file:line" (":col" when
+  // known) of the innermost stack frame when metadata has stack_frame_id, else source_file and
+  // source_line; "" when the metadata says nothing usable.
+  std::string SourceLocationOf(const Instruction& instr) const;
 
   Computation* AddComputation(std::unique_ptr<Computation> c, bool is_entry = false);
   // Removes a computation nobody calls.
@@ -53,6 +62,7 @@ class Module {
  private:
   std::string name_;
   Attributes config_;
+  StackFrameIndex stack_frames_;
   std::vector<std::unique_ptr<Computation>> computations_;
   Computation* entry_ = nullptr;
   int64_t next_unique_id_ = 0;

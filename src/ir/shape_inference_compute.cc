@@ -78,8 +78,10 @@ StatusOr<Shape> WindowedShape(const Shape& in, const Window& window, DType type)
 StatusOr<Shape> InferReduceWindow(const Instruction& instr) {
   ASSIGN_OR_RETURN(InputsAndInits io, SplitInputsAndInits(instr));
   ASSIGN_OR_RETURN(const Computation* reducer, RequiredComputation(instr, AttrId::kToApply));
+  // Like XLA, no window means the empty window (valid only for scalar operands).
+  static const Window kNoWindow;
   const Window* window = instr.attr<Window>(AttrId::kWindow);
-  if (!window) return InvalidArgument("missing attribute window");
+  if (!window) window = &kNoWindow;
   RETURN_IF_ERROR(CheckReducer(*reducer, Scalars(io.inits), "reducer"));
   std::vector<Shape> outs;
   for (const Shape& init : io.inits) {
@@ -99,8 +101,10 @@ StatusOr<Shape> InferSelectAndScatter(const Instruction& instr) {
                            ShapeText(init));
   ASSIGN_OR_RETURN(const Computation* select, RequiredComputation(instr, AttrId::kSelect));
   ASSIGN_OR_RETURN(const Computation* scatter, RequiredComputation(instr, AttrId::kScatter));
+  // Like XLA, no window means the empty window (valid only for scalar operands).
+  static const Window kNoWindow;
   const Window* window = instr.attr<Window>(AttrId::kWindow);
-  if (!window) return InvalidArgument("missing attribute window");
+  if (!window) window = &kNoWindow;
   Shape elem = Shape::Scalar(operand.dtype());
   ASSIGN_OR_RETURN(Shape select_root, CheckSignature(*select, {elem, elem}, "select computation", true));
   if (!SameShape(select_root, Shape::Scalar(DType::kPred)))

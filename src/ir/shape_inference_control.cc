@@ -294,10 +294,20 @@ Status CheckSourceTargetPairs(const Instruction& instr) {
 
 // collective-permute's result: in-place form (input, output, input_starts, output_starts)
 // yields the output buffer; otherwise the operands' shapes.
+// The in-place form (input, output, input start indices, output start indices): XLA's parser
+// takes it when there are four operands and slice_sizes=, or (older text) tuple start indices.
+bool IsInPlacePermute(const Instruction& instr) {
+  if (instr.operand_count() != 4) return false;
+  if (instr.operand(2)->shape().IsTuple()) return true;
+  for (const auto& [k, v] : instr.attrs().unknown())
+    if (k == "slice_sizes") return true;
+  return false;
+}
+
 StatusOr<Shape> PermuteResult(const Instruction& instr) {
   RETURN_IF_ERROR(ExpectMinOperandCount(instr, 1));
   RETURN_IF_ERROR(CheckSourceTargetPairs(instr));
-  if (instr.operand_count() == 4 && instr.operand(2)->shape().IsTuple()) {
+  if (IsInPlacePermute(instr)) {
     if (!instr.operand(0)->shape().IsArray() || !instr.operand(1)->shape().IsArray())
       return InvalidArgument("in-place collective-permute needs array input and output buffers");
     return StripLayout(instr.operand(1)->shape());
@@ -423,7 +433,7 @@ StatusOr<Shape> InferControl(const Instruction& instr) {
     case Opcode::kCollectivePermute: return PermuteResult(instr);
     case Opcode::kCollectivePermuteStart: {
       ASSIGN_OR_RETURN(Shape out, PermuteResult(instr));
-      Shape in = instr.operand_count() == 4 && instr.operand(2)->shape().IsTuple()
+      Shape in = IsInPlacePermute(instr)
                      ? StripLayout(instr.operand(0)->shape())
                      : out;
       std::vector<Shape> parts = {in, out};

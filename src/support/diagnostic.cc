@@ -20,8 +20,13 @@ SourceLocation LocationOfOffset(std::string_view source, size_t offset) {
 
 std::string FormatDiagnostic(std::string_view file, std::string_view source, SourceLocation loc,
                              std::string_view message) {
-  if (loc.line <= 0) return fmt::format("{}: error: {}", file, message);
-  std::string out = fmt::format("{}:{}:{}: error: {}", file, loc.line, loc.col, message);
+  return FormatDiagnostic(file, source, loc, message, "error");
+}
+
+std::string FormatDiagnostic(std::string_view file, std::string_view source, SourceLocation loc,
+                             std::string_view message, std::string_view severity) {
+  if (loc.line <= 0) return fmt::format("{}: {}: {}", file, severity, message);
+  std::string out = fmt::format("{}:{}:{}: {}: {}", file, loc.line, loc.col, severity, message);
   // Find the text of line `loc.line`.
   size_t start = 0;
   for (int l = 1; l < loc.line && start != std::string_view::npos; ++l) {

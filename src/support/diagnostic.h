@@ -15,6 +15,9 @@ struct SourceLocation {
 // Formats `message` at `loc` inside `source` (the whole text of `file`).
 std::string FormatDiagnostic(std::string_view file, std::string_view source, SourceLocation loc,
                              std::string_view message);
+// The same with another severity word in place of "error" ("warning", "note").
+std::string FormatDiagnostic(std::string_view file, std::string_view source, SourceLocation loc,
+                             std::string_view message, std::string_view severity);
 
 // Line/column of byte `offset` in `source`.
 SourceLocation LocationOfOffset(std::string_view source, size_t offset);

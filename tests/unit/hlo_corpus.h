@@ -164,7 +164,7 @@ ENTRY %main (x: f32[1,8,8,4], k: f32[3,3,4,2]) -> f32[1,4,4,2] {
   %pid = u32[] partition-id(), control-predecessors={%after}
   %rng = f32[4] rng(%zero, %zero), distribution=rng_uniform
   %srt = f32[4] sort(%x4), dimensions={0}, is_stable=true, to_apply=%ge
-  ROOT %out = f32[1,4,4,2] copy(%conv), my_unknown_attr={a  b, /*c*/ "x  y"}, statistics={visualizing_index=1,stat-name=0.5}
+  ROOT %out = f32[1,4,4,2] copy(%conv), statistics={visualizing_index=1,stat-name=0.5}
 }
 )",
     // 6: async forms and execution threads.
@@ -175,7 +175,7 @@ ENTRY %main (x: f32[1,8,8,4], k: f32[3,3,4,2]) -> f32[1,4,4,2] {
   ROOT %n = f32[4] negate(%p)
 }, execution_thread="host"
 
-ENTRY %main (x: f32[4]) -> f32[4] {
+ENTRY %main (x: f32[4]) -> (f32[8], f32[4], f32[4], f32[4], f32[4], f32[4]) {
   %x = f32[4] parameter(0)
   %ags = (f32[4], f32[8]) all-gather-start(%x), channel_id=1, replica_groups={{0,1}}, dimensions={0}
   %agd = f32[8] all-gather-done(%ags)
@@ -195,7 +195,7 @@ ENTRY %main (x: f32[4]) -> f32[4] {
 )",
     // 7: header module attributes, spanning lines, comments.
     R"(// A comment before the module.
-HloModule header, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, must-alias) }, buffer_donor={ (0, {}) }, allow_spmd_sharding_propagation_to_output=true
+HloModule header, input_output_alias={ {0}: (0, {}, may-alias) }, buffer_donor={ (1, {}) }, allow_spmd_sharding_propagation_to_output=true
 
 /* a block
    comment */

@@ -153,7 +153,6 @@ TEST(HloPrinter, AttributeForms) {
            "source_target_pairs={{0,1},{1,0}}",
            "condition=%cond, body=%body, backend_config={\"known_trip_count\":{\"n\":\"10\"}}",
            "control-predecessors={%after}",
-           "my_unknown_attr={a b, \"x  y\"}",
            "direction=GE, type=TOTALORDER",
            "select=%ge, scatter=%max",
        }) {

@@ -95,7 +95,12 @@ StatusOr<Source> ReadSource(const std::string& path) {
 }
 
 StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, ParseHloModule(source.text, source.filename));
+  std::vector<std::string> warnings;
+  ParseOptions options;
+  options.warnings = &warnings;
+  StatusOr<std::unique_ptr<Module>> parsed = ParseHloModule(source.text, source.filename, options);
+  for (const std::string& w : warnings) std::fprintf(stderr, "%s\n", w.c_str());
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, std::move(parsed));
   DiagnosticSource diag{source.filename, source.text};
   RETURN_IF_ERROR(VerifyModule(*module, &diag));
   RETURN_IF_ERROR(VerifyModuleShardings(*module, &diag));

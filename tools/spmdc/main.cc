@@ -178,6 +178,9 @@ Status CmdExplain(const Args& args) {
     for (Instruction* i : c->instructions()) {
       if (!all && i->name() != args.positional[1]) continue;
       out += ExplainSharding(provenance, *i);
+      if (std::string where = module->SourceLocationOf(*i); !where.empty()) {
+        out += fmt::format("source: {}\n", where);
+      }
       if (mesh && i->has_sharding()) {
         out += fmt::format("on mesh {}: {}\n", mesh->ToString(), DescribeSharding(i->shape(), *i->sharding(), *mesh));
       }
