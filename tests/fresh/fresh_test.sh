@@ -15,12 +15,13 @@
 # What is cached between runs, under $SPMDC_FRESH_CACHE (default /var/cache/spmdc-fresh), keyed by
 # suite + variant + architecture + mirror: the debootstrap download (`debootstrap --make-tarball`;
 # every run still unpacks and installs a new root from it) and the .deb files apt downloads inside
-# the root (every run still installs them by name with apt-get). The root's compiler runs through
+# the root (every run still installs them by name with apt-get; the cache is hard-linked into the
+# root and new files back, so that parallel runs never share apt's lock). The root's compiler runs through
 # ccache with this machine's cache directory bind-mounted, compiler_check=content (an identical
 # g++ hits the cache whatever its mtime): a hit still preprocesses or checks the include manifest,
 # so it cannot hide a missing header or package.
 #
-# Mounts (/proc, /sys, /dev, /dev/shm, the caches) are made in a private mount namespace with its
+# Mounts (/proc, /sys, /dev, /dev/shm, the ccache directory) are made in a private mount namespace with its
 # own PID namespace, so they vanish with it even if this script is killed; the EXIT trap kills the
 # namespace, checks that nothing is left mounted under the root and removes it.
 set -euo pipefail
@@ -35,16 +36,15 @@ readonly SRC_IN_ROOT=/work/spmdc   # where the export lies inside the root
 # Inner mode: run by the outer mode inside `unshare` (new mount + PID namespace). Mounts what a
 # booted machine has, then runs the README's two commands chrooted.
 if [ "${1:-}" = --in-namespace ]; then
-  root=$2 ccache_dir=$3 apt_archives=$4
+  root=$2 ccache_dir=$3
   mount --make-rprivate /
   mount -t proc proc "$root/proc"
   mount -t sysfs -o ro sysfs "$root/sys"
   mount --bind /dev "$root/dev"
   # A tmpfs of its own: python's multiprocessing (lit) needs POSIX shared memory.
   mount -t tmpfs -o mode=1777,nosuid,nodev shm "$root/dev/shm"
-  mkdir -p "$root/var/cache/ccache" "$root/var/cache/apt/archives"
+  mkdir -p "$root/var/cache/ccache"
   mount --bind "$ccache_dir" "$root/var/cache/ccache"
-  mount --bind "$apt_archives" "$root/var/cache/apt/archives"
   # The environment of a root login on a new machine (no locale configured), plus: the marker
   # that keeps the inner test run from nesting this test, CI as the outer run has it, and ccache
   # settings (the host's size limits, so that the root's ccache never trims the shared cache
@@ -220,13 +220,18 @@ if [ -n "$rev" ]; then echo "fresh: exporting the tracked files (uncommitted cha
 else rev=HEAD; echo "fresh: exporting HEAD ($(g rev-parse --short HEAD))"; fi
 g archive --format=tar "$rev" | tar -x -C "$root$SRC_IN_ROOT"
 
-# 3. The README's two commands, in the root.
-unshare --mount --pid --fork --kill-child \
-  "$self" --in-namespace "$root" "$ccache_dir" "$apt_archives" &
+# 3. The README's two commands, in the root, with the .deb files earlier runs downloaded.
+copy_debs() {  # FROM TO: hard links where possible (same file system), copies elsewhere
+  find "$1" -maxdepth 1 -name '*.deb' -exec cp -n -l -t "$2" {} + 2>/dev/null ||
+    find "$1" -maxdepth 1 -name '*.deb' -exec cp -n -t "$2" {} +
+}
+copy_debs "$apt_archives" "$root/var/cache/apt/archives"
+unshare --mount --pid --fork --kill-child "$self" --in-namespace "$root" "$ccache_dir" &
 ns_pid=$!
 rc=0
 wait "$ns_pid" || rc=$?
 ns_pid=""
+( flock 9; copy_debs "$root/var/cache/apt/archives" "$apt_archives" ) 9>"$cache/lock" || true
 t_end=$(now)
 if [ $rc -ne 0 ]; then
   echo "fresh: FAILED (exit $rc) after $((t_end - t_start)) s" >&2
