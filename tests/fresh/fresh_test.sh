@@ -9,7 +9,8 @@
 #
 #   usage: tests/fresh/fresh_test.sh [SOURCE_DIR]     (ctest runs it as the test `fresh`)
 #
-# Needs root, debootstrap (installed with apt-get when missing), mount namespaces and the network.
+# Needs root, debootstrap (installed with apt-get when missing), mount and PID namespaces, and the
+# mirror over the network.
 # When one is missing it exits 77 (ctest: skipped), or 1 when CI=true (CI must not skip it).
 #
 # What is cached between runs, under $SPMDC_FRESH_CACHE (default /var/cache/spmdc-fresh), keyed by
@@ -130,6 +131,10 @@ if [ -z "$mirror" ]; then  # a host on another Debian release: its main archive 
 fi
 [ -n "$mirror" ] || cannot_run "no Debian mirror in /etc/apt/sources.list{,.d} (set SPMDC_FRESH_MIRROR)"
 mirror=${mirror%/}
+# The network: apt needs the mirror even when the base system is cached (debootstrap brings wget).
+if ! wget -q -T 20 -t 2 -O /dev/null "$mirror/dists/$SUITE/Release"; then
+  cannot_run "cannot reach $mirror/dists/$SUITE/Release (no network?)"
+fi
 security=$(awk -v s=$SUITE-security '$2 == s { print $1; exit }' <<<"$sources")
 security=${security%/}
 arch=$(dpkg --print-architecture)
@@ -145,17 +150,26 @@ CCACHE_MAXSIZE=$(ccache -k max_size 2>/dev/null || echo 20G)
 CCACHE_MAXFILES=$(ccache -k max_files 2>/dev/null || echo 0)
 export CCACHE_MAXSIZE CCACHE_MAXFILES
 
+mounts_under() { awk -v r="$1" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo; }
+# Roots left by runs that were SIGKILLed (a ctest timeout), so their trap never ran: their
+# namespace died with them (no mounts), only the files remain.
+for old in /var/tmp/spmdc-fresh.*; do
+  [ -f "$old/pid" ] || continue
+  kill -0 "$(cat "$old/pid")" 2>/dev/null && continue
+  [ -z "$(mounts_under "$old")" ] && rm -rf --one-file-system "$old"
+done
 work=$(mktemp -d /var/tmp/spmdc-fresh.XXXXXX)
+echo $$ >"$work/pid"
 root=$work/root
 ns_pid=""
-mounts_under() { awk -v r="$1" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo; }
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM HUP
   if [ -n "$ns_pid" ] && kill -0 "$ns_pid" 2>/dev/null; then
-    # unshare --kill-child: killing it kills the namespace's init, and with it every process
-    # of the namespace; its mounts go with the last of them.
-    kill "$ns_pid" 2>/dev/null || true
+    # SIGKILL: unshare --fork ignores SIGTERM and SIGINT while it waits. With --kill-child its
+    # death kills the namespace's init, and with it every process of the namespace; its mounts
+    # go with the last of them.
+    kill -KILL "$ns_pid" 2>/dev/null || true
     wait "$ns_pid" 2>/dev/null || true
   fi
   local m tries=0
@@ -171,9 +185,9 @@ cleanup() {
   exit $rc
 }
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+trap 'echo "fresh: interrupted (SIGINT)" >&2; exit 130' INT
+trap 'echo "fresh: interrupted (SIGTERM)" >&2; exit 143' TERM
+trap 'echo "fresh: interrupted (SIGHUP)" >&2; exit 129' HUP
 
 now() { date +%s; }
 t_start=$(now)
