@@ -4,8 +4,9 @@
 set -euo pipefail
 # ocl-icd-opencl-dev: Debian's oneDNN CMake package (dnnl-config.cmake) requires the OpenCL
 # headers and loader, but libdnnl-dev only Recommends them, and --no-install-recommends skips
-# Recommends.
-packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
+# Recommends. ccache: CMakeLists.txt compiles through it when installed (rebuilds of a clean tree,
+# and the fresh-machine test's build, hit its cache).
+packages=(cmake ninja-build ccache g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
           ocl-icd-opencl-dev libfmt-dev libabsl-dev libgoogle-perftools-dev llvm-14-tools python3
           libcli11-dev nlohmann-json3-dev)
 missing=()
