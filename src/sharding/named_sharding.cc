@@ -205,7 +205,8 @@ std::optional<NamedSharding> TiledToNamed(const Sharding& sharding, int64_t rank
   const TileAssignment& tiles = sharding.tile_assignment();
   if (tiles.num_elements() != mesh.num_devices()) return std::nullopt;
   // Every axis split into prime pieces (major to minor); each piece of a valid expression moves
-  // exactly one tile dim forward when its mesh coordinate goes from 0 to 1.
+  // exactly one data tile dim forward, or none (a replicated piece), when its mesh coordinate
+  // goes from 0 to 1. The candidate is then checked by converting it back.
   struct Piece {
     int64_t axis, pre, size;
   };
@@ -237,14 +238,17 @@ std::optional<NamedSharding> TiledToNamed(const Sharding& sharding, int64_t rank
     coord[p] = 1;
     auto at = tiles.IndexOf(grid(coord));
     if (!at) return std::nullopt;
+    // Only the data dims count: the devices of a replication group are kept sorted, so the
+    // order along the replication dim says nothing about the mesh.
     int64_t dim = -1, stride = 0;
-    for (size_t j = 0; j < at->size(); ++j) {
+    for (int64_t j = 0; j < rank; ++j) {
       if ((*at)[j] == (*origin)[j]) continue;
       if (dim >= 0) return std::nullopt;
-      dim = static_cast<int64_t>(j);
+      dim = j;
       stride = (*at)[j] - (*origin)[j];
     }
-    if (dim < 0 || stride <= 0) return std::nullopt;
+    if (dim < 0) continue;  // a replicated piece
+    if (stride <= 0) return std::nullopt;
     moves.push_back(Move{dim, stride, p});
   }
   // Per data dim, its pieces major to minor (larger strides first), adjacent pieces of one axis
@@ -253,7 +257,6 @@ std::optional<NamedSharding> TiledToNamed(const Sharding& sharding, int64_t rank
     return a.dim != b.dim ? a.dim < b.dim : a.stride > b.stride;
   });
   for (const Move& m : moves) {
-    if (m.dim >= rank) continue;  // the replication group
     std::vector<AxisRef>& axes = named.dims[m.dim].axes;
     const Piece& p = pieces[m.piece];
     if (!axes.empty() && axes.back().axis == p.axis && axes.back().pre * axes.back().size == p.pre) {
