@@ -20,6 +20,8 @@ struct ParseOptions {
   int64_t max_constant_elements = int64_t{1} << 31;
   // Elided constants (`{...}`) cost no text, so their buffers are also capped in bytes.
   int64_t max_elided_constant_bytes = int64_t{1} << 30;
+  // Rewrite Shardy's `xla.sdy.*` attributes and custom calls into shardings (shardy_import.h).
+  bool import_shardy = true;
 };
 
 StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text,

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
+#include "hlo/shardy_import.h"
 #include "inputs.h"
 #include "interpreter/interpreter.h"
 #include "models/models.h"
@@ -115,6 +116,7 @@ PropagationOptions PropagationOptionsFrom(const Args& args) {
 Status CmdPropagate(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
   RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
+  ExportShardyAttributes(*module);  // xla.sdy.sharding made to match what propagation chose
   return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
 }
 
@@ -138,6 +140,7 @@ std::string StatsText(const PartitionResult& r) {
 
 Status EmitPartitioned(const Args& args, const PartitionResult& result) {
   std::string out_path = args.Get("o").value_or("");
+  DropShardyAttributes(*result.module);  // a per-device program: no sharding is meaningful
   RETURN_IF_ERROR(WriteOutput(out_path, PrintModule(*result.module)));
   if (args.Has("stats")) {
     std::string stats = StatsText(result);
@@ -202,6 +205,7 @@ Status CmdCheck(const Args& args) {
 
 Status CmdPrint(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  ExportShardyAttributes(*module);
   return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
 }
 
@@ -308,7 +312,7 @@ bool HasManualRegion(const Module& module) {
 
 // The reference for a module with manual regions, which one device cannot run: the module with
 // every sharding dropped except the manual regions' boundaries (the manual values, the
-// SPMDFullToShardShape/SPMDShardToFullShape calls and the Sharding constraints they consume),
+// SPMDFullToShardShape/SPMDShardToFullShape calls) and the Sharding constraints,
 // propagated and partitioned like the module under test but without the user's other choices.
 std::unique_ptr<Module> ManualBoundariesOnly(const Module& module) {
   std::unique_ptr<Module> stripped = module.Clone();
@@ -317,9 +321,9 @@ std::unique_ptr<Module> ManualBoundariesOnly(const Module& module) {
       if (!i->has_sharding() || IsManualSharding(*i->sharding())) continue;
       if (i->IsCustomCall("SPMDFullToShardShape") || i->IsCustomCall("SPMDShardToFullShape"))
         continue;
-      bool feeds_region = false;
-      for (const Instruction* u : i->users()) feeds_region |= u->IsCustomCall("SPMDFullToShardShape");
-      if (i->IsCustomCall("Sharding") && feeds_region) continue;
+      // Sharding custom calls keep theirs: a constraint without a sharding is malformed, and
+      // it does not change values.
+      if (i->IsCustomCall("Sharding")) continue;
       i->clear_sharding();
     }
   }
