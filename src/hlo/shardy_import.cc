@@ -125,9 +125,11 @@ class Importer {
   Status Run() {
     // Host callbacks run on the host, once: device 0 (as JAX places them).
     for (Computation* c : module_.computations())
-      for (Instruction* i : c->instructions())
+      for (Instruction* i : c->instructions()) {
         if (IsHostCallback(*i) && !i->has_sharding())
           i->set_sharding(Share(Sharding::Single(i->shape(), Sharding::AssignDevice(0))));
+        RETURN_IF_ERROR(CheckShardingRule(*i));
+      }
     const std::string* raw = RawAttr(module_.config(), kMeshes);
     if (!raw) return absl::OkStatus();
     size_t at = 0;
@@ -142,6 +144,38 @@ class Importer {
   }
 
  private:
+  // A declared `xla.sdy.sharding_rule` (custom calls, e.g. CustomSPMDPartitioning) must parse and
+  // map every operand and result dim. (Propagation does not use it yet: such calls are opaque.)
+  Status CheckShardingRule(const Instruction& instr) {
+    static constexpr std::string_view kRule = "xla.sdy.sharding_rule";
+    const std::string* raw = RawAttr(instr.attrs(), kRule);
+    if (!raw) return absl::OkStatus();
+    size_t at = 0;
+    auto rule = ParseSdyShardingRule(Decode(*raw), &at);
+    if (!rule.ok()) return loc_.InValue(&instr, kRule, at, std::string(rule.status().message()));
+    std::vector<const Shape*> results;
+    if (instr.shape().IsTuple()) {
+      for (int64_t i = 0; i < instr.shape().tuple_size(); ++i) results.push_back(&instr.shape().tuple_shape(i));
+    } else {
+      results.push_back(&instr.shape());
+    }
+    auto check = [&](const std::vector<SdyShardingRule::TensorFactors>& maps, const std::vector<const Shape*>& shapes,
+                     std::string_view side) -> Status {
+      if (maps.size() != shapes.size())
+        return loc_.AtInstr(instr, fmt::format("{} maps {} {}, the instruction has {}", kRule, maps.size(), side,
+                                               shapes.size()));
+      for (size_t t = 0; t < maps.size(); ++t)
+        if (!shapes[t]->IsArray() || static_cast<int64_t>(maps[t].size()) != shapes[t]->rank())
+          return loc_.AtInstr(instr, fmt::format("{} maps {} dims of {} {}, its rank is {}", kRule, maps[t].size(), side,
+                                                 t, shapes[t]->IsArray() ? shapes[t]->rank() : 0));
+      return absl::OkStatus();
+    };
+    std::vector<const Shape*> operands;
+    for (const Instruction* op : instr.operands()) operands.push_back(&op->shape());
+    RETURN_IF_ERROR(check(rule->operands, operands, "operands"));
+    return check(rule->results, results, "results");
+  }
+
   // ---- sdy values --------------------------------------------------------------------------
 
   StatusOr<std::vector<SdySharding>> PerValue(const Instruction& instr, std::string_view key) {

@@ -45,6 +45,8 @@ commands:
   run IN.hlo --num-partitions N ...   propagate, partition and run on N in-process devices
   verify IN.hlo --num-partitions N [--propagate] [--seed S]
                                single device vs N devices on the same random inputs
+  (partition, compile, run, verify: --replicate-custom-partitioning runs CustomSPMDPartitioning
+   calls replicated, with a warning, instead of refusing them)
   example NAME [-o OUT]        emit an example model module (mlp, mlp-2d, transformer,
                                transformer-dp, transformer-tp, transformer-2d, transformer-large)
 
@@ -120,9 +122,14 @@ Status CmdPropagate(const Args& args) {
   return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
 }
 
+// --replicate-custom-partitioning of the running command.
+bool replicate_custom_partitioning = false;
+
 // Partitions `module` (already propagated or annotated) and cleans the result up.
 StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n) {
-  ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(module, PartitionOptions{n}));
+  PartitionOptions options{n};
+  options.replicate_custom_partitioning = replicate_custom_partitioning;
+  ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(module, options));
   for (const std::string& w : result.stats.warnings) std::fprintf(stderr, "spmdc: warning: %s\n", w.c_str());
   return result;
 }
@@ -409,20 +416,24 @@ int Main(int argc, char** argv) {
       {"print", with({{"o", true}}), CmdPrint},
       {"run", [&] {
          std::vector<FlagSpec> f = with(propagation);
-         f.insert(f.end(), {{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true}});
+         f.insert(f.end(), {{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true},
+                            {"replicate-custom-partitioning", false}});
          return f;
        }(), CmdRun},
       {"propagate", propagate_flags, CmdPropagate},
       {"explain", explain_flags, CmdExplain},
       {"verify", [&] {
          std::vector<FlagSpec> f = with(propagation);
-         f.insert(f.end(), {{"num-partitions", true}, {"propagate", false}, {"seed", true}});
+         f.insert(f.end(), {{"num-partitions", true}, {"propagate", false}, {"seed", true},
+                            {"replicate-custom-partitioning", false}});
          return f;
        }(), CmdVerify},
-      {"partition", with({{"num-partitions", true}, {"stats", false}, {"o", true}}), CmdPartition},
+      {"partition", with({{"num-partitions", true}, {"stats", false}, {"o", true}, {"replicate-custom-partitioning", false}}),
+       CmdPartition},
       {"compile", [&] {
          std::vector<FlagSpec> f = with(propagation);
-         f.insert(f.end(), {{"num-partitions", true}, {"stats", false}, {"o", true}});
+         f.insert(f.end(), {{"num-partitions", true}, {"stats", false}, {"o", true},
+                            {"replicate-custom-partitioning", false}});
          return f;
        }(), CmdCompile},
       {"example", {{"o", true}}, CmdExample},
@@ -436,6 +447,7 @@ int Main(int argc, char** argv) {
       std::fputs(kUsage, stderr);
       return kExitBadInput;
     }
+    replicate_custom_partitioning = args->Has("replicate-custom-partitioning");
     Status s;
     try {
       s = c.run(*args);
