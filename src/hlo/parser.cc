@@ -14,6 +14,7 @@
 #include "fmt/format.h"
 #include "hlo/lexer.h"
 #include "hlo/op_attributes.h"
+#include "hlo/shardy_import.h"
 #include "ir/float_types.h"
 #include "ir/shape_inference.h"
 #include "sharding/sharding_text.h"
@@ -2509,7 +2510,9 @@ Status Parser::ParseElement(DType t, std::byte* base, int64_t i) {
 StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text, std::string_view filename,
                                                  const ParseOptions& options) {
   Parser parser(text, filename, options);
-  return parser.ParseModule();
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, parser.ParseModule());
+  if (options.import_shardy) RETURN_IF_ERROR(ImportShardy(*module, text, filename));
+  return module;
 }
 
 StatusOr<Shape> ParseShape(std::string_view text) {

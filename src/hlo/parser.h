@@ -25,6 +25,8 @@ struct ParseOptions {
   // Where warnings go (located diagnostics with severity "warning"), e.g. stack-frame ids that
   // point nowhere, which XLA also accepts and drops. Null: warnings are discarded.
   std::vector<std::string>* warnings = nullptr;
+  // Rewrite Shardy's `xla.sdy.*` attributes and custom calls into shardings (shardy_import.h).
+  bool import_shardy = true;
 };
 
 StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text,

@@ -31,6 +31,7 @@ struct SpmdModuleState {
   };
   std::map<std::string, CollectiveStat> stats;
   std::vector<std::string> warnings;
+  bool replicate_custom_partitioning = false;  // PartitionOptions
 };
 
 class SpmdBuilder {

@@ -71,6 +71,7 @@ class ComputationPartitioner {
   Instruction* CloneWith(const Instruction* instr, const std::vector<Instruction*>& operands, const Shape& shape);
 
   Status Default(const Instruction* instr);
+  Status CustomPartitioning(const Instruction* instr);
   Status Elementwise(const Instruction* instr);
   Status Parameter(const Instruction* instr);
   Status Constant(const Instruction* instr);

@@ -316,6 +316,7 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
     }
     case Opcode::kCustomCall:
       if (instr->IsCustomCall("TopK")) return TopK(instr);
+      if (instr->IsCustomCall("CustomSPMDPartitioning")) return CustomPartitioning(instr);
       if (instr->IsCustomCall("Sharding") || instr->IsCustomCall("LayoutConstraint") ||
           instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo")) {
         PValue v = Operand(instr, 0, target);
@@ -409,6 +410,32 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
   }
 }
 
+// jax.custom_partitioning: the partitioning is a Python callback (keyed by backend_config) that
+// the module does not contain. Never replicated silently: refused, or with the explicit option
+// run on whole values with a warning naming what the gather moves.
+Status ComputationPartitioner::CustomPartitioning(const Instruction* instr) {
+  std::string op_name;
+  if (const auto* md = instr->attr<KeyValueList>(AttrId::kMetadata))
+    for (const auto& [k, v] : *md)
+      if (k == "op_name") op_name = UnquoteRaw(v);
+  const std::string what = fmt::format("%{}: custom-call CustomSPMDPartitioning{}", instr->name(),
+                                       op_name.empty() ? "" : fmt::format(" (op_name \"{}\")", op_name));
+  if (!b_.state()->replicate_custom_partitioning) {
+    return Unimplemented("{} is partitioned by a Python callback spmdc cannot run "
+                         "(--replicate-custom-partitioning runs it replicated)", what);
+  }
+  int64_t bytes = 0;
+  for (const Instruction* op : instr->operands()) {
+    const PValue v = Get(op);
+    if (v.sharding.IsReplicated()) continue;
+    bytes += op->shape().byte_size() - v.sharding.ShardShape(op->shape()).byte_size();
+  }
+  b_.state()->warnings.push_back(fmt::format(
+      "{} runs replicated (--replicate-custom-partitioning): gathering its operands moves {} bytes per device",
+      what, bytes));
+  return Default(instr);
+}
+
 Status ComputationPartitioner::Default(const Instruction* instr) {
   // Replicate every operand, run the op on whole values, then slice the result to its sharding.
   std::vector<Instruction*> ops;
@@ -451,6 +478,7 @@ StatusOr<PartitionResult> Partitioner::Run() {
   out_->set_num_partitions(options_.num_partitions);
   state_.module = out_.get();
   state_.num_devices = options_.num_partitions;
+  state_.replicate_custom_partitioning = options_.replicate_custom_partitioning;
   // Original names stay available for the instructions that stand for them.
   for (Computation* c : src_.computations()) {
     out_->ReserveName(c->name());

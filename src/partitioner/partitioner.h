@@ -16,6 +16,10 @@ namespace spmdc {
 
 struct PartitionOptions {
   int64_t num_partitions = 1;
+  // CustomSPMDPartitioning (jax.custom_partitioning) keeps its partitioning in a Python callback
+  // that spmdc cannot run: by default such a call is refused (Unimplemented); with this set it
+  // runs replicated (operands gathered), with a warning naming the bytes that moves.
+  bool replicate_custom_partitioning = false;
 };
 
 struct PartitionStats {

@@ -12,6 +12,7 @@
 
 #include "fmt/format.h"
 #include "fmt/ranges.h"
+#include "sharding/named_sharding.h"
 
 namespace spmdc {
 namespace {
@@ -118,9 +119,11 @@ class Lexer {
       pos_ += 2;
       return t;
     }
-    if (c == '"') {
+    if (c == '"' || c == '\'') {
+      // A string; `'x'` only as a mesh axis name (XLA's V3 printer since 2026). A quoted name
+      // directly followed by '=' or ':' is an attribute / sub-axis name without its quotes.
       size_t end = pos_ + 1;
-      while (end < text_.size() && text_[end] != '"') {
+      while (end < text_.size() && text_[end] != c) {
         if (text_[end] == '\\') ++end;
         ++end;
       }
@@ -139,6 +142,11 @@ class Lexer {
       t.kind = Tok::kString;
       t.text = text_.substr(pos_, end + 1 - pos_);
       pos_ = end + 1;
+      if (pos_ < text_.size() && (text_[pos_] == '=' || text_[pos_] == ':')) {
+        t.kind = text_[pos_] == '=' ? Tok::kAttr : Tok::kName;
+        t.text = t.text.substr(1, t.text.size() - 2);
+        ++pos_;
+      }
       return t;
     }
     if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
@@ -490,24 +498,20 @@ class Parser {
   // compares and prints: the mesh's device array, its axes split at every sub-axis boundary,
   // transposed to [dim axes..., manual axes, unreduced axes, remaining (replicated) axes].
 
-  struct MeshInfo {
-    std::vector<std::string_view> names;
-    std::vector<int64_t> sizes;
-    std::optional<TileAssignment> devices;  // dims == sizes; nullopt: iota
-  };
-  struct AxisRefText {
-    int64_t axis;
-    int64_t pre = 1, size = 0;  // size 0: the whole axis
-    size_t offset;
-  };
+  // An axis name: bare (`x`), or quoted (`'x'`, `"x"`, as XLA prints since 2026).
+  static std::string_view AxisNameOf(const Token& t) {
+    if (t.kind == Tok::kString && t.text.size() >= 2) return t.text.substr(1, t.text.size() - 2);
+    return t.text;
+  }
 
-  std::optional<AxisRefText> ParseAxisRef(const MeshInfo& mesh) {
+  std::optional<AxisRef> ParseAxisRef(const NamedMesh& mesh) {
     Token t = lexer_.Next();
-    if (t.kind != Tok::kIdent && t.kind != Tok::kName) return Unexpected(t, "a mesh axis name");
-    AxisRefText ref{0, 1, 0, t.offset};
-    auto it = std::find(mesh.names.begin(), mesh.names.end(), t.text);
-    if (it == mesh.names.end()) return Fail(t.offset, fmt::format("no mesh axis '{}'", t.text));
-    ref.axis = it - mesh.names.begin();
+    if (t.kind != Tok::kIdent && t.kind != Tok::kName && t.kind != Tok::kString) {
+      return Unexpected(t, "a mesh axis name");
+    }
+    AxisRef ref{0, 1, 0, t.offset};
+    ref.axis = mesh.AxisIndex(AxisNameOf(t));
+    if (ref.axis < 0) return Fail(t.offset, fmt::format("no mesh axis '{}'", AxisNameOf(t)));
     if (lexer_.Peek().kind != Tok::kLParen) {
       if (t.kind == Tok::kName) return Unexpected(lexer_.Peek(), "'(' of a sub-axis");
       return ref;
@@ -518,21 +522,16 @@ class Parser {
     if (!Expect(Tok::kRParen, "')' after the sub-axis pre-size")) return std::nullopt;
     Token size = lexer_.Next();
     if (size.kind != Tok::kInt) return Unexpected(size, "a sub-axis size");
-    // XLA's AxisRef rules: pre-size >= 1, 1 < size < axis size, pre-size * size divides it.
-    const int64_t axis_size = mesh.sizes[ref.axis];
-    if (pre.value < 1 || size.value <= 1 || size.value >= axis_size || pre.value > axis_size ||
-        axis_size % (pre.value * size.value) != 0) {
-      return Fail(t.offset, fmt::format("sub-axis {}({}){} is not a proper part of an axis of size {}",
-                                        t.text, pre.value, size.value, axis_size));
-    }
     ref.pre = pre.value;
     ref.size = size.value;
+    // XLA's AxisRef rules: pre-size >= 1, 1 < size < axis size, pre-size * size divides it.
+    if (Status st = ValidateAxisRef(mesh, ref); !st.ok()) return Fail(t.offset, std::string(st.message()));
     return ref;
   }
 
-  std::optional<std::vector<AxisRefText>> ParseAxisRefList(const MeshInfo& mesh) {
+  std::optional<std::vector<AxisRef>> ParseAxisRefList(const NamedMesh& mesh) {
     if (!Expect(Tok::kLBrace, "'{' starting a list of mesh axes")) return std::nullopt;
-    std::vector<AxisRefText> out;
+    std::vector<AxisRef> out;
     if (lexer_.Peek().kind == Tok::kRBrace) {
       lexer_.Next();
       return out;
@@ -548,24 +547,23 @@ class Parser {
   }
 
   // `'{' [axis (',' axis)*] [',' '?' | '?'] '}'`; the open/closed mark does not change the layout.
-  std::optional<std::vector<AxisRefText>> ParseDimSharding(const MeshInfo& mesh) {
+  std::optional<NamedDim> ParseDimSharding(const NamedMesh& mesh) {
     if (!Expect(Tok::kLBrace, "'{' starting a dimension sharding")) return std::nullopt;
-    std::vector<AxisRefText> out;
+    NamedDim out;
     if (lexer_.Peek().kind == Tok::kRBrace) {
       lexer_.Next();
       return out;
     }
-    bool open = false;
     while (true) {
       Token q = lexer_.Peek();
-      if (open) return Fail(q.offset, "an axis after '?'");
+      if (out.open) return Fail(q.offset, "an axis after '?'");
       if (q.kind == Tok::kQuestion) {
         lexer_.Next();
-        open = true;
+        out.open = true;
       } else {
         auto ref = ParseAxisRef(mesh);
         if (!ref) return std::nullopt;
-        out.push_back(*ref);
+        out.axes.push_back(*ref);
       }
       Token sep = lexer_.Next();
       if (sep.kind == Tok::kRBrace) return out;
@@ -600,7 +598,7 @@ class Parser {
       if (!ParseNamedTail(&metadata)) return std::nullopt;
       return Sharding::AssignDevice(d.value, std::move(metadata));
     }
-    MeshInfo mesh;
+    NamedMesh mesh;
     size_t mesh_offset = kw.offset;
     int64_t n = 1;
     if (lexer_.Peek().kind != Tok::kRBracket) {
@@ -616,7 +614,7 @@ class Parser {
           return Fail(size.offset, fmt::format("invalid mesh axis size {}", size.value));
         }
         n *= size.value;
-        mesh.names.push_back(name.text);
+        mesh.names.push_back(std::string(name.text));
         mesh.sizes.push_back(size.value);
         if (lexer_.Peek().kind != Tok::kComma) break;
         lexer_.Next();
@@ -676,15 +674,9 @@ class Parser {
           if (static_cast<int64_t>(ids.size()) != n) {
             return Fail(ids_offset, fmt::format("{} device ids for a mesh of {} devices", ids.size(), n));
           }
-          // XLA's Mesh: an explicit list is a permutation of 0..n-1 other than the identity
-          // (which is written without device_ids).
-          std::vector<int64_t> sorted = ids;
-          std::sort(sorted.begin(), sorted.end());
-          for (int64_t i = 0; i < n; ++i) {
-            if (sorted[i] != i) return Fail(ids_offset, "mesh device ids are not a permutation of 0..n-1");
-          }
-          if (sorted == ids) return Fail(ids_offset, "identity mesh device ids: omit device_ids");
-          mesh.devices = TileAssignment::FromDevices(sizes, std::move(ids));
+          StatusOr<TileAssignment> devices = MeshDevicesFromIds(sizes, std::move(ids));
+          if (!devices.ok()) return Fail(ids_offset, std::string(devices.status().message()));
+          mesh.devices = *std::move(devices);
         }
         if (!Expect(Tok::kRParen, "')' ending device_ids")) return std::nullopt;
       }
@@ -692,6 +684,20 @@ class Parser {
     if (!mesh.devices) mesh.devices = TileAssignment(mesh.sizes);
     if (lexer_.Peek().kind == Tok::kComma) lexer_.Next();
     Token t = lexer_.Peek();
+    NamedSharding named;
+    if (t.kind == Tok::kAttr && t.text == "unreduced") {
+      // `unreduced=OP [{axes}]` without dimension shardings.
+      lexer_.Next();
+      if (!ParseReductionOp(&named.unreduced_op)) return std::nullopt;
+      if (lexer_.Peek().kind == Tok::kLBrace) {
+        auto refs = ParseAxisRefList(mesh);
+        if (!refs) return std::nullopt;
+        named.unreduced = std::move(*refs);
+      }
+      if (!ParseNamedTail(&metadata)) return std::nullopt;
+      if (named.unreduced.empty()) return Sharding::Unreduced(std::move(metadata));
+      return Convert(mesh, mesh_offset, named, std::move(metadata));
+    }
     if (t.kind == Tok::kIdent && (t.text == "replicated" || t.text == "unreduced" || t.text == "manual")) {
       lexer_.Next();
       if (!ParseNamedTail(&metadata)) return std::nullopt;
@@ -700,7 +706,7 @@ class Parser {
       return Sharding::Manual(std::move(metadata));
     }
     // The dimension shardings.
-    std::vector<std::vector<AxisRefText>> dims;
+    std::vector<NamedDim>& dims = named.dims;
     if (!Expect(Tok::kLBracket, "'[' starting the dimension shardings, or replicated / unreduced / manual")) {
       return std::nullopt;
     }
@@ -716,14 +722,16 @@ class Parser {
         if (sep.kind != Tok::kComma) return Unexpected(sep, "',' or ']' in the dimension shardings");
       }
     }
-    std::vector<AxisRefText> replicated, unreduced, manual;
     while (lexer_.Peek().kind != Tok::kRBrace) {
       if (!Expect(Tok::kComma, "',' before the next attribute")) return std::nullopt;
       Token a = lexer_.Next();
-      std::vector<AxisRefText>* list = nullptr;
-      if (a.kind == Tok::kAttr && a.text == "replicated") list = &replicated;
-      if (a.kind == Tok::kAttr && a.text == "unreduced") list = &unreduced;
-      if (a.kind == Tok::kAttr && a.text == "manual") list = &manual;
+      std::vector<AxisRef>* list = nullptr;
+      if (a.kind == Tok::kAttr && a.text == "replicated") list = &named.replicated;
+      if (a.kind == Tok::kAttr && a.text == "unreduced") {
+        list = &named.unreduced;
+        if (!ParseReductionOp(&named.unreduced_op)) return std::nullopt;
+      }
+      if (a.kind == Tok::kAttr && a.text == "manual") list = &named.manual;
       if (a.kind == Tok::kAttr && a.text == "metadata") {
         if (!ParseMetadata(&metadata)) return std::nullopt;
         continue;
@@ -734,118 +742,30 @@ class Parser {
       list->insert(list->end(), refs->begin(), refs->end());
     }
     lexer_.Next();  // '}'
-    return NamedToTiled(mesh, mesh_offset, dims, replicated, unreduced, manual, std::move(metadata));
+    return Convert(mesh, mesh_offset, named, std::move(metadata));
   }
 
-  // XLA's V3ToV2Sharding, in our words: split every mesh axis at the sub-axis boundaries any
-  // reference uses (pre-sizes, major to minor); each reference must then name exactly one piece,
-  // and no piece twice. The device array, reshaped to the pieces, is transposed to [pieces of dim
-  // 0, ..., pieces of the last dim, manual pieces, unreduced pieces, unused pieces] and reshaped to
-  // [dim sizes..., manual, unreduced, replicated] with those subgroup types.
-  std::optional<Sharding> NamedToTiled(const MeshInfo& mesh, size_t offset,
-                                       const std::vector<std::vector<AxisRefText>>& dims,
-                                       const std::vector<AxisRefText>& replicated,
-                                       const std::vector<AxisRefText>& unreduced,
-                                       const std::vector<AxisRefText>& manual,
-                                       ShardingMetadata metadata) {
-    const size_t k = mesh.sizes.size();
-    std::vector<std::vector<int64_t>> cuts(k);  // pre-size boundaries per axis
-    for (size_t i = 0; i < k; ++i) cuts[i] = {1, mesh.sizes[i]};
-    auto add_cuts = [&](const std::vector<AxisRefText>& refs) {
-      for (const AxisRefText& r : refs) {
-        if (r.size == 0) continue;
-        cuts[r.axis].push_back(r.pre);
-        cuts[r.axis].push_back(r.pre * r.size);
-      }
-    };
-    for (const auto& d : dims) add_cuts(d);
-    add_cuts(replicated);
-    add_cuts(unreduced);
-    add_cuts(manual);
-    struct Piece {
-      int64_t axis, pre, size;
-    };
-    std::vector<Piece> pieces;
-    for (size_t i = 0; i < k; ++i) {
-      std::sort(cuts[i].begin(), cuts[i].end());
-      cuts[i].erase(std::unique(cuts[i].begin(), cuts[i].end()), cuts[i].end());
-      for (size_t j = 0; j + 1 < cuts[i].size(); ++j) {
-        if (cuts[i][j + 1] % cuts[i][j] != 0) {
-          return Fail(offset, fmt::format("sub-axes of mesh axis '{}' overlap", mesh.names[i]));
-        }
-        pieces.push_back(Piece{static_cast<int64_t>(i), cuts[i][j], cuts[i][j + 1] / cuts[i][j]});
-      }
+  // An optional reduction kind after `unreduced=`: sum, max or min.
+  bool ParseReductionOp(std::string* op) {
+    Token t = lexer_.Peek();
+    if (t.kind != Tok::kIdent) return true;
+    if (t.text != "sum" && t.text != "max" && t.text != "min") {
+      Unexpected(t, "sum, max, min or '{' after unreduced=");
+      return false;
     }
-    std::vector<bool> used(pieces.size(), false);
-    std::vector<int64_t> perm;
-    // Marks the piece `r` names as used and appends it to `perm`; returns its size, or nullopt
-    // (with the error set) when it names no single unused piece. A size-1 axis has no piece.
-    auto take = [&](const AxisRefText& r) -> std::optional<int64_t> {
-      const int64_t pre = r.pre, size = r.size == 0 ? mesh.sizes[r.axis] : r.size;
-      if (size == 1) return 1;
-      for (size_t p = 0; p < pieces.size(); ++p) {
-        if (pieces[p].axis == r.axis && pieces[p].pre == pre && pieces[p].size == size) {
-          if (used[p]) break;
-          used[p] = true;
-          perm.push_back(static_cast<int64_t>(p));
-          return size;
-        }
-      }
-      return Fail(r.offset, fmt::format("mesh axis '{}' is used twice or overlaps another sub-axis",
-                                        mesh.names[r.axis]));
-    };
-    std::vector<int64_t> tile_dims;
-    std::vector<SubgroupType> types;
-    for (const auto& d : dims) {
-      int64_t product = 1;
-      for (const AxisRefText& r : d) {
-        auto size = take(r);
-        if (!size) return std::nullopt;
-        product *= *size;
-      }
-      tile_dims.push_back(product);
-    }
-    auto subgroup = [&](const std::vector<AxisRefText>& refs, SubgroupType type) -> bool {
-      if (refs.empty()) return true;
-      int64_t product = 1;
-      for (const AxisRefText& r : refs) {
-        auto size = take(r);
-        if (!size) return false;
-        product *= *size;
-      }
-      tile_dims.push_back(product);
-      types.push_back(type);
-      return true;
-    };
-    if (!subgroup(manual, SubgroupType::kManual) || !subgroup(unreduced, SubgroupType::kUnreduced)) {
-      return std::nullopt;
-    }
-    // Explicitly replicated axes may not also shard (XLA checks they do not overlap); like the
-    // unnamed ones, they form the replication group in mesh order.
-    const std::vector<bool> sharding_piece = used;
-    for (const AxisRefText& r : replicated) {
-      auto size = take(r);
-      if (!size) return std::nullopt;
-      if (*size > 1) perm.pop_back();
-    }
-    int64_t rest = 1;
-    for (size_t p = 0; p < pieces.size(); ++p) {
-      if (sharding_piece[p]) continue;
-      perm.push_back(static_cast<int64_t>(p));
-      rest *= pieces[p].size;
-    }
-    if (rest > 1) {
-      tile_dims.push_back(rest);
-      types.push_back(SubgroupType::kReplicated);
-    }
-    if (tile_dims.empty()) return Sharding::Replicate(std::move(metadata));
-    std::vector<int64_t> piece_sizes;
-    for (const Piece& p : pieces) piece_sizes.push_back(p.size);
-    if (piece_sizes.empty()) piece_sizes.push_back(1);
-    std::vector<int64_t> full_perm = perm;
-    if (full_perm.empty()) full_perm.push_back(0);
-    TileAssignment tiles = mesh.devices->Reshape(piece_sizes).Transpose(full_perm).Reshape(tile_dims);
-    return Sharding::Subgroup(std::move(tiles), std::move(types), std::move(metadata));
+    lexer_.Next();
+    *op = std::string(t.text);
+    return true;
+  }
+
+  // The one conversion (named_sharding.h); its errors point at the reference at fault, or at the
+  // mesh when none is.
+  std::optional<Sharding> Convert(const NamedMesh& mesh, size_t mesh_offset, const NamedSharding& named,
+                                  ShardingMetadata metadata) {
+    size_t at = 0;
+    StatusOr<Sharding> s = NamedToTiled(mesh, named, std::move(metadata), &at);
+    if (!s.ok()) return Fail(at == 0 ? mesh_offset : at, std::string(s.status().message()));
+    return *std::move(s);
   }
 
   // The items of a non-tuple sharding, after its '{' and through its '}'. Items come in any

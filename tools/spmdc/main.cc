@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
+#include "hlo/shardy_import.h"
 #include "inputs.h"
 #include "runtime/result_comparison.h"
 #include "interpreter/interpreter.h"
@@ -46,6 +47,8 @@ commands:
   run IN.hlo --num-partitions N ...   propagate, partition and run on N in-process devices
   verify IN.hlo --num-partitions N [--propagate] [--seed S]
                                single device vs N devices on the same random inputs
+  (partition, compile, run, verify: --replicate-custom-partitioning runs CustomSPMDPartitioning
+   calls replicated, with a warning, instead of refusing them)
   example NAME [-o OUT]        emit an example model module (mlp, mlp-2d, transformer,
                                transformer-dp, transformer-tp, transformer-2d, transformer-large)
 
@@ -117,12 +120,18 @@ PropagationOptions PropagationOptionsFrom(const Args& args) {
 Status CmdPropagate(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
   RETURN_IF_ERROR(PropagateShardings(*module, PropagationOptionsFrom(args)).status());
+  ExportShardyAttributes(*module);  // xla.sdy.sharding made to match what propagation chose
   return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
 }
 
+// --replicate-custom-partitioning of the running command.
+bool replicate_custom_partitioning = false;
+
 // Partitions `module` (already propagated or annotated) and cleans the result up.
 StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n) {
-  ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(module, PartitionOptions{n}));
+  PartitionOptions options{n};
+  options.replicate_custom_partitioning = replicate_custom_partitioning;
+  ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(module, options));
   for (const std::string& w : result.stats.warnings) std::fprintf(stderr, "spmdc: warning: %s\n", w.c_str());
   return result;
 }
@@ -140,6 +149,7 @@ std::string StatsText(const PartitionResult& r) {
 
 Status EmitPartitioned(const Args& args, const PartitionResult& result) {
   std::string out_path = args.Get("o").value_or("");
+  DropShardyAttributes(*result.module);  // a per-device program: no sharding is meaningful
   RETURN_IF_ERROR(WriteOutput(out_path, PrintModule(*result.module)));
   if (args.Has("stats")) {
     std::string stats = StatsText(result);
@@ -207,6 +217,7 @@ Status CmdCheck(const Args& args) {
 
 Status CmdPrint(const Args& args) {
   ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  ExportShardyAttributes(*module);
   return WriteOutput(args.Get("o").value_or(""), PrintModule(*module));
 }
 
@@ -316,7 +327,7 @@ bool HasManualRegion(const Module& module) {
 
 // The reference for a module with manual regions, which one device cannot run: the module with
 // every sharding dropped except the manual regions' boundaries (the manual values, the
-// SPMDFullToShardShape/SPMDShardToFullShape calls and the Sharding constraints they consume),
+// SPMDFullToShardShape/SPMDShardToFullShape calls) and the Sharding constraints,
 // propagated and partitioned like the module under test but without the user's other choices.
 std::unique_ptr<Module> ManualBoundariesOnly(const Module& module) {
   std::unique_ptr<Module> stripped = module.Clone();
@@ -325,9 +336,9 @@ std::unique_ptr<Module> ManualBoundariesOnly(const Module& module) {
       if (!i->has_sharding() || IsManualSharding(*i->sharding())) continue;
       if (i->IsCustomCall("SPMDFullToShardShape") || i->IsCustomCall("SPMDShardToFullShape"))
         continue;
-      bool feeds_region = false;
-      for (const Instruction* u : i->users()) feeds_region |= u->IsCustomCall("SPMDFullToShardShape");
-      if (i->IsCustomCall("Sharding") && feeds_region) continue;
+      // Sharding custom calls keep theirs: a constraint without a sharding is malformed, and
+      // it does not change values.
+      if (i->IsCustomCall("Sharding")) continue;
       i->clear_sharding();
     }
   }
@@ -507,20 +518,24 @@ int Main(int argc, char** argv) {
       {"print", with({{"o", true}}), CmdPrint},
       {"run", [&] {
          std::vector<FlagSpec> f = with(propagation);
-         f.insert(f.end(), {{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true}});
+         f.insert(f.end(), {{"inputs", true}, {"outputs", true}, {"seed", true}, {"num-partitions", true},
+                            {"replicate-custom-partitioning", false}});
          return f;
        }(), CmdRun},
       {"propagate", propagate_flags, CmdPropagate},
       {"explain", explain_flags, CmdExplain},
       {"verify", [&] {
          std::vector<FlagSpec> f = with(propagation);
-         f.insert(f.end(), {{"num-partitions", true}, {"propagate", false}, {"seed", true}});
+         f.insert(f.end(), {{"num-partitions", true}, {"propagate", false}, {"seed", true},
+                            {"replicate-custom-partitioning", false}});
          return f;
        }(), CmdVerify},
-      {"partition", with({{"num-partitions", true}, {"stats", false}, {"o", true}}), CmdPartition},
+      {"partition", with({{"num-partitions", true}, {"stats", false}, {"o", true}, {"replicate-custom-partitioning", false}}),
+       CmdPartition},
       {"compile", [&] {
          std::vector<FlagSpec> f = with(propagation);
-         f.insert(f.end(), {{"num-partitions", true}, {"stats", false}, {"o", true}});
+         f.insert(f.end(), {{"num-partitions", true}, {"stats", false}, {"o", true},
+                            {"replicate-custom-partitioning", false}});
          return f;
        }(), CmdCompile},
       {"example", {{"o", true}}, CmdExample},
@@ -534,6 +549,7 @@ int Main(int argc, char** argv) {
       std::fputs(kUsage, stderr);
       return kExitBadInput;
     }
+    replicate_custom_partitioning = args->Has("replicate-custom-partitioning");
     Status s;
     try {
       s = c.run(*args);
