@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages spmdc needs (as root, or through sudo). Idempotent: does
 # nothing when every package is already installed.
+# usage: scripts/install-deps.sh [--sanitizers]   (--sanitizers adds clang for scripts/fuzz.sh)
 set -euo pipefail
 # ocl-icd-opencl-dev: Debian's oneDNN CMake package (dnnl-config.cmake) requires the OpenCL
 # headers and loader, but libdnnl-dev only Recommends them, and --no-install-recommends skips
@@ -9,6 +10,11 @@ set -euo pipefail
 packages=(cmake ninja-build ccache g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
           ocl-icd-opencl-dev libfmt-dev libabsl-dev libgoogle-perftools-dev llvm-14-tools python3
           libcli11-dev nlohmann-json3-dev)
+# Only for the sanitizer and fuzzing steps (scripts/sanitize.sh, scripts/fuzz.sh pass
+# --sanitizers): clang and its runtime libraries (libFuzzer, ASan, UBSan for clang).
+if [ "${1:-}" = "--sanitizers" ]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

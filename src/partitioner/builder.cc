@@ -59,8 +59,15 @@ Instruction* SpmdBuilder::AddImpl(Opcode opcode, const std::vector<Instruction*>
 }
 
 Instruction* SpmdBuilder::Parameter(int64_t number, const Shape& shape, const std::string& name) {
-  module()->ReserveName(name);
-  auto instr = std::make_unique<Instruction>(Opcode::kParameter, shape, name);
+  // A computation partitioned more than once (a callee called under different shardings) must not
+  // repeat its parameters' names: names are unique module-wide (the verifier checks it). The
+  // first copy keeps the source name, later copies get a fresh one. The "\x01" marker is the one
+  // ComputationPartitioner::Set uses for "this source name is already given out".
+  const std::string marker = name + "\x01";
+  const std::string unique = module()->IsNameTaken(marker) ? module()->UniqueName(name) : name;
+  module()->ReserveName(marker);
+  module()->ReserveName(unique);
+  auto instr = std::make_unique<Instruction>(Opcode::kParameter, shape, unique);
   instr->set_parameter_number(number);
   return comp_->AddInstruction(std::move(instr));
 }

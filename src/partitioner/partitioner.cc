@@ -195,6 +195,11 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   if (any_leaf(target, manual_leaf)) {
     // Already per-device: clone as is. Every array operand must be manual (or a replicated scalar)
     // too; anything else would need a SPMDFullToShardShape transition.
+    // Control flow partitions its computations with the manual shardings it carries (a clone
+    // would keep pointing at the source module's computations).
+    if (target.IsManual() && (instr->opcode() == Opcode::kWhile || instr->opcode() == Opcode::kConditional ||
+                              instr->opcode() == Opcode::kCall))
+      return Dispatch(instr);
     if (!target.IsManual()) {
       // Tuples mixing manual and automatic leaves: the ops that only move leaves around handle
       // each leaf with its own sharding (a manual leaf moves to the same manual sharding).
@@ -217,7 +222,17 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
                              op->name(), v.sharding.ToString(false));
       ops.push_back(v.hlo);
     }
-    Set(instr, PValue{CloneWith(instr, ops, instr->shape()), target, instr->shape()});
+    Instruction* clone = CloneWith(instr, ops, instr->shape());
+    // The clone's reducers and comparators (scalar computations) must be the output module's own
+    // copies, not the source module's.
+    for (Computation* c : instr->called_computations()) {
+      std::vector<Sharding> params;
+      for (Instruction* p : c->parameters()) params.push_back(Sharding::Single(p->shape(), Sharding::Replicate()));
+      ASSIGN_OR_RETURN(Computation* pc,
+                       p_->PartitionCalled(*c, params, Sharding::Single(c->root()->shape(), Sharding::Replicate())));
+      clone->ReplaceCalledComputation(c, pc);
+    }
+    Set(instr, PValue{clone, target, instr->shape()});
     return absl::OkStatus();
   }
   for (const Instruction* op : instr->operands()) {

@@ -382,9 +382,12 @@ Status ThreadCommunicator::CollectivePermute(const DeviceGroup& participants,
     source_index = it - participants.begin();
   }
   // Pairs are the same on every member; a cheap fingerprint guards against mismatches.
-  int64_t fingerprint = static_cast<int64_t>(pairs.size());
-  for (const auto& [a, b] : pairs) fingerprint = fingerprint * 1000003 + a * 1009 + b;
-  return Run(participants, {OpTag::kPermute, DType::kU8, bytes, fingerprint, in, out},
+  // Unsigned arithmetic: the hash is meant to wrap (a signed overflow here is undefined, UBSan).
+  uint64_t fingerprint = pairs.size();
+  for (const auto& [a, b] : pairs)
+    fingerprint = fingerprint * 1000003u + static_cast<uint64_t>(a) * 1009u + static_cast<uint64_t>(b);
+  return Run(participants,
+             {OpTag::kPermute, DType::kU8, bytes, static_cast<int64_t>(fingerprint), in, out},
              [&](ThreadWorld::Slot& s, int64_t index) -> Status {
                if (bytes <= 0) return absl::OkStatus();
                if (source_index >= 0)

@@ -1,0 +1,73 @@
+// Inputs that the libFuzzer targets (fuzz/) found failing, reduced, each checked for the property
+// the target checks: the partitioned, cleaned-up module passes the verifier.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "hlo/parser.h"
+#include "hlo/printer.h"
+#include "ir/verifier.h"
+#include "partitioner/partitioner.h"
+#include "propagation/propagation.h"
+
+namespace spmdc {
+namespace {
+
+// Parses `text`, optionally propagates, partitions for `n` devices and verifies the result.
+void ExpectPartitionedModuleVerifies(const std::string& text, int64_t n, bool propagate) {
+  auto module = ParseHloModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  ASSERT_TRUE(VerifyModule(**module).ok());
+  if (propagate) ASSERT_TRUE(PropagateShardings(**module).ok());
+  auto result = PartitionAndCleanUp(**module, PartitionOptions{n});
+  ASSERT_TRUE(result.ok()) << result.status();
+  Status verified = VerifyModule(*result->module);
+  EXPECT_TRUE(verified.ok()) << verified << "\n" << PrintModule(*result->module);
+}
+
+// A callee partitioned twice (called under two shardings) repeated its parameters' names in the
+// output module (names are unique module-wide).
+TEST(FuzzRegression, CalleePartitionedTwiceKeepsNamesUnique) {
+  ExpectPartitionedModuleVerifies(R"(
+HloModule module
+%callee (a: f32[8,8], b: f32[8,8]) -> f32[8,8] {
+  %a = f32[8,8] parameter(0)
+  %b = f32[8,8] parameter(1)
+  ROOT %d = f32[8,8] dot(%b, %a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+ENTRY %entry {
+  %p0 = f32[8,8] parameter(0)
+  %c1 = f32[8,8] call(%p0, %p0), to_apply=%callee
+  %c2 = f32[8,8] call(%c1, %c1), to_apply=%callee, sharding={devices=[4,1]0,1,2,3}
+  ROOT %t = (f32[8,8]) tuple(%c2)
+})",
+                                  4, /*propagate=*/true);
+}
+
+// Inside a shard_map region, a call (and the all-reduce in its body) carry sharding={manual}
+// after propagation; they were cloned with their called computations still the source module's.
+TEST(FuzzRegression, ManualCallGetsTheOutputModulesComputations) {
+  ExpectPartitionedModuleVerifies(R"(
+HloModule shmap, num_partitions=2
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+body {
+  x = f32[3,8] parameter(0)
+  ps = f32[3,8] all-reduce(x), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=sum
+  ROOT n = f32[3,8] negate(ps)
+}
+ENTRY main {
+  p = f32[6,8] parameter(0), sharding={devices=[2,1]<=[2]}
+  m = f32[3,8] custom-call(p), custom_call_target="SPMDFullToShardShape", sharding={manual}
+  c = f32[3,8] call(m), to_apply=body
+  ms = f32[3,8] custom-call(c), custom_call_target="Sharding", sharding={manual}
+  ROOT f = f32[6,8] custom-call(ms), custom_call_target="SPMDShardToFullShape", sharding={devices=[2,1]<=[2]}
+})",
+                                  2, /*propagate=*/true);
+}
+
+}  // namespace
+}  // namespace spmdc
