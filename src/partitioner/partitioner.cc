@@ -157,6 +157,19 @@ StatusOr<PValue> ComputationPartitioner::Run(const std::vector<Sharding>& param_
   return root;
 }
 
+// Whether every instruction but the parameters (which take the call's operand shardings) of the
+// computations control-flow `instr` calls has a sharding, through nested control flow (reducers and
+// comparators are scalar code that carries none).
+static bool CalledComputationsAnnotated(const Instruction* instr) {
+  for (const Computation* c : instr->called_computations())
+    for (const Instruction* i : c->instructions()) {
+      if (!i->has_sharding() && i->opcode() != Opcode::kParameter) return false;
+      bool nested = i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional || i->opcode() == Opcode::kCall;
+      if (nested && !CalledComputationsAnnotated(i)) return false;
+    }
+  return true;
+}
+
 Status ComputationPartitioner::Handle(const Instruction* instr) {
   const Sharding target = TargetOf(instr);
   auto any_leaf = [](const Sharding& s, auto pred) {
@@ -195,11 +208,14 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   if (any_leaf(target, manual_leaf)) {
     // Already per-device: clone as is. Every array operand must be manual (or a replicated scalar)
     // too; anything else would need a SPMDFullToShardShape transition.
-    // Control flow partitions its computations with the manual shardings it carries (a clone
-    // would keep pointing at the source module's computations).
-    if (target.IsManual() && (instr->opcode() == Opcode::kWhile || instr->opcode() == Opcode::kConditional ||
-                              instr->opcode() == Opcode::kCall))
-      return Dispatch(instr);
+    // Control flow whose computations carry shardings throughout (after propagation) partitions
+    // them with the manual shardings it carries, so the output module owns them. When they are
+    // unannotated (a module that is per-device as written), partitioning would read them as
+    // replicated; the clone below then keeps the source's computations, which are already
+    // per-device code.
+    bool control_flow = instr->opcode() == Opcode::kWhile || instr->opcode() == Opcode::kConditional ||
+                        instr->opcode() == Opcode::kCall;
+    if (target.IsManual() && control_flow && CalledComputationsAnnotated(instr)) return Dispatch(instr);
     if (!target.IsManual()) {
       // Tuples mixing manual and automatic leaves: the ops that only move leaves around handle
       // each leaf with its own sharding (a manual leaf moves to the same manual sharding).
@@ -225,7 +241,7 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     Instruction* clone = CloneWith(instr, ops, instr->shape());
     // The clone's reducers and comparators (scalar computations) must be the output module's own
     // copies, not the source module's.
-    for (Computation* c : instr->called_computations()) {
+    for (Computation* c : control_flow ? std::vector<Computation*>{} : instr->called_computations()) {
       std::vector<Sharding> params;
       for (Instruction* p : c->parameters()) params.push_back(Sharding::Single(p->shape(), Sharding::Replicate()));
       ASSIGN_OR_RETURN(Computation* pc,
