@@ -14,6 +14,7 @@
 #include "interpreter/interpreter.h"
 #include "models/models.h"
 #include "npy.h"
+#include "report.h"
 #include "partitioner/partitioner.h"
 #include "propagation/propagation.h"
 #include "runtime/executor.h"
@@ -44,6 +45,10 @@ commands:
   run IN.hlo --num-partitions N ...   propagate, partition and run on N in-process devices
   verify IN.hlo --num-partitions N [--propagate] [--seed S]
                                single device vs N devices on the same random inputs
+  report IN.hlo --num-partitions N [--hardware NAME|FILE.json] [--hardware-dir DIR]
+         [--format text|json] [--partitioned] [-o OUT]
+                               per-device memory, FLOPs, communication and step time
+                               (propagates and partitions first unless --partitioned)
   example NAME [-o OUT]        emit an example model module (mlp, mlp-2d, transformer,
                                transformer-dp, transformer-tp, transformer-2d, transformer-large)
 
@@ -374,6 +379,13 @@ Status CmdVerify(const Args& args) {
   return absl::OkStatus();
 }
 
+Status CmdReport(const Args& args) {
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
+  module->set_num_partitions(n);
+  return RunReport(args, std::move(module), n, PropagationOptionsFrom(args));
+}
+
 struct Command {
   const char* name;
   std::vector<FlagSpec> flags;
@@ -422,6 +434,11 @@ int Main(int argc, char** argv) {
          return f;
        }(), CmdCompile},
       {"example", {{"o", true}}, CmdExample},
+      {"report", [&] {
+         std::vector<FlagSpec> f = with(propagation);
+         for (const FlagSpec& r : ReportFlags()) f.push_back(r);
+         return f;
+       }(), CmdReport},
   };
   std::string name = argv[1];
   for (const Command& c : commands) {
