@@ -127,5 +127,211 @@ std::vector<MemoryCase> MemoryCases() {
 INSTANTIATE_TEST_SUITE_P(Models, PeakMemoryTest, ::testing::ValuesIn(MemoryCases()),
                          [](const ::testing::TestParamInfo<MemoryCase>& info) { return info.param.name; });
 
+// --- Communication: per-device bytes against the textbook formulas ----------------------------
+
+namespace comm {
+
+CostOptions OnMesh(const std::string& mesh, int64_t n) {
+  CostOptions o;
+  o.num_partitions = n;
+  o.mesh = *Mesh::Parse(mesh);
+  return o;
+}
+
+std::vector<CollectiveCost> CollectivesOf(const Compiled& c, const CostOptions& o) {
+  return AnalyzeCollectives(*c.partitioned.module, o, nullptr);
+}
+
+std::string Describe(const std::vector<CollectiveCost>& cs) {
+  std::string s;
+  for (const CollectiveCost& c : cs)
+    s += fmt::format("  {} {} on {} (n={}): bytes {} wire {}\n", c.name, c.kind, c.axes, c.group_size,
+                     c.bytes_per_device, c.wire_bytes_per_device);
+  return s;
+}
+
+// Ring all-reduce of B bytes over n devices sends 2(n-1)/n·B per device.
+int64_t RingAllReduceWire(int64_t b, int64_t n) { return 2 * (n - 1) * b / n; }
+
+TEST(CommunicationTest, DataParallelGradientAllReduceIsTheParameterBytes) {
+  // Batch large enough that all-reducing weight gradients is cheaper than moving activations.
+  MlpOptions o;
+  o.batch = 2048;
+  o.input = 64;
+  o.hidden = 96;
+  o.output = 32;
+  o.layers = 2;
+  o.parallel.data = 4;
+  const int64_t n = 4;
+  Compiled c = Compile(BuildMlpTrainingStep(o), n);
+  auto cs = CollectivesOf(c, OnMesh("data=4", n));
+  // Textbook: one all-reduce of every weight gradient over the data axis, so the bytes each
+  // device contributes are the parameter bytes, 4·(64·96 + 96·32); the loss adds one scalar.
+  const int64_t param_bytes = 4 * (64 * 96 + 96 * 32);
+  int64_t gradient_bytes = 0, gradient_wire = 0;
+  for (const CollectiveCost& k : cs) {
+    ASSERT_EQ(k.kind, "all-reduce") << Describe(cs);
+    EXPECT_EQ(k.mesh_axes, std::vector<std::string>{"data"}) << Describe(cs);
+    EXPECT_EQ(k.wire_bytes_per_device, RingAllReduceWire(k.bytes_per_device, n));
+    if (k.bytes_per_device <= 4) continue;  // the loss
+    gradient_bytes += k.bytes_per_device;
+    gradient_wire += k.wire_bytes_per_device;
+  }
+  EXPECT_EQ(gradient_bytes, param_bytes) << Describe(cs);
+  EXPECT_EQ(gradient_wire, 2 * 3 * param_bytes / 4);
+}
+
+TEST(CommunicationTest, MegatronForwardAllReducesTwoActivationsPerLayer) {
+  // One transformer-shaped layer: column-parallel QKV then row-parallel output projection,
+  // column-parallel FFN-in then row-parallel FFN-out (the attention core is elementwise here).
+  Compiled c = Compile(R"(
+HloModule megatron_forward, num_partitions=4
+ENTRY megatron {
+  x = f32[8,16,64] parameter(0), sharding={replicated}
+  wqkv = f32[64,192] parameter(1), sharding={devices=[1,4]<=[4]}
+  wo = f32[192,64] parameter(2), sharding={devices=[4,1]<=[4]}
+  w1 = f32[64,256] parameter(3), sharding={devices=[1,4]<=[4]}
+  w2 = f32[256,64] parameter(4), sharding={devices=[4,1]<=[4]}
+  qkv = f32[8,16,192] dot(x, wqkv), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+  act = f32[8,16,192] tanh(qkv)
+  attn = f32[8,16,64] dot(act, wo), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+  h = f32[8,16,64] add(x, attn)
+  f = f32[8,16,256] dot(h, w1), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+  g = f32[8,16,256] tanh(f)
+  m = f32[8,16,64] dot(g, w2), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+  ROOT out = f32[8,16,64] add(h, m), sharding={replicated}
+}
+)", 4, /*to_output=*/false);
+  auto cs = CollectivesOf(c, OnMesh("model=4", 4));
+  // Megatron (Shoeybi et al. 2019, §3): per layer forward, 2 all-reduces of the B·S·D
+  // activations over the tensor-parallel axis.
+  const int64_t activation = 4 * 8 * 16 * 64;
+  ASSERT_EQ(cs.size(), 2u) << Describe(cs);
+  for (const CollectiveCost& k : cs) {
+    EXPECT_EQ(k.kind, "all-reduce");
+    EXPECT_EQ(k.mesh_axes, std::vector<std::string>{"model"});
+    EXPECT_EQ(k.bytes_per_device, activation);
+    EXPECT_EQ(k.wire_bytes_per_device, 2 * 3 * activation / 4);  // 2(n-1)/n·B, n = 4
+  }
+}
+
+TEST(CommunicationTest, FsdpAllGathersParametersAndReduceScattersGradients) {
+  Compiled c = Compile(R"(
+HloModule fsdp, num_partitions=4
+ENTRY fsdp {
+  x = f32[512,64] parameter(0), sharding={devices=[4,1]<=[4]}
+  w = f32[64,128] parameter(1), sharding={devices=[4,1]<=[4]}
+  dy = f32[512,128] parameter(2), sharding={devices=[4,1]<=[4]}
+  y = f32[512,128] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sharding={devices=[4,1]<=[4]}
+  dw = f32[64,128] dot(x, dy), lhs_contracting_dims={0}, rhs_contracting_dims={0}, sharding={devices=[4,1]<=[4]}
+  ROOT t = (f32[512,128], f32[64,128]) tuple(y, dw), sharding={{devices=[4,1]<=[4]}, {devices=[4,1]<=[4]}}
+}
+)", 4);
+  auto cs = CollectivesOf(c, OnMesh("fsdp=4", 4));
+  // ZeRO-3 (Rajbhandari et al. 2020): the forward all-gathers the parameter (each device
+  // contributes |W|/n and sends (n-1)/n·|W|), the backward reduce-scatters its gradient (each
+  // device contributes the full |W| partial sum and sends (n-1)/n·|W|).
+  const int64_t w = 4 * 64 * 128;
+  ASSERT_EQ(cs.size(), 2u) << Describe(cs);
+  EXPECT_EQ(cs[0].kind, "all-gather") << Describe(cs);
+  EXPECT_EQ(cs[0].bytes_per_device, w / 4);
+  EXPECT_EQ(cs[0].wire_bytes_per_device, 3 * w / 4);
+  EXPECT_EQ(cs[1].kind, "reduce-scatter") << Describe(cs);
+  EXPECT_EQ(cs[1].bytes_per_device, w);
+  EXPECT_EQ(cs[1].wire_bytes_per_device, 3 * w / 4);
+  for (const CollectiveCost& k : cs) EXPECT_EQ(k.mesh_axes, std::vector<std::string>{"fsdp"});
+}
+
+TEST(CommunicationTest, TwoDimensionalSplitsActivationAndGradientTrafficByAxis) {
+  // Batch over `data`, Megatron over `model` (devices iota, data major).
+  Compiled c = Compile(R"(
+HloModule two_d, num_partitions=8
+ENTRY two_d {
+  x = f32[512,64] parameter(0), sharding={devices=[2,1,4]<=[8] last_tile_dim_replicate}
+  w1 = f32[64,256] parameter(1), sharding={devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}
+  w2 = f32[256,64] parameter(2), sharding={devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}
+  dy = f32[512,64] parameter(3), sharding={devices=[2,1,4]<=[8] last_tile_dim_replicate}
+  h = f32[512,256] dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  g = f32[512,256] tanh(h)
+  y = f32[512,64] dot(g, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sharding={devices=[2,1,4]<=[8] last_tile_dim_replicate}
+  dw2 = f32[256,64] dot(g, dy), lhs_contracting_dims={0}, rhs_contracting_dims={0}, sharding={devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}
+  ROOT t = (f32[512,64], f32[256,64]) tuple(y, dw2)
+}
+)", 8);
+  auto cs = CollectivesOf(c, OnMesh("data=2,model=4", 8));
+  // The row-parallel matmul all-reduces its (B/data)·D output over `model` (n = 4); the weight
+  // gradient, its batch split over `data`, all-reduces its |W2|/model shard over `data` (n = 2).
+  const int64_t activation = 4 * (512 / 2) * 64;
+  const int64_t gradient_shard = 4 * 256 * 64 / 4;
+  ASSERT_EQ(cs.size(), 2u) << Describe(cs);
+  int64_t seen = 0;
+  for (const CollectiveCost& k : cs) {
+    ASSERT_EQ(k.kind, "all-reduce") << Describe(cs);
+    if (k.mesh_axes == std::vector<std::string>{"model"}) {
+      EXPECT_EQ(k.bytes_per_device, activation);
+      EXPECT_EQ(k.wire_bytes_per_device, RingAllReduceWire(activation, 4));
+      seen |= 1;
+    } else {
+      EXPECT_EQ(k.mesh_axes, std::vector<std::string>{"data"}) << Describe(cs);
+      EXPECT_EQ(k.bytes_per_device, gradient_shard);
+      EXPECT_EQ(k.wire_bytes_per_device, RingAllReduceWire(gradient_shard, 2));  // = B for n = 2
+      seen |= 2;
+    }
+  }
+  EXPECT_EQ(seen, 3) << Describe(cs);
+}
+
+TEST(CommunicationTest, ExpertParallelAllToAll) {
+  // A per-device MoE dispatch and combine: tokens [experts=4, capacity=8, d=16] exchanged over
+  // the expert axis of a data=2 x expert=4 mesh.
+  auto m = Parse(R"(
+HloModule moe_dispatch, num_partitions=8
+ENTRY moe {
+  tokens = f32[4,8,16] parameter(0)
+  dispatched = f32[4,8,16] all-to-all(tokens), channel_id=1, replica_groups=[2,4]<=[8], dimensions={0}
+  experts = f32[4,8,16] tanh(dispatched)
+  ROOT combined = f32[4,8,16] all-to-all(experts), channel_id=2, replica_groups=[2,4]<=[8], dimensions={0}
+}
+)");
+  auto hw = LoadHardwareProfile("h100");
+  ASSERT_TRUE(hw.ok()) << hw.status();
+  auto cs = AnalyzeCollectives(*m, OnMesh("data=2,expert=4", 8), &*hw);
+  // Each device sends (n-1)/n of its tokens (the rest stay with its own expert), n = 4.
+  const int64_t tokens = 4 * 4 * 8 * 16;
+  ASSERT_EQ(cs.size(), 2u);
+  for (const CollectiveCost& k : cs) {
+    EXPECT_EQ(k.kind, "all-to-all");
+    EXPECT_EQ(k.mesh_axes, std::vector<std::string>{"expert"});
+    EXPECT_EQ(k.bytes_per_device, tokens);
+    EXPECT_EQ(k.wire_bytes_per_device, 3 * tokens / 4);
+    // α–β: n-1 pairwise steps inside one NVLink node (devices 0..7).
+    EXPECT_EQ(k.link, "nvlink");
+    EXPECT_DOUBLE_EQ(k.seconds, 3 * hw->links[0].latency + (3.0 * tokens / 4) / hw->links[0].bandwidth);
+  }
+}
+
+TEST(CommunicationTest, SpatialHaloExchangesOneRowEachWay) {
+  // A 3x3 convolution (padding 1) with H split 4 ways: every device needs one row of each
+  // neighbour, a collective-permute of B·1·W·C elements in each direction.
+  Compiled c = Compile(R"(
+HloModule halo, num_partitions=4
+ENTRY halo {
+  x = f32[2,16,16,8] parameter(0), sharding={devices=[1,4,1,1]<=[4]}
+  k = f32[3,3,8,8] parameter(1), sharding={replicated}
+  ROOT y = f32[2,16,16,8] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, sharding={devices=[1,4,1,1]<=[4]}
+}
+)", 4);
+  auto cs = CollectivesOf(c, OnMesh("h=4", 4));
+  const int64_t row = 4 * 2 * 1 * 16 * 8;
+  ASSERT_EQ(cs.size(), 2u) << Describe(cs);
+  for (const CollectiveCost& k : cs) {
+    EXPECT_EQ(k.kind, "collective-permute");
+    EXPECT_EQ(k.mesh_axes, std::vector<std::string>{"h"});
+    EXPECT_EQ(k.bytes_per_device, row);
+    EXPECT_EQ(k.wire_bytes_per_device, row);
+  }
+}
+
+}  // namespace comm
 }  // namespace
 }  // namespace spmdc
