@@ -14,6 +14,7 @@ Instruction* SpmdBuilder::Add(Opcode opcode, const std::vector<Instruction*>& op
   auto instr = std::make_unique<Instruction>(opcode, shape ? *shape : Shape(), name);
   for (Instruction* op : operands) instr->AppendOperand(op);
   instr->attrs() = std::move(attrs);
+  if (metadata_ && !instr->attrs().Has(AttrId::kMetadata)) instr->attrs().Set(AttrId::kMetadata, *metadata_);
   if (!shape) {
     StatusOr<Shape> inferred = InferShape(*instr);
     SPMDC_CHECK_MSG(inferred.ok(), fmt::format("partitioner built an invalid {}: {}", OpcodeName(opcode),
