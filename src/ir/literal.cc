@@ -12,7 +12,9 @@
 
 #include "fmt/format.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "ir/float_types.h"
+#include "ir/memory_account.h"
 #include "support/check.h"
 
 namespace spmdc {
@@ -66,6 +68,42 @@ std::pair<void*, bool> MapLarge(int64_t len) {
   return {reinterpret_cast<void*>(aligned), true};
 }
 
+// Buffers charged to a MemoryAccount: data pointer -> (account, bytes). Only touched while some
+// account is in use (tracked > 0), so untracked programs pay one relaxed load per free.
+struct ChargedBuffers {
+  std::mutex mu;
+  absl::flat_hash_map<const void*, std::pair<MemoryAccount*, int64_t>> map;
+  std::atomic<int64_t> tracked{0};
+};
+ChargedBuffers& Charged() {
+  static auto* charged = new ChargedBuffers();
+  return *charged;
+}
+thread_local MemoryAccount* current_account = nullptr;
+
+void Charge(const void* data, int64_t bytes) {
+  MemoryAccount* a = current_account;
+  if (a == nullptr) return;
+  ChargedBuffers& c = Charged();
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    c.map[data] = {a, bytes};
+    c.tracked.fetch_add(1, std::memory_order_relaxed);
+  }
+  a->Allocate(bytes);
+}
+
+void Credit(const void* data) {
+  ChargedBuffers& c = Charged();
+  if (c.tracked.load(std::memory_order_relaxed) == 0) return;
+  std::lock_guard<std::mutex> lock(c.mu);
+  auto it = c.map.find(data);
+  if (it == c.map.end()) return;
+  it->second.first->Free(it->second.second);
+  c.map.erase(it);
+  c.tracked.fetch_sub(1, std::memory_order_relaxed);
+}
+
 void UnmapLarge(void* p, int64_t len) {
   {
     MappedCache& c = Cache();
@@ -85,21 +123,51 @@ Buffer::Buffer(int64_t size_bytes, bool zero_fill) : size_(size_bytes) {
     auto [p, fresh] = MapLarge(MappedLength(size_bytes));
     data_ = static_cast<std::byte*>(p);
     if (!fresh && zero_fill) std::memset(data_, 0, size_bytes);
+    Charge(data_, size_bytes);
     return;
   }
   int64_t alloc = ((std::max<int64_t>(size_bytes, 1) + 63) / 64) * 64;
   data_ = static_cast<std::byte*>(std::aligned_alloc(64, alloc));
   SPMDC_CHECK_MSG(data_ != nullptr, "out of memory");
   if (zero_fill) std::memset(data_, 0, alloc);
+  Charge(data_, size_bytes);
 }
 
 Buffer::~Buffer() {
+  Credit(data_);
   if (size_ >= kMmapThreshold) {
     UnmapLarge(data_, MappedLength(size_));
   } else {
     std::free(data_);
   }
 }
+
+MemoryAccount::~MemoryAccount() {
+  ChargedBuffers& c = Charged();
+  std::lock_guard<std::mutex> lock(c.mu);
+  for (auto it = c.map.begin(); it != c.map.end();) {
+    if (it->second.first == this) {
+      c.map.erase(it++);
+      c.tracked.fetch_sub(1, std::memory_order_relaxed);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void MemoryAccount::Allocate(int64_t bytes) {
+  const int64_t now = live_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  int64_t peak = peak_.load(std::memory_order_relaxed);
+  while (now > peak && !peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
+MemoryAccount* CurrentMemoryAccount() { return current_account; }
+
+ScopedMemoryAccount::ScopedMemoryAccount(MemoryAccount* account) : previous_(current_account) {
+  current_account = account;
+}
+ScopedMemoryAccount::~ScopedMemoryAccount() { current_account = previous_; }
 
 Literal::Literal(const Shape& shape) : shape_(shape) {
   if (shape.IsTuple()) {

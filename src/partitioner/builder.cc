@@ -44,6 +44,7 @@ Instruction* SpmdBuilder::AddImpl(Opcode opcode, const std::vector<Instruction*>
   auto instr = std::make_unique<Instruction>(opcode, shape ? *shape : type ? Shape(*type, {}) : Shape(), name);
   for (Instruction* op : operands) instr->AppendOperand(op);
   instr->attrs() = std::move(attrs);
+  if (metadata_ && !instr->attrs().Has(AttrId::kMetadata)) instr->attrs().Set(AttrId::kMetadata, *metadata_);
   if (!shape) {
     StatusOr<Shape> inferred = InferShape(*instr);
     SPMDC_CHECK_MSG(!inferred.ok() || !type || !inferred->IsArray() || inferred->dtype() == *type,

@@ -52,6 +52,11 @@ class SpmdBuilder {
   const ManualFrame* EnterFrame(const ManualFrame* frame);
   const ManualFrame* frame() const { return frame_; }
 
+  // Metadata (op_name, source position) given to every instruction added without its own: the
+  // source instruction being partitioned, so that the collectives and reshards emitted for it
+  // name the user's op (the cost report lists them so). Null: none.
+  void set_metadata(const KeyValueList* metadata) { metadata_ = metadata; }
+
   // Adds an instruction; its shape is inferred when `shape` is null. Inference only covers ops
   // whose element type follows from their operands: a dot or convolution declares its result
   // type (bf16 operands may produce f32), so it needs `shape` or AddWithType (checked).
@@ -125,6 +130,7 @@ class SpmdBuilder {
   // In-group groups (empty: the whole group) as global groups, one copy per manual group.
   std::vector<std::vector<int64_t>> GlobalGroups(const std::vector<std::vector<int64_t>>& groups) const;
   SpmdModuleState* state_;
+  const KeyValueList* metadata_ = nullptr;
   Computation* comp_;
   Instruction* partition_id_ = nullptr;
   const ManualFrame* frame_ = nullptr;

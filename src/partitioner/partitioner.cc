@@ -146,10 +146,12 @@ StatusOr<PValue> ComputationPartitioner::Run(const std::vector<Sharding>& param_
       values_[instr] = PValue{p, s, instr->shape()};
       continue;
     }
+    b_.set_metadata(instr->attr<KeyValueList>(AttrId::kMetadata));
     RETURN_IF_ERROR(Handle(instr));
     RETURN_IF_ERROR(r_.status());
     RETURN_IF_ERROR(CheckValueShape(instr, Get(instr)));
   }
+  b_.set_metadata(src_.root()->attr<KeyValueList>(AttrId::kMetadata));
   PValue root = r_.Reshard(Get(src_.root()), root_sharding, src_.root()->name());
   RETURN_IF_ERROR(r_.status());
   b_.computation()->set_root(root.hlo);

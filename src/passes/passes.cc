@@ -69,6 +69,7 @@ bool CseKey(const Instruction& i, std::string* key) {
   put(i.operand_count());
   for (const Instruction* op : i.operands()) put(op->unique_id());
   for (const auto& [id, value] : i.attrs().entries()) {
+    if (id == AttrId::kMetadata) continue;  // says where an op came from, not what it computes
     put(static_cast<int64_t>(id));
     if (const auto* v = std::get_if<int64_t>(&value)) {
       put(*v);

@@ -3,11 +3,14 @@
 #include "support/check.h"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <mutex>
 #include <string_view>
 #include <system_error>
 #include <thread>
 
+#include "ir/memory_account.h"
 #include "runtime/host_sharding.h"
 #include "runtime/spmd_device_context.h"
 #include "runtime/thread_communicator.h"
@@ -43,6 +46,20 @@ Status CheckFits(const Sharding& s, int64_t num_partitions, std::string_view wha
   return absl::OkStatus();
 }
 
+// A copy of `l` in buffers of its own. A replicated argument's shards share the host array's
+// buffer; a device really holds its own copy, so that is what a measured run charges it.
+Literal PrivateCopy(const Literal& l) {
+  if (l.shape().IsTuple()) {
+    std::vector<Literal> elems;
+    for (const Literal& e : l.elements()) elems.push_back(PrivateCopy(e));
+    return Literal::Tuple(std::move(elems));
+  }
+  if (!l.shape().IsArray()) return l;
+  Literal copy = Literal::ForOverwrite(l.shape());
+  if (l.size_bytes() > 0) std::memcpy(copy.mutable_raw(), l.raw(), l.size_bytes());
+  return copy;
+}
+
 }  // namespace
 
 StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
@@ -70,9 +87,17 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
   for (const Sharding& s : param_shardings)
     RETURN_IF_ERROR(CheckFits(s, num_partitions, "a parameter"));
 
+  // One memory account per device when peaks are asked for; a partition's shards are charged to
+  // its replica-0 device.
+  std::vector<std::unique_ptr<MemoryAccount>> accounts;
+  if (options.device_peak_bytes)
+    for (int64_t d = 0; d < devices; ++d) accounts.push_back(std::make_unique<MemoryAccount>());
+  auto account_of = [&](int64_t d) { return accounts.empty() ? nullptr : accounts[d].get(); };
+
   // Split the arguments (per partition; every replica gets the same shards).
   std::vector<std::vector<Literal>> shards(num_partitions);
   for (int64_t p = 0; p < num_partitions; ++p) {
+    ScopedMemoryAccount charge(account_of(p));
     for (int64_t i = 0; i < params; ++i) {
       const Sharding s = param_shardings.empty() ? Sharding::Replicate() : param_shardings[i];
       ASSIGN_OR_RETURN(Literal shard, ShardForDevice(global_args[i], s, p));
@@ -83,7 +108,7 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
             "the per-device parameter is {}",
             i, global_args[i].shape().ToString(false), s.ToString(false),
             shard.shape().ToString(false), p, want.ToString(false));
-      shards[p].push_back(std::move(shard));
+      shards[p].push_back(accounts.empty() ? std::move(shard) : PrivateCopy(shard));
     }
   }
 
@@ -98,6 +123,7 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
   std::mutex error_mu;
   Status first_error;
   auto run_device = [&](int64_t d) {
+    ScopedMemoryAccount charge(account_of(d));
     ThreadCommunicator comm(&world, d);
     SpmdDeviceContext ctx(&comm, num_partitions, replicas);
     StatusOr<Literal> r = Literal();
@@ -144,6 +170,10 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
     for (auto& t : threads) t.join();
   }
   if (!first_error.ok()) return first_error;
+  if (options.device_peak_bytes) {
+    options.device_peak_bytes->clear();
+    for (const auto& a : accounts) options.device_peak_bytes->push_back(a->peak_bytes());
+  }
 
   std::vector<Literal> outs;
   for (int64_t p = 0; p < num_partitions; ++p) outs.push_back(*results[p]);

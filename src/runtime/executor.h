@@ -29,6 +29,10 @@ struct SpmdOptions {
   InterpreterOptions interpreter;
   // When set, receives every device's raw result (index = global device id).
   std::vector<Literal>* device_results = nullptr;
+  // When set, receives every device's peak of live buffer bytes (index = global device id):
+  // its argument shards, its values and temporaries as the interpreter holds them
+  // (ir/memory_account.h), what the cost model's memory estimate predicts.
+  std::vector<int64_t>* device_peak_bytes = nullptr;
 };
 
 // `param_shardings` has one sharding per entry parameter (empty: all replicated); global_args are

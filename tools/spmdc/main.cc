@@ -17,6 +17,7 @@
 #include "interpreter/interpreter.h"
 #include "models/models.h"
 #include "npy.h"
+#include "report.h"
 #include "partitioner/partitioner.h"
 #include "propagation/propagation.h"
 #include "runtime/executor.h"
@@ -47,6 +48,10 @@ commands:
   run IN.hlo --num-partitions N ...   propagate, partition and run on N in-process devices
   verify IN.hlo --num-partitions N [--propagate] [--seed S]
                                single device vs N devices on the same random inputs
+  report IN.hlo --num-partitions N [--hardware NAME|FILE.json] [--hardware-dir DIR]
+         [--format text|json] [--partitioned] [-o OUT]
+                               per-device memory, FLOPs, communication and step time
+                               (propagates and partitions first unless --partitioned)
   (partition, compile, run, verify: --replicate-custom-partitioning runs CustomSPMDPartitioning
    calls replicated, with a warning, instead of refusing them)
   example NAME [-o OUT]        emit an example model module (mlp, mlp-2d, transformer,
@@ -487,6 +492,13 @@ Status CmdVerify(const Args& args) {
   return absl::OkStatus();
 }
 
+Status CmdReport(const Args& args) {
+  ASSIGN_OR_RETURN(auto module, LoadPositional(args));
+  ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args, *module));
+  module->set_num_partitions(n);
+  return RunReport(args, std::move(module), n, PropagationOptionsFrom(args));
+}
+
 struct Command {
   const char* name;
   std::vector<FlagSpec> flags;
@@ -539,6 +551,11 @@ int Main(int argc, char** argv) {
          return f;
        }(), CmdCompile},
       {"example", {{"o", true}}, CmdExample},
+      {"report", [&] {
+         std::vector<FlagSpec> f = with(propagation);
+         for (const FlagSpec& r : ReportFlags()) f.push_back(r);
+         return f;
+       }(), CmdReport},
   };
   std::string name = argv[1];
   for (const Command& c : commands) {

@@ -1,0 +1,308 @@
+#include "report.h"
+
+#include <algorithm>
+#include <map>
+
+#include "cost/cost.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "partitioner/partitioner.h"
+#include "sharding/sharding.h"
+
+namespace spmdc::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string Bytes(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  return u == 0 ? fmt::format("{:.0f} B", b) : fmt::format("{:.2f} {}", b, units[u]);
+}
+
+std::string Seconds(double s) {
+  if (s == 0) return "0 s";
+  if (s < 1e-6) return fmt::format("{:.1f} ns", s * 1e9);
+  if (s < 1e-3) return fmt::format("{:.2f} us", s * 1e6);
+  if (s < 1) return fmt::format("{:.2f} ms", s * 1e3);
+  return fmt::format("{:.3f} s", s);
+}
+
+// Collectives summed by kind and mesh axes (over executions: loop bodies count every trip).
+struct KindAxis {
+  std::string kind, axes;
+  std::vector<std::string> mesh_axes;
+  int64_t count = 0, bytes = 0, wire = 0;
+  double seconds = 0;
+};
+
+std::vector<KindAxis> ByKindAndAxis(const std::vector<CollectiveCost>& cs) {
+  std::map<std::pair<std::string, std::string>, KindAxis> m;
+  for (const CollectiveCost& c : cs) {
+    KindAxis& k = m[{c.kind, c.axes}];
+    k.kind = c.kind;
+    k.axes = c.axes;
+    k.mesh_axes = c.mesh_axes;
+    k.count += c.executions;
+    k.bytes += c.bytes_per_device * c.executions;
+    k.wire += c.wire_bytes_per_device * c.executions;
+    k.seconds += c.seconds * c.executions;
+  }
+  std::vector<KindAxis> v;
+  for (auto& [key, k] : m) v.push_back(k);
+  return v;
+}
+
+std::vector<const CollectiveCost*> Costliest(const std::vector<CollectiveCost>& cs, size_t n) {
+  std::vector<const CollectiveCost*> v;
+  for (const CollectiveCost& c : cs) v.push_back(&c);
+  std::stable_sort(v.begin(), v.end(), [](const CollectiveCost* a, const CollectiveCost* b) {
+    double ta = a->seconds * a->executions, tb = b->seconds * b->executions;
+    if (ta != tb) return ta > tb;
+    return a->wire_bytes_per_device * a->executions > b->wire_bytes_per_device * b->executions;
+  });
+  if (v.size() > n) v.resize(n);
+  return v;
+}
+
+// Large values the propagated module keeps whole on every device (n > 1): the first thing to
+// shard when memory is short.
+std::vector<std::string> ReplicatedWarnings(const Module& module, int64_t n, int64_t peak) {
+  struct Big {
+    const Instruction* instr;
+    int64_t bytes;
+  };
+  std::vector<Big> big;
+  if (n <= 1 || module.entry() == nullptr) return {};
+  const int64_t threshold = std::max<int64_t>(int64_t{1} << 20, peak / 20);
+  for (const Instruction* i : module.entry()->instructions()) {
+    if (!i->shape().IsArray() || i->shape().byte_size() < threshold) continue;
+    if (i->has_sharding() && !i->sharding()->IsReplicated()) continue;
+    big.push_back({i, i->shape().byte_size()});
+  }
+  std::stable_sort(big.begin(), big.end(), [](const Big& a, const Big& b) { return a.bytes > b.bytes; });
+  std::vector<std::string> out;
+  for (size_t k = 0; k < big.size() && k < 5; ++k) {
+    SourceInfo s = SourceInfoOf(*big[k].instr);
+    out.push_back(fmt::format("large replicated tensor: %{} {} ({} on every device){}{}", big[k].instr->name(),
+                              big[k].instr->shape().ToString(false), Bytes(big[k].bytes),
+                              s.op_name.empty() ? "" : " op_name=" + s.op_name,
+                              s.ToString().empty() ? "" : " at " + s.ToString()));
+  }
+  if (big.size() > 5) out.push_back(fmt::format("... and {} more large replicated tensors", big.size() - 5));
+  return out;
+}
+
+Json SourceJson(const SourceInfo& s) {
+  Json j;
+  j["op_name"] = s.op_name;
+  j["source_file"] = s.source_file;
+  j["source_line"] = s.source_line;
+  return j;
+}
+
+Json BucketsJson(const std::vector<CostBucket>& buckets, const char* key_name) {
+  Json a = Json::array();
+  for (const CostBucket& b : buckets) {
+    Json j;
+    j[key_name] = b.key;
+    j["count"] = b.count;
+    j["flops"] = b.flops;
+    j["compute_seconds"] = b.compute_seconds;
+    j["communication_seconds"] = b.communication_seconds;
+    j["collective_bytes_per_device"] = b.collective_bytes;
+    a.push_back(j);
+  }
+  return a;
+}
+
+std::string ToJson(const CostReport& r, const HardwareProfile& hw, const std::optional<Mesh>& mesh) {
+  Json j;
+  j["num_partitions"] = r.num_partitions;
+  j["peak_memory_bytes"] = r.memory.peak_bytes;
+  j["flops_per_device"] = r.time.flops;
+  j["step_time_seconds"] = r.time.overlapped_seconds;
+  Json cs = Json::array();
+  for (const KindAxis& k : ByKindAndAxis(r.collectives)) {
+    Json c;
+    c["kind"] = k.kind;
+    c["count"] = k.count;
+    c["bytes_per_device"] = k.bytes;
+    c["wire_bytes_per_device"] = k.wire;
+    c["mesh_axes"] = k.mesh_axes;
+    c["axes"] = k.axes;
+    c["seconds"] = k.seconds;
+    cs.push_back(c);
+  }
+  j["collectives"] = cs;
+  j["hardware"] = {{"name", hw.name}, {"description", hw.description}, {"hbm_bytes", hw.hbm_bytes}};
+  if (mesh) {
+    Json axes = Json::array();
+    for (const Mesh::Axis& a : mesh->axes()) axes.push_back({{"name", a.name}, {"size", a.size}});
+    j["mesh"] = {{"axes", axes}};
+  } else {
+    j["mesh"] = nullptr;
+  }
+  Json live = Json::array();
+  for (const LiveValue& v : r.memory.live_at_peak) {
+    Json x;
+    x["name"] = v.name;
+    x["computation"] = v.computation;
+    x["shape"] = v.shape;
+    x["bytes"] = v.bytes;
+    x["parameter"] = v.parameter;
+    x["source"] = SourceJson(v.source);
+    live.push_back(x);
+  }
+  j["memory"] = {{"peak_bytes", r.memory.peak_bytes},
+                 {"parameter_bytes", r.memory.parameter_bytes},
+                 {"output_bytes", r.memory.output_bytes},
+                 {"temporary_peak_bytes", r.memory.temporary_peak_bytes},
+                 {"hbm_bytes", hw.hbm_bytes},
+                 {"fits", r.fits},
+                 {"peak_instruction", r.memory.peak_instruction},
+                 {"peak_computation", r.memory.peak_computation},
+                 {"live_at_peak", live}};
+  j["model_flops_per_device"] = r.time.model_flops;
+  j["bytes_accessed_per_device"] = r.time.bytes_accessed;
+  j["step_time"] = {{"overlapped_seconds", r.time.overlapped_seconds},
+                    {"serial_seconds", r.time.serial_seconds},
+                    {"critical_path_seconds", r.time.critical_path_seconds},
+                    {"compute_seconds", r.time.compute_seconds},
+                    {"communication_seconds", r.time.communication_seconds},
+                    {"mfu", r.time.mfu}};
+  Json top = Json::array();
+  for (const CollectiveCost* c : Costliest(r.collectives, 10)) {
+    Json x;
+    x["name"] = c->name;
+    x["kind"] = c->kind;
+    x["async"] = c->async;
+    x["mesh_axes"] = c->mesh_axes;
+    x["axes"] = c->axes;
+    x["group_size"] = c->group_size;
+    x["num_groups"] = c->num_groups;
+    x["bytes_per_device"] = c->bytes_per_device;
+    x["wire_bytes_per_device"] = c->wire_bytes_per_device;
+    x["executions"] = c->executions;
+    x["algorithm"] = c->algorithm;
+    x["link"] = c->link;
+    x["seconds"] = c->seconds;
+    x["source"] = SourceJson(c->source);
+    top.push_back(x);
+  }
+  j["top_collectives"] = top;
+  j["layers"] = BucketsJson(r.time.by_layer, "layer");
+  j["op_kinds"] = BucketsJson(r.time.by_kind, "opcode");
+  j["warnings"] = r.warnings;
+  return j.dump(2) + "\n";
+}
+
+std::string ToText(const Module& module, const CostReport& r, const HardwareProfile& hw,
+                   const std::optional<Mesh>& mesh) {
+  std::string o;
+  o += fmt::format("report: module {} on {} devices{}, hardware {} ({})\n", module.name(), r.num_partitions,
+                   mesh ? " (mesh " + mesh->ToString() + ")" : "", hw.name, hw.description);
+  const MemoryEstimate& m = r.memory;
+  o += fmt::format("memory per device: peak {} ({} bytes): parameters {}, outputs {}, temporaries at the peak {}\n",
+                   Bytes(m.peak_bytes), m.peak_bytes, Bytes(m.parameter_bytes), Bytes(m.output_bytes),
+                   Bytes(m.temporary_peak_bytes));
+  o += fmt::format("  {} in {} of HBM ({:.1f}% used)\n", r.fits ? "fits" : "DOES NOT FIT", Bytes(hw.hbm_bytes),
+                   100.0 * m.peak_bytes / hw.hbm_bytes);
+  if (!m.peak_instruction.empty())
+    o += fmt::format("  peak while %{} runs (computation {}); live there, largest first:\n", m.peak_instruction,
+                     m.peak_computation);
+  for (const LiveValue& v : m.live_at_peak) {
+    std::string src = v.source.ToString();
+    o += fmt::format("    {:>12}  {:<24} %{}{}{}{}\n", Bytes(v.bytes), v.shape, v.name, v.parameter ? " (parameter)" : "",
+                     v.source.op_name.empty() ? "" : "  " + v.source.op_name, src.empty() ? "" : "  " + src);
+  }
+  const StepTime& t = r.time;
+  o += fmt::format("step time: {} as scheduled (serial {}, critical path {}); compute {}, communication {}\n",
+                   Seconds(t.overlapped_seconds), Seconds(t.serial_seconds), Seconds(t.critical_path_seconds),
+                   Seconds(t.compute_seconds), Seconds(t.communication_seconds));
+  o += fmt::format("  FLOPs per device {:.4g} (dot/convolution {:.4g}), HBM traffic {}, MFU {:.1f}%\n", t.flops,
+                   t.model_flops, Bytes(static_cast<double>(t.bytes_accessed)), 100.0 * t.mfu);
+  o += "communication per device, by kind and mesh axes:\n";
+  std::vector<KindAxis> kinds = ByKindAndAxis(r.collectives);
+  if (kinds.empty()) o += "  none\n";
+  for (const KindAxis& k : kinds)
+    o += fmt::format("  {:<20} {:<16} count {:<5} bytes {:<12} wire {:<12} time {}\n", k.kind, k.axes, k.count,
+                     k.bytes, k.wire, Seconds(k.seconds));
+  std::vector<const CollectiveCost*> top = Costliest(r.collectives, 10);
+  if (!top.empty()) {
+    o += "costliest collectives:\n";
+    for (const CollectiveCost* c : top) {
+      std::string src = c->source.ToString();
+      o += fmt::format("  {:>10} x{:<4} {:<18} {:<14} {:>12} wire  %{}{}{}\n", Seconds(c->seconds), c->executions, c->kind,
+                       c->axes, c->wire_bytes_per_device, c->name,
+                       c->source.op_name.empty() ? "" : "  " + c->source.op_name, src.empty() ? "" : "  " + src);
+    }
+  }
+  o += "per layer (op_name up to its last '/'):\n";
+  for (size_t k = 0; k < t.by_layer.size() && k < 30; ++k) {
+    const CostBucket& b = t.by_layer[k];
+    o += fmt::format("  {:<40} ops {:<6} FLOPs {:<10.4g} compute {:<10} communication {}\n", b.key, b.count, b.flops,
+                     Seconds(b.compute_seconds), Seconds(b.communication_seconds));
+  }
+  if (t.by_layer.size() > 30) o += fmt::format("  ... {} more layers\n", t.by_layer.size() - 30);
+  o += "per op kind:\n";
+  for (size_t k = 0; k < t.by_kind.size() && k < 12; ++k) {
+    const CostBucket& b = t.by_kind[k];
+    o += fmt::format("  {:<24} ops {:<6} FLOPs {:<10.4g} time {}\n", b.key, b.count, b.flops,
+                     Seconds(b.compute_seconds + b.communication_seconds));
+  }
+  if (!r.warnings.empty()) {
+    o += "warnings:\n";
+    for (const std::string& w : r.warnings) o += "  " + w + "\n";
+  }
+  return o;
+}
+
+}  // namespace
+
+std::vector<FlagSpec> ReportFlags() {
+  return {{"num-partitions", true}, {"hardware", true}, {"hardware-dir", true}, {"format", true},
+          {"o", true},              {"partitioned", false}};
+}
+
+Status RunReport(const Args& args, std::unique_ptr<Module> module, int64_t n,
+                 const PropagationOptions& propagation) {
+  std::string format = args.Get("format").value_or("text");
+  if (format != "text" && format != "json")
+    return InvalidArgument("--format expects text or json, got '{}'", format);
+  ASSIGN_OR_RETURN(HardwareProfile hw,
+                   LoadHardwareProfile(args.Get("hardware").value_or("h100"), args.Get("hardware-dir").value_or("")));
+  CostOptions options;
+  options.num_partitions = n;
+  if (auto text = args.Get("mesh")) {
+    ASSIGN_OR_RETURN(Mesh mesh, Mesh::Parse(*text));
+    options.mesh = mesh;
+  }
+  std::unique_ptr<Module> per_device;
+  std::vector<std::string> partition_warnings;
+  if (args.Has("partitioned")) {
+    per_device = std::move(module);
+  } else {
+    RETURN_IF_ERROR(PropagateShardings(*module, propagation).status());
+    // Collectives are described on the annotated mesh, else one inferred from the shardings.
+    options.mesh = MeshForCollectives(*module, options);
+    ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(*module, PartitionOptions{n}));
+    partition_warnings = result.stats.warnings;
+    per_device = std::move(result.module);
+  }
+  if (!options.mesh) options.mesh = MeshForCollectives(*per_device, options);
+  CostReport report = AnalyzeCost(*per_device, options, hw);
+  std::vector<std::string> warnings;
+  if (module) warnings = ReplicatedWarnings(*module, n, report.memory.peak_bytes);
+  for (const std::string& w : partition_warnings) warnings.push_back("full rematerialization: " + w);
+  warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
+  report.warnings = std::move(warnings);
+  std::string out = format == "json" ? ToJson(report, hw, options.mesh) : ToText(*per_device, report, hw, options.mesh);
+  return WriteOutput(args.Get("o").value_or(""), out);
+}
+
+}  // namespace spmdc::cli
