@@ -79,7 +79,8 @@ StatusOr<HardwareProfile> ParseHardwareProfile(std::string_view text, std::strin
   if (j.is_discarded()) {
     // Re-parse with exceptions for the position nlohmann reports.
     try {
-      (void)Json::parse(text.begin(), text.end());
+      Json reparsed = Json::parse(text.begin(), text.end());
+      (void)reparsed;
     } catch (const Json::parse_error& e) {
       return InvalidArgument("{}: invalid JSON: {}", file, e.what());
     }
