@@ -104,6 +104,7 @@ class Parser {
   }
   Status ParseShape(Shape* out, int depth = 0);
   Status ParseLayout(Shape* shape);
+  StatusOr<std::string> ParseLayoutTail(std::string_view tail, size_t at);
 
   // ---- module structure --------------------------------------------------------------------
   Status ParseComputation();
@@ -120,7 +121,9 @@ class Parser {
   Status CheckAliasingSyntax(bool buffer_donor);
   Status CheckComputationLayoutSyntax();
   Status CheckHeaderAliasing();
-  Status CheckEnumValue(AttrId id, std::string_view value, size_t at);
+  Status CheckEntryLayout();
+  Status CheckEnumValue(AttrId id, std::string_view value, size_t at, const Instruction* instr);
+  Status CheckEnumName(std::string_view attr, std::string_view value, size_t at);
   Status DesugarAsyncStart(Instruction* start, Opcode wrapped, size_t at);
 
   // ---- attribute kinds ---------------------------------------------------------------------
@@ -176,8 +179,17 @@ class Parser {
     int64_t param = 0;
     std::vector<int64_t> param_index;
     bool donor = false;
+    bool must_alias = false;
   };
   std::vector<AliasEntry> alias_entries_;
+  // entry_computation_layout's shapes, checked against the entry once it is parsed.
+  struct EntryLayout {
+    size_t at = 0, result_at = 0;
+    std::vector<Shape> params;
+    std::vector<size_t> param_at;
+    Shape result;
+  };
+  std::optional<EntryLayout> entry_layout_;
   bool in_header_ = false;
   enum class AsyncForm { kNone, kStart, kUpdateOrDone } async_form_ = AsyncForm::kNone;
 };
@@ -384,8 +396,175 @@ Status Parser::ParseShape(Shape* out, int depth) {
   return absl::OkStatus();
 }
 
-// {1,0:T(8,128)(2,1)} -- the part after ':' is kept verbatim.
+// The part of a layout after ':' (XLA's ParseLayout), in XLA's fixed order, each optional:
+//   D(dlt,..)  dim level types D|C|S|H, each optionally followed by '+' (not unique), '~'
+//   T(d,..)(d,..)..  tiles, a dim an integer or '*' (combined)
+//   L(n) tail padding alignment, #(uN) index type, *(uN) pointer type, E(n) element size in
+//   bits, S(n) memory space, SC(dim:i,..)(..).. split configs, M(n) dynamic-shape metadata bytes.
+// P(shape) (a sparse array's physical shape) is refused, as XLA's parser does. Returns the tail
+// as XLA prints it: no spaces, and L(1), E(0), S(0), M(0) (the defaults) left out.
+StatusOr<std::string> Parser::ParseLayoutTail(std::string_view t, size_t at) {
+  size_t i = 0;
+  std::string out;
+  auto skip = [&] {
+    while (i < t.size() && IsSpace(t[i])) ++i;
+  };
+  auto fail = [&](std::string_view what) -> Status {
+    skip();
+    std::string found = i < t.size() ? fmt::format("'{}'", t.substr(i, 1)) : std::string("'}'");
+    return ErrorAt(at + i, fmt::format("expected {} in the layout, found {}", what, found));
+  };
+  auto eat = [&](char c) {
+    skip();
+    if (i < t.size() && t[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  };
+  // An integer (optionally negative): its text.
+  auto integer = [&](std::string* text) {
+    skip();
+    size_t j = i;
+    if (j < t.size() && t[j] == '-') ++j;
+    size_t d = j;
+    while (j < t.size() && IsDigit(t[j])) ++j;
+    if (j == d) return false;
+    int64_t v;
+    if (!ParseIntText(t.substr(i, j - i), &v)) return false;
+    *text = std::to_string(v);
+    i = j;
+    return true;
+  };
+  auto word = [&](std::string_view w) {
+    skip();
+    if (t.substr(i, w.size()) != w) return false;
+    size_t j = i + w.size();
+    // A letter word must end there ('S' is not the start of 'SC').
+    if (hlo::IsIdentStart(w[0]) && j < t.size() && hlo::IsIdentChar(t[j])) return false;
+    i = j;
+    return true;
+  };
+  // '(' INT ')' -> the integer's text.
+  auto int_arg = [&](std::string_view what, std::string* text) -> Status {
+    if (!eat('(')) return fail(fmt::format("'(' after {}", what));
+    if (!integer(text)) return fail(fmt::format("an integer in {}", what));
+    if (!eat(')')) return fail(fmt::format("')' after {}", what));
+    return absl::OkStatus();
+  };
+  auto unsigned_type = [&](std::string_view what) -> StatusOr<std::string> {
+    if (!eat('(')) return fail(fmt::format("'(' after '{}'", what));
+    skip();
+    size_t j = i;
+    while (j < t.size() && (hlo::IsIdentChar(t[j]))) ++j;
+    std::string_view name = t.substr(i, j - i);
+    std::optional<DType> dt = DTypeFromName(name);
+    if (!dt || !IsUnsigned(*dt)) return fail(fmt::format("an unsigned integer type in '{}(..)'", what));
+    i = j;
+    if (!eat(')')) return fail(fmt::format("')' in '{}(..)'", what));
+    return std::string(name);
+  };
+  if (word("D")) {
+    out += "D(";
+    if (!eat('(')) return fail("'(' after D");
+    if (!eat(')')) {
+      while (true) {
+        skip();
+        if (i >= t.size() || (t[i] != 'D' && t[i] != 'C' && t[i] != 'S' && t[i] != 'H'))
+          return fail("a dim level type (D, C, S or H)");
+        out += t[i++];
+        if (eat('+')) out += '+';
+        if (eat('~')) out += '~';
+        if (eat(')')) break;
+        if (!eat(',')) return fail("',' or ')' in the dim level types");
+        out += ',';
+      }
+    }
+    out += ')';
+  }
+  if (word("T")) {
+    out += 'T';
+    skip();
+    if (i >= t.size() || t[i] != '(') return fail("'(' after T");
+    while (eat('(')) {
+      out += '(';
+      if (!eat(')')) {
+        while (true) {
+          std::string v;
+          if (eat('*')) {
+            out += '*';
+          } else if (integer(&v)) {
+            out += v;
+          } else {
+            return fail("a tile dimension (an integer or '*')");
+          }
+          if (eat(')')) break;
+          if (!eat(',')) return fail("',' or ')' in a tile");
+          out += ',';
+        }
+      }
+      out += ')';
+      skip();
+    }
+  }
+  std::string v;
+  if (word("L")) {
+    RETURN_IF_ERROR(int_arg("L", &v));
+    if (v != "1") out += "L(" + v + ")";
+  }
+  if (eat('#')) {
+    ASSIGN_OR_RETURN(std::string type, unsigned_type("#"));
+    out += "#(" + type + ")";
+  }
+  if (eat('*')) {
+    ASSIGN_OR_RETURN(std::string type, unsigned_type("*"));
+    out += "*(" + type + ")";
+  }
+  if (word("E")) {
+    RETURN_IF_ERROR(int_arg("E", &v));
+    if (v != "0") out += "E(" + v + ")";
+  }
+  if (word("S")) {
+    RETURN_IF_ERROR(int_arg("S", &v));
+    if (v != "0") out += "S(" + v + ")";
+  }
+  if (word("SC")) {
+    out += "SC";
+    skip();
+    if (i >= t.size() || t[i] != '(') return fail("'(' after SC");
+    while (eat('(')) {
+      if (!integer(&v)) return fail("the split dimension");
+      out += "(" + v + ":";
+      if (!eat(':')) return fail("':' after the split dimension");
+      if (!eat(')')) {
+        while (true) {
+          if (!integer(&v)) return fail("a split index");
+          out += v;
+          if (eat(')')) break;
+          if (!eat(',')) return fail("',' or ')' in a split config");
+          out += ',';
+        }
+      }
+      out += ')';
+      skip();
+    }
+  }
+  skip();
+  if (word("P")) {
+    return ErrorAt(at + i - 1, "layout has a physical shape (P), but is not for a sparse array");
+  }
+  if (word("M")) {
+    RETURN_IF_ERROR(int_arg("M", &v));
+    if (v != "0") out += "M(" + v + ")";
+  }
+  skip();
+  if (i < t.size()) return fail("'}'");
+  return out;
+}
+
+// {1,0:T(8,128)(2,1)S(1)}: minor_to_major, one entry per dimension, then the tail.
 Status Parser::ParseLayout(Shape* shape) {
+  size_t open = tok_.begin;
   Advance();  // '{'
   Layout layout;
   while (Is(TokKind::kInt)) {
@@ -396,7 +575,7 @@ Status Parser::ParseLayout(Shape* shape) {
   }
   if (Is(TokKind::kColon)) {
     size_t start = tok_.end;
-    // Scan to the matching '}' (the tail may hold parentheses and nested shapes).
+    // Scan to the matching '}' (the tail may hold parentheses).
     int depth = 0;
     size_t i = start;
     for (; i < text_.size(); ++i) {
@@ -412,14 +591,15 @@ Status Parser::ParseLayout(Shape* shape) {
       }
     }
     if (i >= text_.size()) return ErrorAt(start, "unterminated layout");
-    std::string_view tail = text_.substr(start, i - start);
-    while (!tail.empty() && IsSpace(tail.back())) tail.remove_suffix(1);
-    while (!tail.empty() && IsSpace(tail.front())) tail.remove_prefix(1);
-    layout.tail = std::string(tail);
+    ASSIGN_OR_RETURN(layout.tail, ParseLayoutTail(text_.substr(start, i - start), start));
     lexer_.set_pos(i);
     Advance();
   }
   RETURN_IF_ERROR(Expect(TokKind::kRBrace, "'}' to end the layout"));
+  if (shape->IsArray() && static_cast<int64_t>(layout.minor_to_major.size()) != shape->rank()) {
+    return ErrorAt(open, fmt::format("the layout's minor_to_major has {} entries, the shape has {} "
+                                     "dimensions", layout.minor_to_major.size(), shape->rank()));
+  }
   shape->set_layout(std::move(layout));
   return absl::OkStatus();
 }
@@ -481,6 +661,7 @@ StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   if (comps.empty()) return ErrorAt(tok_.begin, "expected a computation, found end of input");
   module_->set_entry(entry_ ? entry_ : last_parsed_);
   RETURN_IF_ERROR(CheckHeaderAliasing());
+  RETURN_IF_ERROR(CheckEntryLayout());
   return std::move(module_);
 }
 
@@ -872,6 +1053,10 @@ Status Parser::ParseAttribute(Attributes* attrs, Instruction* instr) {
   }
   std::optional<AttrId> id = AttrIdFromName(name);
   if (!id) {
+    if (instr != nullptr && (name == "conv_kind" || name == "mode")) {
+      if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an identifier");
+      RETURN_IF_ERROR(CheckEnumName(name, tok_.text, tok_.begin));
+    }
     ASSIGN_OR_RETURN(std::string raw, ParseRaw(/*stop_at_space=*/true));
     for (const auto& [k, v] : attrs->unknown()) {
       if (k == name) return ErrorAt(name_begin, fmt::format("duplicate attribute '{}'", name));
@@ -944,42 +1129,68 @@ Status Parser::CheckRequiredAttributes(const Instruction& instr, size_t at) {
   return absl::OkStatus();
 }
 
-// The values XLA's parser accepts for enumeration attributes (StringTo* in XLA).
-Status Parser::CheckEnumValue(AttrId id, std::string_view value, size_t at) {
+// The values XLA's parser accepts for enumeration attributes (StringTo* in XLA). `algorithm` is
+// two enumerations: the dot's PrecisionConfig::Algorithm (ALG_* lower-cased without the prefix)
+// and rng-bit-generator's RandomAlgorithm.
+Status Parser::CheckEnumValue(AttrId id, std::string_view value, size_t at, const Instruction* instr) {
+  if (id == AttrId::kAlgorithm) {
+    bool rng = instr != nullptr && instr->opcode() == Opcode::kRngBitGenerator;
+    static constexpr std::string_view kRandom[] = {"rng_default", "rng_three_fry", "rng_philox"};
+    static constexpr std::string_view kDot[] = {
+        "unset", "dot_any_f8_any_f8_f32", "dot_any_f8_any_f8_f32_fast_accum", "dot_f16_f16_f16",
+        "dot_f16_f16_f32", "dot_bf16_bf16_bf16", "dot_bf16_bf16_f32", "dot_bf16_bf16_f32_x3",
+        "dot_bf16_bf16_f32_x6", "dot_tf32_tf32_f32", "dot_tf32_tf32_f32_x3", "dot_f32_f32_f32",
+        "dot_f64_f64_f64", "dot_bf16_bf16_f32_x9"};
+    auto check = [&](auto& values) -> Status {
+      for (std::string_view v : values)
+        if (v == value) return absl::OkStatus();
+      return ErrorAt(at, fmt::format("invalid {} '{}' (expected one of: {})",
+                                     rng ? "random algorithm" : "dot algorithm", value,
+                                     fmt::join(values, ", ")));
+    };
+    return rng ? check(kRandom) : check(kDot);
+  }
   struct Enum {
     AttrId id;
-    bool any_case;
     std::vector<std::string_view> values;
   };
   static const Enum kEnums[] = {
-      {AttrId::kDirection, false, {"EQ", "NE", "GE", "GT", "LE", "LT"}},
-      {AttrId::kCompareType, false, {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}},
-      {AttrId::kFftType, false, {"FFT", "IFFT", "RFFT", "IRFFT"}},
-      {AttrId::kFusionKind, false, {"kLoop", "kInput", "kOutput", "kCustom"}},
-      {AttrId::kPaddingType, false, {"PADDING_INVALID", "PADDING_VALID", "PADDING_SAME"}},
-      {AttrId::kCustomCallSchedule, false, {"SCHEDULE_NONE", "SCHEDULE_LATEST",
-                                            "SCHEDULE_EARLIEST"}},
-      {AttrId::kApiVersion, false, {"API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
-                                    "API_VERSION_STATUS_RETURNING_UNIFIED",
-                                    "API_VERSION_TYPED_FFI"}},
-      {AttrId::kTransposeA, false, {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}},
-      {AttrId::kDistribution, true, {"rng_uniform", "rng_normal"}},
-      {AttrId::kOperandPrecision, true, {"default", "high", "highest", "packed_nibble"}},
+      {AttrId::kDirection, {"EQ", "NE", "GE", "GT", "LE", "LT"}},
+      {AttrId::kCompareType, {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}},
+      {AttrId::kFftType, {"FFT", "IFFT", "RFFT", "IRFFT"}},
+      {AttrId::kFusionKind, {"kLoop", "kInput", "kOutput", "kCustom"}},
+      {AttrId::kPaddingType, {"PADDING_INVALID", "PADDING_VALID", "PADDING_SAME"}},
+      {AttrId::kCustomCallSchedule, {"SCHEDULE_NONE", "SCHEDULE_LATEST", "SCHEDULE_EARLIEST"}},
+      {AttrId::kApiVersion, {"API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+                             "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"}},
+      {AttrId::kTransposeA, {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}},
+      {AttrId::kDistribution, {"rng_uniform", "rng_normal"}},
+      {AttrId::kOperandPrecision, {"default", "high", "highest", "packed_nibble"}},
   };
   for (const Enum& e : kEnums) {
     if (e.id != id) continue;
     for (std::string_view v : e.values) {
       if (v == value) return absl::OkStatus();
-      if (e.any_case && v.size() == value.size() &&
-          std::equal(v.begin(), v.end(), value.begin(),
-                     [](char a, char b) { return std::tolower(a) == std::tolower(b); })) {
-        return absl::OkStatus();
-      }
     }
     return ErrorAt(at, fmt::format("invalid {} '{}' (expected one of: {})", AttrName(id), value,
                                    fmt::join(e.values, ", ")));
   }
   return absl::OkStatus();
+}
+
+// Enumerations of attributes spmdc keeps as text: a convolution's conv_kind (ParseConvKind) and a
+// collective's group mode (StringToCollectiveOpGroupMode).
+Status Parser::CheckEnumName(std::string_view attr, std::string_view value, size_t at) {
+  static constexpr std::string_view kConvKind[] = {"fprop", "wgrad", "dgrad", "unset"};
+  static constexpr std::string_view kMode[] = {"cross_replica", "cross_partition",
+                                               "cross_replica_and_partition", "flattened_id"};
+  auto check = [&](auto& values) -> Status {
+    for (std::string_view v : values)
+      if (v == value) return absl::OkStatus();
+    return ErrorAt(at, fmt::format("invalid {} '{}' (expected one of: {})", attr, value,
+                                   fmt::join(values, ", ")));
+  };
+  return attr == "conv_kind" ? check(kConvKind) : check(kMode);
 }
 
 Status Parser::ParseShapeIndex(std::vector<int64_t>* out) {
@@ -1027,6 +1238,7 @@ Status Parser::CheckAliasingSyntax(bool buffer_donor) {
       if (!IsKeyword("must-alias") && !IsKeyword("may-alias")) {
         return Expected("'must-alias' or 'may-alias'");
       }
+      e.must_alias = IsKeyword("must-alias");
       Advance();
     }
     RETURN_IF_ERROR(expect(TokKind::kRParen));
@@ -1037,21 +1249,113 @@ Status Parser::CheckAliasingSyntax(bool buffer_donor) {
   return Expect(TokKind::kRBrace, "'}' at the end of the list");
 }
 
-// entry_computation_layout={(shape, ...)->shape}
+// entry_computation_layout={(shape, ...)->shape}; the shapes are kept for CheckEntryLayout.
 Status Parser::CheckComputationLayoutSyntax() {
+  entry_layout_.emplace();
+  entry_layout_->at = tok_.begin;
   RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the entry computation layout"));
   RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' before the parameter shapes"));
   while (!Is(TokKind::kRParen)) {
-    Shape s;
-    RETURN_IF_ERROR(ParseShape(&s));
+    entry_layout_->param_at.push_back(tok_.begin);
+    entry_layout_->params.emplace_back();
+    RETURN_IF_ERROR(ParseShape(&entry_layout_->params.back()));
     if (Is(TokKind::kRParen)) break;
     RETURN_IF_ERROR(Expect(TokKind::kComma, "',' between parameter shapes"));
   }
   Advance();
   RETURN_IF_ERROR(Expect(TokKind::kArrow, "'->' before the result shape"));
-  Shape result;
-  RETURN_IF_ERROR(ParseShape(&result));
+  entry_layout_->result_at = tok_.begin;
+  RETURN_IF_ERROR(ParseShape(&entry_layout_->result));
   return Expect(TokKind::kRBrace, "'}' at the end of the entry computation layout");
+}
+
+// A layout's minor_to_major must be a permutation of the dimensions (what XLA's
+// ValidateShapeWithOptionalLayout requires of the entry computation layout's shapes).
+std::optional<std::string> LayoutProblem(const Shape& shape) {
+  if (shape.IsTuple()) {
+    for (const Shape& e : shape.tuple_shapes())
+      if (std::optional<std::string> p = LayoutProblem(e)) return p;
+    return std::nullopt;
+  }
+  if (!shape.IsArray() || !shape.layout()) return std::nullopt;
+  std::vector<bool> seen(shape.rank(), false);
+  for (int64_t d : shape.layout()->minor_to_major) {
+    if (d < 0 || d >= shape.rank()) {
+      return fmt::format("the layout of {} names dimension {}, out of bounds", shape.ToString(), d);
+    }
+    if (seen[d]) return fmt::format("the layout of {} names dimension {} twice", shape.ToString(), d);
+    seen[d] = true;
+  }
+  return std::nullopt;
+}
+
+// `shape` with the default layout (major to minor) on every array that has none, as XLA's parser
+// fills them in.
+Shape WithDefaultLayouts(Shape shape) {
+  if (shape.IsTuple()) {
+    for (Shape& e : shape.mutable_tuple_shapes()) e = WithDefaultLayouts(std::move(e));
+  } else if (shape.IsArray() && !shape.layout()) {
+    Layout l;
+    for (int64_t d = shape.rank() - 1; d >= 0; --d) l.minor_to_major.push_back(d);
+    shape.set_layout(std::move(l));
+  }
+  return shape;
+}
+
+// What XLA's verifier requires of the entry computation layout (VerifyEntryComputationLayout,
+// layout-insensitive as its default): valid layouts, one shape per entry parameter, each
+// compatible with its parameter and the result with the root, and a must-alias output laid out
+// exactly like its parameter.
+Status Parser::CheckEntryLayout() {
+  Computation* entry = module_->entry();
+  if (entry == nullptr || entry->root() == nullptr) return absl::OkStatus();
+  std::vector<Shape> params;
+  Shape result;
+  if (entry_layout_) {
+    const EntryLayout& l = *entry_layout_;
+    if (std::optional<std::string> p = LayoutProblem(l.result)) return ErrorAt(l.result_at, *p);
+    if (!entry->root()->shape().Compatible(l.result)) {
+      return ErrorAt(l.result_at, fmt::format("the entry computation layout's result {} is not "
+                                              "compatible with the shape of the entry's root %{}, {}",
+                                              l.result.ToString(), entry->root()->name(),
+                                              entry->root()->shape().ToString()));
+    }
+    if (static_cast<int64_t>(l.params.size()) != entry->num_parameters()) {
+      return ErrorAt(l.at, fmt::format("the entry computation layout has {} parameters, the entry "
+                                       "computation %{} has {}", l.params.size(), entry->name(),
+                                       entry->num_parameters()));
+    }
+    for (size_t i = 0; i < l.params.size(); ++i) {
+      if (std::optional<std::string> p = LayoutProblem(l.params[i])) return ErrorAt(l.param_at[i], *p);
+      const Instruction* param = entry->parameter(static_cast<int64_t>(i));
+      if (param != nullptr && !param->shape().Compatible(l.params[i])) {
+        return ErrorAt(l.param_at[i], fmt::format("the entry computation layout's parameter {} is {}, "
+                                                  "not compatible with %{}, {}", i,
+                                                  l.params[i].ToString(), param->name(),
+                                                  param->shape().ToString()));
+      }
+    }
+    params = l.params;
+    result = l.result;
+  } else {
+    for (int64_t i = 0; i < entry->num_parameters(); ++i)
+      params.push_back(entry->parameter(i) ? entry->parameter(i)->shape() : Shape());
+    result = entry->root()->shape();
+  }
+  const Shape laid_out_result = WithDefaultLayouts(result);
+  for (const AliasEntry& e : alias_entries_) {
+    if (e.donor || !e.must_alias || e.param >= static_cast<int64_t>(params.size())) continue;
+    const Shape laid_out_param = WithDefaultLayouts(params[e.param]);
+    const Shape& out = laid_out_result.subshape(e.output_index);
+    const Shape& in = laid_out_param.subshape(e.param_index);
+    if (!out.Equal(in, /*compare_layout=*/true)) {
+      return ErrorAt(e.at, fmt::format("output {{{}}} must alias parameter {} at {{{}}}, but their "
+                                       "shapes and layouts differ: {} and {}",
+                                       fmt::join(e.output_index, ","), e.param,
+                                       fmt::join(e.param_index, ","), out.ToString(), in.ToString()));
+    }
+  }
+  return absl::OkStatus();
 }
 
 bool IndexIsValid(const Shape& shape, const std::vector<int64_t>& index) {
@@ -1103,6 +1407,27 @@ Status Parser::CheckHeaderAliasing() {
                                          "a buffer donor", e.param, fmt::join(e.param_index, ",")));
       }
     } else {
+      // HloInputOutputAliasConfig::Verify: one output per parameter buffer, both dense arrays of
+      // the same byte size.
+      if (std::find(aliased_params.begin(), aliased_params.end(), key) != aliased_params.end()) {
+        return ErrorAt(e.at, fmt::format("parameter {} at {{{}}} is aliased to two outputs", e.param,
+                                         fmt::join(e.param_index, ",")));
+      }
+      const Shape& in = entry->parameter(e.param)->shape().subshape(e.param_index);
+      const Shape& out = entry->root()->shape().subshape(e.output_index);
+      if (!in.IsArray() || !out.IsArray()) {
+        return ErrorAt(e.at, fmt::format("only arrays can alias: output {{{}}} is {}, parameter {} "
+                                         "at {{{}}} is {}", fmt::join(e.output_index, ","),
+                                         out.ToString(false), e.param, fmt::join(e.param_index, ","),
+                                         in.ToString(false)));
+      }
+      if (in.byte_size() != out.byte_size()) {
+        return ErrorAt(e.at, fmt::format("output {{{}}} ({}, {} bytes) and parameter {} at {{{}}} "
+                                         "({}, {} bytes) alias but differ in size",
+                                         fmt::join(e.output_index, ","), out.ToString(false),
+                                         out.byte_size(), e.param, fmt::join(e.param_index, ","),
+                                         in.ToString(false), in.byte_size()));
+      }
       aliased_params.push_back(std::move(key));
     }
   }
@@ -1508,47 +1833,74 @@ StatusOr<Window> Parser::ParseWindow() {
   return window;
 }
 
+// lhs_rhs->out, e.g. b01f_01io->b01f. A '?' labels a dimension that is none of the convolution's
+// (XLA's ParseConvolutionDimensionNumbers skips it: cuDNN's vectorized layouts add one to
+// custom-call convolutions). Each part then has its own length; all three name the same number
+// of spatial dims, each digit once and below that number, and b/f (i/o) exactly once.
 StatusOr<ConvDims> Parser::ParseConvDims() {
   size_t at = tok_.begin;
   ASSIGN_OR_RETURN(std::string_view s, ScanChars(IsDimLabelChar));
   size_t us = s.find('_');
   size_t arrow = s.find("->");
-  if (us == std::string_view::npos || arrow == std::string_view::npos || arrow < us) {
+  if (us == std::string_view::npos || arrow == std::string_view::npos || arrow < us ||
+      s.find('_', us + 1) != std::string_view::npos ||
+      s.find("->", arrow + 2) != std::string_view::npos) {
     return ErrorAt(at, fmt::format("invalid dim_labels '{}' (expected like b01f_01io->b01f)", s));
   }
   std::string_view parts[3] = {s.substr(0, us), s.substr(us + 1, arrow - us - 1), s.substr(arrow + 2)};
   const char* letters[3] = {"bf", "io", "bf"};
+  const char* names[3] = {"input", "kernel", "output"};
   ConvDims dims;
   int64_t* a[3] = {&dims.input_batch, &dims.kernel_input_feature, &dims.output_batch};
   int64_t* b[3] = {&dims.input_feature, &dims.kernel_output_feature, &dims.output_feature};
   std::vector<int64_t>* spatial[3] = {&dims.input_spatial, &dims.kernel_spatial, &dims.output_spatial};
-  size_t num_spatial = parts[0].size() >= 2 ? parts[0].size() - 2 : 0;
+  size_t num_spatial[3] = {0, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    if (parts[k].size() > 12) {
+      return ErrorAt(at, fmt::format("invalid dim_labels '{}': the {} part names more than 12 "
+                                     "dimensions", s, names[k]));
+    }
+    for (size_t i = 0; i < parts[k].size(); ++i) {
+      const char c = parts[k][i];
+      if (c == letters[k][0] || c == letters[k][1] || c == '?') continue;
+      if (!IsDigit(c)) {
+        return ErrorAt(at + (parts[k].data() - s.data()) + i,
+                       fmt::format("unexpected '{}' in the {} part of dim_labels '{}' (expected [0-9{}?])", c,
+                                   names[k], s, letters[k]));
+      }
+      ++num_spatial[k];
+    }
+  }
+  if (num_spatial[0] != num_spatial[1] || num_spatial[0] != num_spatial[2]) {
+    return ErrorAt(at, fmt::format("invalid dim_labels '{}': input, kernel and output must have "
+                                   "the same number of spatial dimensions, got {}, {}, {}", s,
+                                   num_spatial[0], num_spatial[1], num_spatial[2]));
+  }
   for (int k = 0; k < 3; ++k) {
     std::string_view p = parts[k];
-    if (p.size() != num_spatial + 2 || p.size() > 12) {
-      return ErrorAt(at, fmt::format("invalid dim_labels '{}': the three parts must have equal "
-                                     "rank", s));
-    }
-    spatial[k]->assign(num_spatial, -1);
+    spatial[k]->assign(num_spatial[k], -1);
     int seen_a = 0, seen_b = 0;
     for (size_t i = 0; i < p.size(); ++i) {
       char c = p[i];
+      if (c == '?') continue;
       if (c == letters[k][0]) {
         *a[k] = static_cast<int64_t>(i);
         ++seen_a;
       } else if (c == letters[k][1]) {
         *b[k] = static_cast<int64_t>(i);
         ++seen_b;
-      } else if (IsDigit(c) && static_cast<size_t>(c - '0') < num_spatial &&
+      } else if (IsDigit(c) && static_cast<size_t>(c - '0') < num_spatial[k] &&
                  (*spatial[k])[c - '0'] < 0) {
         (*spatial[k])[c - '0'] = static_cast<int64_t>(i);
       } else {
         return ErrorAt(at + (p.data() - s.data()) + i,
-                       fmt::format("unexpected '{}' in dim_labels '{}'", c, s));
+                       fmt::format("unexpected '{}' in the {} part of dim_labels '{}'", c, names[k], s));
       }
     }
     if (seen_a != 1 || seen_b != 1) {
-      return ErrorAt(at, fmt::format("invalid dim_labels '{}'", s));
+      return ErrorAt(at + (p.data() - s.data()),
+                     fmt::format("invalid dim_labels '{}': the {} part must name '{}' and '{}' "
+                                 "exactly once", s, names[k], letters[k][0], letters[k][1]));
     }
   }
   return dims;
@@ -1999,7 +2351,7 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
     }
     case AttrKind::kIdent: {
       if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an identifier");
-      RETURN_IF_ERROR(CheckEnumValue(id, tok_.text, tok_.begin));
+      RETURN_IF_ERROR(CheckEnumValue(id, tok_.text, tok_.begin, instr));
       attrs->Set(id, std::string(tok_.text));
       Advance();
       return absl::OkStatus();
@@ -2009,7 +2361,7 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
       RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{'"));
       while (!Is(TokKind::kRBrace)) {
         if (!Is(TokKind::kIdent) || tok_.percent) return Expected("an identifier");
-        RETURN_IF_ERROR(CheckEnumValue(id, tok_.text, tok_.begin));
+        RETURN_IF_ERROR(CheckEnumValue(id, tok_.text, tok_.begin, instr));
         v.emplace_back(tok_.text);
         Advance();
         if (Is(TokKind::kComma)) {

@@ -150,8 +150,11 @@ void AppendInts(Buf& out, const std::vector<int64_t>& v, std::string_view sep = 
   }
 }
 
+// As XLA prints them: as long as the highest dimension named, '?' for the others.
 std::string DimLabels(int64_t a, char ca, int64_t b, char cb, const std::vector<int64_t>& spatial) {
-  int64_t rank = 2 + static_cast<int64_t>(spatial.size());
+  int64_t rank = std::max(a, b) + 1;
+  for (int64_t d : spatial) rank = std::max(rank, d + 1);
+  rank = std::clamp<int64_t>(rank, 0, 64);
   std::string s(rank, '?');
   auto put = [&](int64_t pos, char c) {
     if (pos >= 0 && pos < rank) s[pos] = c;

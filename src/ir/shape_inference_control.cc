@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "absl/container/flat_hash_set.h"
+#include "ir/module.h"
 #include "ir/shape_inference_internal.h"
 
 namespace spmdc::shape_inference {
@@ -121,10 +122,44 @@ StatusOr<Shape> AsyncState(const Instruction& instr, int64_t min_size) {
 
 // ---- Collectives -----------------------------------------------------------------------------
 
+// XLA's collective group modes (CollectiveOpGroupMode), implied by channel_id and
+// use_global_device_ids. The ops that take use_global_device_ids always have a value for it
+// (false when not written), so with a channel they are cross-replica-and-partition unless it is
+// true; the others (all-to-all, collective-broadcast, ...) are cross-partition with a channel.
+enum class GroupMode { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition, kFlattenedId };
+
+bool TakesGlobalDeviceIds(Opcode op) {
+  return op == Opcode::kAllReduce || op == Opcode::kAllReduceStart || op == Opcode::kAllGather ||
+         op == Opcode::kAllGatherStart || op == Opcode::kReduceScatter;
+}
+
+StatusOr<GroupMode> GroupModeOf(const Instruction& instr) {
+  const bool channel = instr.attrs().Has(AttrId::kChannelId);
+  if (!TakesGlobalDeviceIds(instr.opcode())) return channel ? GroupMode::kCrossPartition : GroupMode::kCrossReplica;
+  const bool global = instr.bool_attr(AttrId::kUseGlobalDeviceIds);
+  if (!channel) {
+    if (global) return InvalidArgument("use_global_device_ids=true needs a channel_id");
+    return GroupMode::kCrossReplica;
+  }
+  return global ? GroupMode::kFlattenedId : GroupMode::kCrossReplicaAndPartition;
+}
+
 // The size of every replica group, or nullopt when the groups are absent or empty (all devices).
+// As XLA's verifier (CheckReplicaGroups) requires: no empty group, every id of 0..n-1 exactly
+// once, n the replica count, partition count or their product (as the group mode says, when the
+// module sets them), groups of one size (all-reduce may mix sizes; the first is returned), and
+// groups given in flattened-id mode.
 StatusOr<std::optional<int64_t>> GroupSize(const Instruction& instr) {
+  ASSIGN_OR_RETURN(GroupMode mode, GroupModeOf(instr));
   const ReplicaGroups* rg = instr.attr<ReplicaGroups>(AttrId::kReplicaGroups);
-  if (!rg) return std::optional<int64_t>();
+  const bool empty = !rg || (!rg->iota && rg->groups.empty());
+  if (empty) {
+    if (mode == GroupMode::kFlattenedId)
+      return InvalidArgument("replica_groups must be given with use_global_device_ids=true");
+    return std::optional<int64_t>();
+  }
+  int64_t total = 0;
+  std::optional<int64_t> size;
   if (rg->iota) {
     const auto& io = *rg->iota;
     if (io.num_groups < 1 || io.group_size < 1)
@@ -134,7 +169,7 @@ StatusOr<std::optional<int64_t>> GroupSize(const Instruction& instr) {
       if (d < 1) return InvalidArgument("replica_groups iota reshape dims must be positive");
       ASSIGN_OR_RETURN(n, CheckedMul(n, d));
     }
-    ASSIGN_OR_RETURN(int64_t total, CheckedMul(io.num_groups, io.group_size));
+    ASSIGN_OR_RETURN(total, CheckedMul(io.num_groups, io.group_size));
     if (!io.reshape_dims.empty() && n != total)
       return InvalidArgument("replica_groups [{},{}] do not match reshape dims of {} devices",
                              io.num_groups, io.group_size, n);
@@ -144,22 +179,44 @@ StatusOr<std::optional<int64_t>> GroupSize(const Instruction& instr) {
       RETURN_IF_ERROR(CheckDimList(io.transpose_perm, io.reshape_dims.size(),
                                    "replica_groups transpose dimension"));
     }
-    return std::optional<int64_t>(io.group_size);
-  }
-  if (rg->groups.empty()) return std::optional<int64_t>();
-  absl::flat_hash_set<int64_t> seen;
-  size_t size = rg->groups[0].size();
-  for (const auto& g : rg->groups) {
-    if (g.size() != size)
-      return InvalidArgument("replica_groups have different sizes ({} and {})", size, g.size());
-    for (int64_t id : g) {
-      if (id < 0) return InvalidArgument("replica_groups contain negative id {}", id);
-      if (!seen.insert(id).second)
-        return InvalidArgument("replica_groups contain id {} more than once", id);
+    size = io.group_size;
+  } else {
+    const bool uniform = instr.opcode() != Opcode::kAllReduce && instr.opcode() != Opcode::kAllReduceStart;
+    absl::flat_hash_set<int64_t> seen;
+    for (const auto& g : rg->groups) {
+      if (g.empty()) return InvalidArgument("replica_groups contain an empty group");
+      if (uniform && g.size() != rg->groups[0].size())
+        return InvalidArgument("replica_groups have different sizes ({} and {})", rg->groups[0].size(), g.size());
+      for (int64_t id : g) {
+        if (id < 0) return InvalidArgument("replica_groups contain negative id {}", id);
+        if (!seen.insert(id).second) return InvalidArgument("replica_groups contain id {} more than once", id);
+      }
     }
+    total = static_cast<int64_t>(seen.size());
+    for (int64_t i = 0; i < total; ++i)
+      if (!seen.contains(i)) return InvalidArgument("replica_groups do not name id {} (ids must be 0..{})", i, total - 1);
+    size = static_cast<int64_t>(rg->groups[0].size());
   }
-  if (size == 0) return InvalidArgument("replica_groups contain an empty group");
-  return std::optional<int64_t>(static_cast<int64_t>(size));
+  const Module* module = instr.parent() ? instr.parent()->parent() : nullptr;
+  if (module) {
+    const int64_t replicas = module->replica_count(), partitions = module->num_partitions();
+    int64_t expected = 1;
+    std::string_view what;
+    switch (mode) {
+      case GroupMode::kCrossReplica: case GroupMode::kCrossReplicaAndPartition:
+        expected = replicas, what = "replicas";
+        break;
+      case GroupMode::kCrossPartition:
+        expected = partitions, what = "partitions";
+        break;
+      case GroupMode::kFlattenedId:
+        expected = replicas * partitions, what = "devices (replicas x partitions)";
+        break;
+    }
+    if (expected != 1 && total != expected)
+      return InvalidArgument("replica_groups name {} ids, but the module has {} {}", total, expected, what);
+  }
+  return size;
 }
 
 // The collective's dimension from dimensions={d} (one entry), in range for `rank`.
@@ -188,12 +245,14 @@ StatusOr<std::vector<Shape>> AllGatherResults(const Instruction& instr,
   ASSIGN_OR_RETURN(std::optional<int64_t> shards, GroupSize(instr));
   int64_t n = static_cast<int64_t>(operands.size());
   std::vector<Shape> outs;
+  // All devices take part when there are no groups: the count comes from the module, so the
+  // declared multiple of operand 0 is accepted and applies to every operand (as in XLA's
+  // verifier, which derives one shard count from the first operand).
+  int64_t k = shards.value_or(-1);
   for (int64_t i = 0; i < n; ++i) {
     Shape out = operands[i];
     ASSIGN_OR_RETURN(int64_t d, CollectiveDim(instr, out.rank()));
-    int64_t k = shards.value_or(-1);
     if (k < 0) {
-      // All devices take part: the count comes from the module, so accept the declared multiple.
       const Shape* decl = declared_results ? DeclaredElement(*declared_results, i, n) : nullptr;
       if (!decl || decl->rank() != out.rank() || out.dim(d) <= 0 || decl->dim(d) % out.dim(d) != 0)
         k = 1;
@@ -240,11 +299,11 @@ StatusOr<Shape> InferReduceScatter(const Instruction& instr) {
   ASSIGN_OR_RETURN(std::optional<int64_t> shards, GroupSize(instr));
   RETURN_IF_ERROR(CheckAllReduceReducer(instr, ops));
   int64_t n = static_cast<int64_t>(ops.size());
+  int64_t k = shards.value_or(-1);  // without groups: from operand 0 (as for all-gather)
   for (int64_t i = 0; i < n; ++i) {
     Shape& out = ops[i];
     ASSIGN_OR_RETURN(int64_t d, CollectiveDim(instr, out.rank()));
     if (out.dim(d) < 0) continue;
-    int64_t k = shards.value_or(-1);
     if (k < 0) {
       const Shape* decl = DeclaredElement(instr.shape(), i, n);
       if (!decl || decl->rank() != out.rank() || decl->dim(d) <= 0 || out.dim(d) % decl->dim(d) != 0)
@@ -466,7 +525,9 @@ StatusOr<Shape> InferControl(const Instruction& instr) {
       return s.tuple_shape(0);
     }
     case Opcode::kAfterAll:
-      for (int64_t i = 0; i < instr.operand_count(); ++i) RETURN_IF_ERROR(ExpectToken(instr, i));
+      // Any operands: XLA's verifier (ShapeVerifier::HandleAfterAll) only requires the token
+      // result; the operands only order the token after them. (XlaBuilder's AfterAll, which
+      // takes tokens only, is not a rule of the HLO.)
       return Shape::Token();
     case Opcode::kAddDependency:
       RETURN_IF_ERROR(ExpectOperandCount(instr, 2));

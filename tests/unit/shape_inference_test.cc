@@ -527,7 +527,9 @@ TEST(ShapeInference, TokensAndIo) {
   EXPECT_EQ(Infer(tok), "token[]");
   Instruction* x = t.Param(F32({4}));
   EXPECT_EQ(Infer(t.Add(Opcode::kAddDependency, F32({4}), {x, tok})), "f32[4]");
-  EXPECT_THAT(Infer(t.Add(Opcode::kAfterAll, Shape::Token(), {x})), HasSubstr("token"));
+  // As in XLA's verifier, after-all orders its token after operands of any type.
+  EXPECT_EQ(Infer(t.Add(Opcode::kAfterAll, Shape::Token(), {x, tok})), "token[]");
+  EXPECT_THAT(Infer(t.Add(Opcode::kAddDependency, F32({4}), {x, x})), HasSubstr("token"));
   Instruction* in = t.Add(Opcode::kInfeed, Shape::Tuple({F32({4}), Shape::Token()}), {tok});
   EXPECT_EQ(Infer(in), "(f32[4], token[])");
   EXPECT_EQ(Infer(t.Add(Opcode::kOutfeed, Shape::Token(), {x, tok})), "token[]");
