@@ -145,7 +145,8 @@ class Importer {
 
  private:
   // A declared `xla.sdy.sharding_rule` (custom calls, e.g. CustomSPMDPartitioning) must parse and
-  // map every operand and result dim. (Propagation does not use it yet: such calls are opaque.)
+  // map every operand and result dim, each dim the product of its factors' sizes. Propagation
+  // uses it as the call's factor map (propagation/factor_rule.h).
   Status CheckShardingRule(const Instruction& instr) {
     static constexpr std::string_view kRule = "xla.sdy.sharding_rule";
     const std::string* raw = RawAttr(instr.attrs(), kRule);
@@ -164,10 +165,25 @@ class Importer {
       if (maps.size() != shapes.size())
         return loc_.AtInstr(instr, fmt::format("{} maps {} {}, the instruction has {}", kRule, maps.size(), side,
                                                shapes.size()));
-      for (size_t t = 0; t < maps.size(); ++t)
+      for (size_t t = 0; t < maps.size(); ++t) {
         if (!shapes[t]->IsArray() || static_cast<int64_t>(maps[t].size()) != shapes[t]->rank())
           return loc_.AtInstr(instr, fmt::format("{} maps {} dims of {} {}, its rank is {}", kRule, maps[t].size(), side,
                                                  t, shapes[t]->IsArray() ? shapes[t]->rank() : 0));
+        // A dim is the product of its factors (those whose size is written).
+        for (size_t d = 0; d < maps[t].size(); ++d) {
+          if (shapes[t]->is_dynamic_dim(static_cast<int64_t>(d))) continue;
+          int64_t product = 1;
+          bool known = true;
+          for (int64_t f : maps[t][d]) {
+            int64_t size = f >= 0 && static_cast<size_t>(f) < rule->factor_sizes.size() ? rule->factor_sizes[f] : 0;
+            if (size <= 0 || __builtin_mul_overflow(product, size, &product)) known = false;
+          }
+          if (known && product != shapes[t]->dim(static_cast<int64_t>(d)))
+            return loc_.AtInstr(instr, fmt::format("{}: dim {} of {} {} has size {}, its factors multiply to {}", kRule, d,
+                                                   side.substr(0, side.size() - 1), t,
+                                                   shapes[t]->dim(static_cast<int64_t>(d)), product));
+        }
+      }
       return absl::OkStatus();
     };
     std::vector<const Shape*> operands;
@@ -264,14 +280,21 @@ class Importer {
         RETURN_IF_ERROR(RewriteRegion(comp, g));
       }
     }
-    // Bodies no longer called are gone with their calls.
-    absl::flat_hash_set<const Computation*> called;
-    for (Computation* c : module_.computations())
-      for (Instruction* i : c->instructions())
-        for (Computation* callee : i->called_computations()) called.insert(callee);
-    for (Computation* c : module_.computations())
-      if (c->name().rfind(kBodyPrefix, 0) == 0 && !called.contains(c) && c != module_.entry() && inlined_.contains(c))
-        module_.RemoveComputation(c);
+    // Bodies no longer called are gone with their calls; a nested body goes once the body that
+    // called it has gone.
+    for (bool removed = true; removed;) {
+      removed = false;
+      absl::flat_hash_set<const Computation*> called;
+      for (Computation* c : module_.computations())
+        for (Instruction* i : c->instructions())
+          for (Computation* callee : i->called_computations()) called.insert(callee);
+      for (Computation* c : module_.computations())
+        if (c->name().rfind(kBodyPrefix, 0) == 0 && !called.contains(c) && c != module_.entry() &&
+            inlined_.contains(c)) {
+          module_.RemoveComputation(c);
+          removed = true;
+        }
+    }
     return absl::OkStatus();
   }
 
@@ -544,6 +567,8 @@ class Importer {
     std::vector<Instruction*> sources;
     LeafSources(entry->root(), &sources);
     std::vector<std::optional<Sharding>> leaves(sources.size());
+    std::vector<bool> open(sources.size(), false);
+    std::vector<std::string> bodies(sources.size());  // each result's sdy text, as written
     bool any = false;
     for (Computation* comp : module_.computations())
       for (Instruction* f : comp->instructions()) {
@@ -558,8 +583,10 @@ class Importer {
         for (size_t i = 0; i < sources.size(); ++i)
           if (sources[i] == f) {
             at_root = true;
-            // Fully open (`[{?}, ...]`): no constraint on that result.
+            // Fully open (`[{?}, ...]`): no constraint on that result; propagation decides it.
             if (!v[0].FullyOpen()) leaves[i] = s;
+            bodies[i] = SdyShardingBodyToString(v[0].mesh_name, v[0].mesh, v[0].named);
+            open[i] = v[0].FullyOpen();
             any |= !v[0].FullyOpen();
           }
         if (at_root) {
@@ -574,8 +601,31 @@ class Importer {
           f->set_sharding(Share(s));
         }
       }
-    if (!any) return absl::OkStatus();
     Instruction* root = entry->root();
+    // The root keeps what the module said of each result (open dims, priorities: what the export
+    // prints back), when every result said something and the root is one flat value or tuple.
+    const bool flat = !root->shape().IsTuple() || root->shape().tuple_size() == static_cast<int64_t>(bodies.size());
+    if (flat && !bodies.empty() && std::none_of(bodies.begin(), bodies.end(), [](const std::string& b) { return b.empty(); }))
+      SetAttr(root->attrs(), kShardingAttr,
+              QuoteString(fmt::format("#sdy.sharding_per_value<[{}]>", fmt::join(bodies, ", "))));
+    // Results left open may take what propagation infers (XLA's
+    // allow_spmd_sharding_propagation_to_output, per result), unless the module says otherwise
+    // or the root's own sharding= fixes them.
+    if (std::find(open.begin(), open.end(), true) != open.end() &&
+        !module_.config().Has(AttrId::kAllowPropagationToOutput)) {
+      std::vector<bool> allow = open;
+      if (root->has_sharding()) {
+        const Sharding have = root->sharding()->NormalizeTupleSharding(root->shape());
+        for (size_t i = 0; i < allow.size(); ++i) {
+          const Sharding leaf = have.IsTuple() && i < have.tuple_elements().size() ? have.tuple_elements()[i] : have;
+          if (!leaf.IsUnknown()) allow[i] = false;
+        }
+      }
+      if (!root->shape().IsTuple()) allow.resize(1);
+      if (std::find(allow.begin(), allow.end(), true) != allow.end())
+        module_.config().Set(AttrId::kAllowPropagationToOutput, std::move(allow));
+    }
+    if (!any) return absl::OkStatus();
     std::vector<Sharding> given;
     for (const auto& l : leaves) given.push_back(l.value_or(Sharding::Replicate()));
     Sharding sharding = root->shape().IsTuple() ? Sharding::Tuple(given) : given[0];
@@ -688,8 +738,11 @@ void ExportShardyAttributes(Module& module) {
   if (!parsed.ok()) return;  // the import checked it; a module built otherwise keeps its text
   SdyMeshes meshes = *std::move(parsed);
   // The sdy form of one array's sharding: on the first mesh that expresses it, or a maximal mesh
-  // added for a single device.
-  auto leaf = [&](const Sharding& s, const Shape& shape) -> std::optional<std::string> {
+  // added for a single device. `before` is what the module said of this value (its
+  // `xla.sdy.sharding` as read), whose open dims (`?`), priorities (`pN`) and explicitly
+  // replicated axes are kept: spmdc's shardings do not hold them, and they still mean what they
+  // meant to a Shardy reader (a dim open for more axes, the order in which shardings spread).
+  auto leaf = [&](const Sharding& s, const Shape& shape, const SdySharding* before) -> std::optional<std::string> {
     if (!shape.IsArray()) return std::nullopt;
     if (s.IsMaximal()) {
       std::string name = fmt::format("maximal_mesh_{}", *s.UniqueDevice());
@@ -704,26 +757,50 @@ void ExportShardyAttributes(Module& module) {
     }
     for (const auto& [name, mesh] : meshes.meshes) {
       if (mesh.names.empty() && !s.IsReplicated()) continue;
-      if (auto named = TiledToNamed(s, shape.rank(), mesh)) return SdyShardingBodyToString(name, mesh, *named);
+      std::optional<NamedSharding> named = TiledToNamed(s, shape.rank(), mesh);
+      if (!named) continue;
+      if (before && before->named.dims.size() == named->dims.size()) {
+        for (size_t d = 0; d < named->dims.size(); ++d) {
+          named->dims[d].open = before->named.dims[d].open;
+          named->dims[d].priority = before->named.dims[d].priority;
+        }
+        if (before->mesh_name == name && named->replicated.empty())
+          for (const AxisRef& r : before->named.replicated) {
+            bool used = false;
+            for (const NamedDim& d : named->dims)
+              for (const AxisRef& a : d.axes) used |= a.axis == r.axis;
+            for (const AxisRef& a : named->unreduced) used |= a.axis == r.axis;
+            if (!used) named->replicated.push_back(r);
+          }
+      }
+      return SdyShardingBodyToString(name, mesh, *named);
     }
     return std::nullopt;
   };
   for (Computation* comp : module.computations())
     for (Instruction* instr : comp->instructions()) {
+      // What the module said of the value (read before it is replaced).
+      std::vector<SdySharding> before;
+      if (const std::string* old = RawAttr(instr->attrs(), kShardingAttr)) {
+        StatusOr<std::vector<SdySharding>> parsed = ParseSdyShardingPerValue(Decode(*old), meshes);
+        if (parsed.ok()) before = *std::move(parsed);
+      }
       EraseAttrIf(instr->attrs(), [](std::string_view k) { return k == kShardingAttr; });
       if (!instr->has_sharding()) continue;
       const Sharding s = instr->sharding()->NormalizeTupleSharding(instr->shape());
       std::vector<std::string> bodies;
       bool ok = true;
+      auto before_at = [&](size_t i, size_t n) -> const SdySharding* { return before.size() == n ? &before[i] : nullptr; };
       if (s.IsTuple()) {
         if (instr->shape().tuple_size() != static_cast<int64_t>(s.tuple_elements().size())) continue;
-        for (int64_t i = 0; ok && i < instr->shape().tuple_size(); ++i) {
-          auto b = leaf(s.tuple_elements()[i], instr->shape().tuple_shape(i));
+        const size_t n = static_cast<size_t>(instr->shape().tuple_size());
+        for (size_t i = 0; ok && i < n; ++i) {
+          auto b = leaf(s.tuple_elements()[i], instr->shape().tuple_shape(static_cast<int64_t>(i)), before_at(i, n));
           ok = b.has_value();
           if (ok) bodies.push_back(*b);
         }
       } else {
-        auto b = leaf(s, instr->shape());
+        auto b = leaf(s, instr->shape(), before_at(0, 1));
         ok = b.has_value();
         if (ok) bodies.push_back(*b);
       }

@@ -25,6 +25,23 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
     // after (leaving), so the group values are always the full value's blocks.
     const bool enter = instr->IsCustomCall("SPMDFullToShardShape");
     const PValue& v = Get(instr->operand(0));
+    // A region nested in a partial-manual one whose manual axes make every axis manual (shard_map
+    // inside shard_map): each device's in-group tile of its group's value is its manual data, as
+    // at the top level (evenly divided tiles only: there is no padding to hide).
+    auto evenly_tiled = [](const Sharding& s, const Shape& full, const Shape& tile) {
+      if (!s.IsManualSubgroup() || !full.IsArray() || !(s.ShardShape(full).dims() == tile.dims())) return false;
+      for (int64_t d = 0; d < full.rank(); ++d)
+        if (tile.dim(d) * s.NumTilesOnDim(d) != full.dim(d)) return false;
+      return true;
+    };
+    if (enter && target.IsManual() && evenly_tiled(v.sharding, v.base_shape, instr->shape())) {
+      Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
+      return absl::OkStatus();
+    }
+    if (!enter && v.sharding.IsManual() && evenly_tiled(target, instr->shape(), v.hlo->shape())) {
+      Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
+      return absl::OkStatus();
+    }
     const Sharding& manual = enter ? target : v.sharding;
     const Sharding& automatic = enter ? v.sharding : target;
     const Shape& full = enter ? v.base_shape : instr->shape();

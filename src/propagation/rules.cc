@@ -6,6 +6,7 @@
 
 #include "propagation/dim_mapping.h"
 #include "propagation/dot_dims.h"
+#include "propagation/factor_rule.h"
 #include "propagation/gather_parallel.h"
 #include "propagation/lattice.h"
 #include "propagation/state.h"
@@ -518,8 +519,29 @@ bool InferSort(Instruction* instr, PropagationState& s) {
   return s.Improve(instr, MaybeTuple(*instr, os), op, "sort", EventKind::kForward, s.SingleNonRootUser(instr));
 }
 
+// A custom call that declares a sharding rule (jax.custom_partitioning): every result from every
+// sharded operand through the rule's factors (factor_rule.h), the lattice merging them as it does
+// a dot's two candidates.
+bool InferByShardingRule(Instruction* instr, const SdyShardingRule& rule, PropagationState& s) {
+  const int64_t results = instr->shape().IsTuple() ? instr->shape().tuple_size() : 1;
+  bool changed = false;
+  for (int64_t k = 0; k < instr->operand_count(); ++k) {
+    const Instruction* op = instr->operand(k);
+    if (!HasPropagatable(op) || op->sharding()->IsTuple()) continue;
+    const RuleTensor from{false, k};
+    for (int64_t r = 0; r < results; ++r) {
+      Sharding cand = ShardingThroughRule(*instr, rule, from, *op->sharding(), RuleTensor{true, r});
+      std::string name = ShardingRuleName(*instr, from);
+      changed |= instr->shape().IsTuple() ? ImproveElement(instr, r, cand, op, name, s)
+                                          : s.Improve(instr, cand, op, name, EventKind::kForward);
+    }
+  }
+  return changed;
+}
+
 bool InferCustomCall(Instruction* instr, PropagationState& s) {
   if (instr->IsCustomCall("ShardBarrierFrom")) return false;  // blocks forward flow
+  if (std::optional<SdyShardingRule> rule = DeclaredShardingRule(*instr)) return InferByShardingRule(instr, *rule, s);
   const Instruction* op = RepresentativeOperand(*instr);
   if (!op || !HasPropagatable(op)) return false;
   return s.Improve(instr, *op->sharding(), op, instr->custom_call_target(),
@@ -582,7 +604,7 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
     case Opcode::kParameter:
       return allow_to_parameters || s.computation_map.contains(comp);
     case Opcode::kCustomCall:
-      return s.is_spmd && (IsPassthroughCustomCall(i) || IsBarrier(i));
+      return s.is_spmd && (IsPassthroughCustomCall(i) || IsBarrier(i) || DeclaredShardingRule(i).has_value());
     default:
       return false;
   }

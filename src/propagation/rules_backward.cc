@@ -6,6 +6,7 @@
 
 #include "propagation/dim_mapping.h"
 #include "propagation/dot_dims.h"
+#include "propagation/factor_rule.h"
 #include "propagation/gather_parallel.h"
 #include "propagation/lattice.h"
 #include "propagation/state.h"
@@ -51,6 +52,37 @@ Sharding DotOperandFromResult(const Instruction& dot, const DotDims& d, int64_t 
     if (MergeSharding(result, &from_other, may_combine)) result = from_other;
   }
   return result;
+}
+
+// Operand `k` of a custom call with a declared sharding rule (factor_rule.h): what each result's
+// sharding implies, merged with what the other sharded operands imply through shared factors (a
+// contracting factor), as for a dot's operand. Null when nothing is implied.
+std::optional<Sharding> OperandFromShardingRule(const Instruction& cc, const SdyShardingRule& rule, int64_t k,
+                                                const Sharding& us, bool may_combine) {
+  if (k < 0) return std::nullopt;
+  const RuleTensor to{false, k};
+  const int64_t results = cc.shape().IsTuple() ? cc.shape().tuple_size() : 1;
+  std::optional<Sharding> out;
+  auto merge = [&](Sharding cand) {
+    if (!out) {
+      out = std::move(cand);
+    } else if (MergeSharding(*out, &cand, may_combine)) {
+      out = std::move(cand);
+    }
+  };
+  for (int64_t r = 0; r < results; ++r) {
+    Sharding rs = SubSharding(cc, us, r);
+    if (!IsPropagatable(rs) || rs.IsTuple()) continue;
+    merge(ShardingThroughRule(cc, rule, RuleTensor{true, r}, rs, to));
+  }
+  if (!out) return std::nullopt;
+  for (int64_t j = 0; j < cc.operand_count(); ++j) {
+    const Instruction* other = cc.operand(j);
+    if (j == k || !HasPropagatable(other) || other->sharding()->IsTuple() || other->sharding()->IsTileMaximal())
+      continue;
+    merge(ShardingThroughRule(cc, rule, RuleTensor{false, j}, *other->sharding(), to));
+  }
+  return out;
 }
 
 // Gather operand / scatter update sharding from the result: the parallel-dims sharding and the
@@ -301,6 +333,10 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
       if (!from_indices.IsTileMaximal()) return from_indices;
       return std::nullopt;
     }
+    case Opcode::kCustomCall:
+      if (std::optional<SdyShardingRule> rule = DeclaredShardingRule(user)) return OperandFromShardingRule(user, *rule, index, us, may_combine);
+      if (instr.shape().CompatibleIgnoringElementType(user.shape())) return us;
+      return std::nullopt;
     default:
       if (instr.shape().CompatibleIgnoringElementType(user.shape())) return us;
       return std::nullopt;
@@ -348,7 +384,10 @@ bool InferFromUsers(Instruction* instr, PropagationState& s) {
     if (!us) continue;
     // ShardBarrierTo blocks backward flow: users see it as replicated.
     if (instr->IsCustomCall("ShardBarrierTo")) us = Sharding::Replicate();
-    changed |= s.Improve(instr, *us, user, OpcodeName(user->opcode()), EventKind::kBackward);
+    std::string rule = user->opcode() == Opcode::kCustomCall && DeclaredShardingRule(*user)
+                           ? ShardingRuleName(*user, RuleTensor{true, -1})
+                           : std::string(OpcodeName(user->opcode()));
+    changed |= s.Improve(instr, *us, user, rule, EventKind::kBackward);
   }
   return changed;
 }
