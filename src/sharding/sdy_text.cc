@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "fmt/format.h"
+#include "sharding/text_lexer.h"
 
 namespace spmdc {
 namespace {
@@ -12,165 +13,14 @@ namespace {
 constexpr int64_t kMaxFactors = 1 << 16;
 constexpr int64_t kMaxDevices = int64_t{1} << 20;
 
-enum class Tok { kLAngle, kRAngle, kLBracket, kRBracket, kLBrace, kRBrace, kLParen, kRParen, kComma, kEq,
-                 kColon, kQuestion, kArrow, kAt, kHash, kInt, kIdent, kString, kEnd, kError };
-
-struct Token {
-  Tok kind = Tok::kEnd;
-  size_t offset = 0;
-  std::string_view text;  // identifiers: the name; '@name': the name; strings: unescaped in `value_text`
-  std::string value_text;
-  int64_t value = 0;
-};
-
-// Tokens of the sdy attribute syntax. `#sdy.mesh` lexes as kHash + identifier `sdy.mesh`;
-// `@name` and `@"name"` as kAt with the name; strings are MLIR strings (C escapes).
-class Lexer {
+// The shared sharding-text tokenizer in the MLIR dialect (text_lexer.h): `#sdy.mesh` lexes as
+// kHash + identifier `sdy.mesh`; `@name` and `@"name"` as kAt with the name; strings are MLIR
+// strings (C escapes), unescaped in `value_text`.
+using sharding_text_lexer::Tok;
+using sharding_text_lexer::Token;
+class Lexer : public sharding_text_lexer::Lexer {
  public:
-  explicit Lexer(std::string_view text) : text_(text) {}
-
-  Token Next() {
-    while (pos_ < text_.size() && std::string_view(" \t\r\n").find(text_[pos_]) != std::string_view::npos) ++pos_;
-    Token t;
-    t.offset = pos_;
-    if (pos_ >= text_.size()) return t;
-    const char c = text_[pos_];
-    auto single = [&](Tok k) {
-      t.kind = k;
-      t.text = text_.substr(pos_++, 1);
-      return t;
-    };
-    switch (c) {
-      case '<': return single(Tok::kLAngle);
-      case '>': return single(Tok::kRAngle);
-      case '[': return single(Tok::kLBracket);
-      case ']': return single(Tok::kRBracket);
-      case '{': return single(Tok::kLBrace);
-      case '}': return single(Tok::kRBrace);
-      case '(': return single(Tok::kLParen);
-      case ')': return single(Tok::kRParen);
-      case ',': return single(Tok::kComma);
-      case '=': return single(Tok::kEq);
-      case ':': return single(Tok::kColon);
-      case '?': return single(Tok::kQuestion);
-      case '#': return single(Tok::kHash);
-      default: break;
-    }
-    if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
-      t.kind = Tok::kArrow;
-      t.text = text_.substr(pos_, 2);
-      pos_ += 2;
-      return t;
-    }
-    if (c == '"') return String(t);
-    if (c == '@') {
-      ++pos_;
-      if (pos_ < text_.size() && text_[pos_] == '"') {
-        Token s = String(t);
-        if (s.kind == Tok::kError) return s;
-        s.kind = Tok::kAt;
-        return s;
-      }
-      size_t end = pos_;
-      while (end < text_.size() && IsIdentChar(text_[end])) ++end;
-      if (end == pos_) {
-        t.kind = Tok::kError;
-        t.text = "a symbol name after '@'";
-        return t;
-      }
-      t.kind = Tok::kAt;
-      t.value_text = std::string(text_.substr(pos_, end - pos_));
-      pos_ = end;
-      return t;
-    }
-    if (c == '-' || (c >= '0' && c <= '9')) {
-      size_t end = pos_ + 1;
-      while (end < text_.size() && text_[end] >= '0' && text_[end] <= '9') ++end;
-      auto [p, ec] = std::from_chars(text_.data() + pos_, text_.data() + end, t.value);
-      if (ec != std::errc() || p != text_.data() + end) {
-        t.kind = Tok::kError;
-        t.text = "an integer in range";
-        return t;
-      }
-      t.kind = Tok::kInt;
-      t.text = text_.substr(pos_, end - pos_);
-      pos_ = end;
-      return t;
-    }
-    if (IsIdentStart(c)) {
-      size_t end = pos_;
-      while (end < text_.size() && IsIdentChar(text_[end])) ++end;
-      t.kind = Tok::kIdent;
-      t.text = text_.substr(pos_, end - pos_);
-      pos_ = end;
-      return t;
-    }
-    t.kind = Tok::kError;
-    t.text = "a valid character";
-    return t;
-  }
-
-  Token Peek() {
-    size_t save = pos_;
-    Token t = Next();
-    pos_ = save;
-    return t;
-  }
-  size_t pos() const { return pos_; }
-
- private:
-  static bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-  static bool IsIdentChar(char c) {
-    return IsIdentStart(c) || (c >= '0' && c <= '9') || c == '.' || c == '$' || c == '-';
-  }
-
-  // A "..." string at pos_, unescaped (\" \\ \n \t and \XX hex pairs, as MLIR writes them).
-  Token String(Token t) {
-    size_t i = pos_ + 1;
-    std::string out;
-    auto hex = [](char h) -> int {
-      if (h >= '0' && h <= '9') return h - '0';
-      if (h >= 'a' && h <= 'f') return h - 'a' + 10;
-      if (h >= 'A' && h <= 'F') return h - 'A' + 10;
-      return -1;
-    };
-    while (i < text_.size() && text_[i] != '"') {
-      if (text_[i] != '\\') {
-        out += text_[i++];
-        continue;
-      }
-      if (i + 1 >= text_.size()) break;
-      const char e = text_[i + 1];
-      if (e == '"' || e == '\\') {
-        out += e;
-        i += 2;
-      } else if (e == 'n' || e == 't') {
-        out += e == 'n' ? '\n' : '\t';
-        i += 2;
-      } else if (i + 2 < text_.size() && hex(e) >= 0 && hex(text_[i + 2]) >= 0) {
-        out += static_cast<char>(hex(e) * 16 + hex(text_[i + 2]));
-        i += 3;
-      } else {
-        t.kind = Tok::kError;
-        t.offset = i;
-        t.text = "a valid escape sequence";
-        return t;
-      }
-    }
-    if (i >= text_.size()) {
-      t.kind = Tok::kError;
-      t.text = "a closing '\"'";
-      return t;
-    }
-    t.kind = Tok::kString;
-    t.text = text_.substr(pos_, i + 1 - pos_);
-    t.value_text = std::move(out);
-    pos_ = i + 1;
-    return t;
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
+  explicit Lexer(std::string_view text) : sharding_text_lexer::Lexer(text, sharding_text_lexer::kSdyDialect) {}
 };
 
 std::string Describe(const Token& t) {

@@ -13,6 +13,7 @@
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "sharding/named_sharding.h"
+#include "sharding/text_lexer.h"
 
 namespace spmdc {
 namespace {
@@ -20,202 +21,13 @@ namespace {
 // Guards against tile arrays too large to ever be valid (and to materialise): 2^20 devices.
 constexpr int64_t kMaxDevices = int64_t{1} << 20;
 
-// kAttr is an identifier immediately followed by '=' (the '=' is part of the token, as in XLA's
-// lexer), so `devices=` is an attribute name but `devices =` is not; kName likewise ends in ':'
-// (a mesh sub-axis, `x:(2)4`).
-enum class Tok { kLBrace, kRBrace, kLBracket, kRBracket, kLParen, kRParen, kComma, kLe, kEq,
-                 kQuestion, kInt, kIdent, kAttr, kName, kString, kEnd, kError };
-
-struct Token {
-  Tok kind = Tok::kEnd;
-  size_t offset = 0;
-  std::string_view text;
-  int64_t value = 0;
-};
-
-// XLA unescapes strings with C rules (absl::CUnescape) and rejects the text when that fails.
-// Returns the position of the first backslash that starts an invalid escape in `body` (the
-// string without its quotes), or npos.
-size_t BadEscape(std::string_view body) {
-  auto hex_value = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  size_t i = 0;
-  while (i < body.size()) {
-    if (body[i] != '\\') {
-      ++i;
-      continue;
-    }
-    const size_t at = i++;
-    if (i >= body.size()) return at;
-    const char c = body[i];
-    if (std::string_view("abfnrtv\\?'\"").find(c) != std::string_view::npos) {
-      ++i;
-    } else if (c >= '0' && c <= '7') {  // one to three octal digits, at most \377
-      int value = 0;
-      for (int n = 0; n < 3 && i < body.size() && body[i] >= '0' && body[i] <= '7'; ++n, ++i) {
-        value = value * 8 + (body[i] - '0');
-      }
-      if (value > 0xff) return at;
-    } else if (c == 'x') {  // one or more hex digits, at most \xff
-      ++i;
-      int value = 0, digits = 0;
-      for (; i < body.size() && hex_value(body[i]) >= 0; ++i, ++digits) {
-        value = value * 16 + hex_value(body[i]);
-        if (value > 0xff) return at;
-      }
-      if (digits == 0) return at;
-    } else if (c == 'u' || c == 'U') {  // exactly 4 / 8 hex digits naming a Unicode scalar
-      const size_t len = c == 'u' ? 4 : 8;
-      ++i;
-      if (body.size() - i < len) return at;
-      uint64_t value = 0;
-      for (size_t k = 0; k < len; ++k, ++i) {
-        if (hex_value(body[i]) < 0) return at;
-        value = value * 16 + static_cast<uint64_t>(hex_value(body[i]));
-      }
-      if (value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return at;
-    } else {
-      return at;
-    }
-  }
-  return std::string_view::npos;
-}
-
-class Lexer {
+// The shared sharding-text tokenizer in XLA's dialect (text_lexer.h): `devices=` is one token
+// (kAttr) but `devices =` is not; `x:` (a mesh sub-axis, `x:(2)4`) is kName.
+using sharding_text_lexer::Tok;
+using sharding_text_lexer::Token;
+class Lexer : public sharding_text_lexer::Lexer {
  public:
-  explicit Lexer(std::string_view text) : text_(text) {}
-
-  Token Next() {
-    SkipSpaceAndComments();
-    Token t;
-    t.offset = pos_;
-    if (pos_ >= text_.size()) return t;
-    const char c = text_[pos_];
-    auto single = [&](Tok k) {
-      t.kind = k;
-      t.text = text_.substr(pos_, 1);
-      ++pos_;
-      return t;
-    };
-    switch (c) {
-      case '{': return single(Tok::kLBrace);
-      case '}': return single(Tok::kRBrace);
-      case '[': return single(Tok::kLBracket);
-      case ']': return single(Tok::kRBracket);
-      case '(': return single(Tok::kLParen);
-      case ')': return single(Tok::kRParen);
-      case ',': return single(Tok::kComma);
-      case '=': return single(Tok::kEq);
-      case '?': return single(Tok::kQuestion);
-      default: break;
-    }
-    if (c == '<' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '=') {
-      t.kind = Tok::kLe;
-      t.text = text_.substr(pos_, 2);
-      pos_ += 2;
-      return t;
-    }
-    if (c == '"' || c == '\'') {
-      // A string; `'x'` only as a mesh axis name (XLA's V3 printer since 2026). A quoted name
-      // directly followed by '=' or ':' is an attribute / sub-axis name without its quotes.
-      size_t end = pos_ + 1;
-      while (end < text_.size() && text_[end] != c) {
-        if (text_[end] == '\\') ++end;
-        ++end;
-      }
-      if (end >= text_.size()) {
-        t.kind = Tok::kError;
-        t.text = "unterminated string";
-        return t;
-      }
-      if (size_t bad = BadEscape(text_.substr(pos_ + 1, end - pos_ - 1));
-          bad != std::string_view::npos) {
-        t.kind = Tok::kError;
-        t.offset = pos_ + 1 + bad;
-        t.text = "invalid escape sequence in string";
-        return t;
-      }
-      t.kind = Tok::kString;
-      t.text = text_.substr(pos_, end + 1 - pos_);
-      pos_ = end + 1;
-      if (pos_ < text_.size() && (text_[pos_] == '=' || text_[pos_] == ':')) {
-        t.kind = text_[pos_] == '=' ? Tok::kAttr : Tok::kName;
-        t.text = t.text.substr(1, t.text.size() - 2);
-        ++pos_;
-      }
-      return t;
-    }
-    if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
-      size_t end = pos_ + (c == '-' ? 1 : 0);
-      while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) ++end;
-      auto [ptr, ec] = std::from_chars(text_.data() + pos_, text_.data() + end, t.value);
-      if (ec != std::errc() || ptr != text_.data() + end) {
-        t.kind = Tok::kError;
-        t.text = "invalid integer";
-        return t;
-      }
-      t.kind = Tok::kInt;
-      t.text = text_.substr(pos_, end - pos_);
-      pos_ = end;
-      return t;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      size_t end = pos_;
-      while (end < text_.size() &&
-             (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_' ||
-              text_[end] == '.')) {
-        ++end;
-      }
-      t.kind = Tok::kIdent;
-      t.text = text_.substr(pos_, end - pos_);
-      pos_ = end;
-      if (pos_ < text_.size() && text_[pos_] == '=') {
-        t.kind = Tok::kAttr;
-        ++pos_;
-      } else if (pos_ < text_.size() && text_[pos_] == ':') {
-        t.kind = Tok::kName;
-        ++pos_;
-      }
-      return t;
-    }
-    t.kind = Tok::kError;
-    t.text = "unexpected character";
-    return t;
-  }
-
-  Token Peek() {
-    size_t save = pos_;
-    Token t = Next();
-    pos_ = save;
-    return t;
-  }
-
-  std::string_view text() const { return text_; }
-
- private:
-  void SkipSpaceAndComments() {
-    while (pos_ < text_.size()) {
-      if (std::isspace(static_cast<unsigned char>(text_[pos_]))) {
-        ++pos_;
-      } else if (text_.substr(pos_, 2) == "/*") {
-        size_t end = text_.find("*/", pos_ + 2);
-        pos_ = end == std::string_view::npos ? text_.size() : end + 2;
-      } else if (text_.substr(pos_, 2) == "//") {
-        // A line comment, as XLA's lexer allows anywhere between tokens.
-        size_t end = text_.find_first_of("\r\n", pos_ + 2);
-        pos_ = end == std::string_view::npos ? text_.size() : end;
-      } else {
-        break;
-      }
-    }
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
+  explicit Lexer(std::string_view text) : sharding_text_lexer::Lexer(text, sharding_text_lexer::kXlaDialect) {}
 };
 
 struct ParseError {
