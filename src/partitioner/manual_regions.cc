@@ -29,6 +29,19 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
     const Sharding& automatic = enter ? v.sharding : target;
     const Shape& full = enter ? v.base_shape : instr->shape();
     const Shape& shard = enter ? instr->shape() : v.base_shape;
+    if (manual.IsManual() && automatic.IsManualSubgroup()) {
+      // A fully manual region nested in a partial-manual one (JAX's axis_index in a shard_map
+      // with automatic axes is a shard_map over the remaining axes): each device's shard of the
+      // outer region's value is its value in the inner region, as XLA reads it (it trusts the
+      // values to agree where the outer sharding replicates them).
+      if (!(automatic.ShardShape(full).dims() == shard.dims()))
+        return Unimplemented("%{}: custom-call {} between {} (shape {}) and {} (shape {}): the manual value is not "
+                             "one device's shard of the partial-manual one",
+                             instr->name(), instr->custom_call_target(), automatic.ToString(false),
+                             full.ToString(false), manual.ToString(false), shard.ToString(false));
+      Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
+      return absl::OkStatus();
+    }
     bool auto_ok = automatic.IsReplicated() || IsPlainTiled(automatic);
     std::optional<Sharding> lined_up, blocks;
     if (manual.IsManualSubgroup() && auto_ok) {
