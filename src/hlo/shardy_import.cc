@@ -396,6 +396,7 @@ class Importer {
       for (Instruction* op : bi->operands()) clone->AppendOperand(map.at(op));
       Instruction* c = comp->AddInstruction(std::move(clone));
       manual_[c] = region;
+      MarkCalled(c, region);
       map[bi] = c;
     }
     Instruction* root = map.at(body->root());
@@ -444,6 +445,19 @@ class Importer {
     return RemoveDoomed(comp, doomed);
   }
 
+  // The computations `instr` calls (loop bodies, branches, calls; not nested regions' bodies)
+  // run inside the region too: their sdy shardings leave its manual axes out as well.
+  void MarkCalled(const Instruction* instr, const std::vector<std::string>& region, int depth = 0) {
+    if (depth > 64) return;
+    for (Computation* callee : instr->called_computations()) {
+      if (callee->name().rfind(kBodyPrefix, 0) == 0) continue;
+      for (Instruction* i : callee->instructions()) {
+        if (!manual_.emplace(i, region).second) continue;  // already seen (shared computations)
+        MarkCalled(i, region, depth + 1);
+      }
+    }
+  }
+
   Status RemoveDoomed(Computation* comp, const std::vector<Instruction*>& doomed) {
     absl::flat_hash_set<Instruction*> gone;
     for (Instruction* d : doomed) {
@@ -485,12 +499,25 @@ class Importer {
           fits &= leaves[i]->IsArray() ? static_cast<int64_t>((*values)[i].named.dims.size()) == leaves[i]->rank()
                                        : (*values)[i].named.dims.empty();
         if (!fits) continue;
-        std::vector<Sharding> converted;
+        std::vector<Sharding> converted, unmanual;
+        const std::vector<std::string>& manual = ManualOf(instr);
         for (const SdySharding& v : *values) {
-          ASSIGN_OR_RETURN(Sharding s, Convert(*instr, kShardingAttr, v, ManualOf(instr)));
+          ASSIGN_OR_RETURN(Sharding s, Convert(*instr, kShardingAttr, v, manual));
           converted.push_back(std::move(s));
+          if (manual.empty()) continue;
+          ASSIGN_OR_RETURN(Sharding u, Convert(*instr, kShardingAttr, v, {}));
+          unmanual.push_back(std::move(u));
         }
-        Sharding sharding = instr->shape().IsTuple() ? Sharding::Tuple(converted) : converted[0];
+        auto whole = [&](std::vector<Sharding>& leaves) {
+          return instr->shape().IsTuple() ? Sharding::Tuple(leaves) : leaves[0];
+        };
+        Sharding sharding = whole(converted);
+        // XLA's Shardy export outlines a manual computation's body before it writes `sharding=`,
+        // so inside a region that sharding leaves the region's manual axes out (an open
+        // constraint reads {replicated}). Written that way it means the sdy sharding, whose
+        // form with the manual axes replaces it.
+        if (!manual.empty() && instr->has_sharding() && Agree(*instr, whole(unmanual), *raw).ok())
+          instr->set_sharding(Share(sharding));
         RETURN_IF_ERROR(Agree(*instr, sharding, *raw));
         if (!instr->has_sharding()) instr->set_sharding(Share(sharding));
         // Open dims of a sharding constraint: those propagation may still shard.
