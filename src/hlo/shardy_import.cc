@@ -271,46 +271,74 @@ class Importer {
       if (comp->name().rfind(kBodyPrefix, 0) == 0) continue;
       while (true) {
         Instruction* g = nullptr;
-        for (Instruction* i : comp->MakeInstructionPostOrder())
+        Instruction* call = nullptr;  // a region without operands has no GlobalToLocalShape
+        for (Instruction* i : comp->MakeInstructionPostOrder()) {
           if (i->IsCustomCall("xla.sdy.GlobalToLocalShape")) {
             g = i;
             break;
           }
-        if (!g) break;
-        RETURN_IF_ERROR(RewriteRegion(comp, g));
+          if (i->opcode() == Opcode::kCall && i->operand_count() == 0 && i->to_apply() &&
+              i->to_apply()->name().rfind(kBodyPrefix, 0) == 0) {
+            call = i;
+            break;
+          }
+        }
+        if (!g && !call) break;
+        RETURN_IF_ERROR(RewriteRegion(comp, g, call));
       }
     }
-    // Bodies no longer called are gone with their calls; a nested body goes once the body that
-    // called it has gone.
+    // Bodies no longer called are gone with their calls; a nested region's body is called from
+    // its enclosing body until that one is gone, hence the repetition.
     for (bool removed = true; removed;) {
       removed = false;
       absl::flat_hash_set<const Computation*> called;
       for (Computation* c : module_.computations())
         for (Instruction* i : c->instructions())
           for (Computation* callee : i->called_computations()) called.insert(callee);
+      std::vector<Computation*> gone;
       for (Computation* c : module_.computations())
         if (c->name().rfind(kBodyPrefix, 0) == 0 && !called.contains(c) && c != module_.entry() &&
-            inlined_.contains(c)) {
-          module_.RemoveComputation(c);
-          removed = true;
-        }
+            inlined_.contains(c))
+          gone.push_back(c);
+      for (Computation* c : gone) module_.RemoveComputation(c);
+      removed = !gone.empty();
     }
     return absl::OkStatus();
   }
 
-  Status RewriteRegion(Computation* comp, Instruction* g) {
-    const std::string* raw_axes = RawAttr(g->attrs(), kManualAxes);
-    if (!raw_axes) return loc_.AtInstr(*g, fmt::format("xla.sdy.GlobalToLocalShape needs {}", kManualAxes));
+  // The region entered by `g` (GlobalToLocalShape), or, for a region without operands (JAX's
+  // axis_index inside a shard_map with automatic axes), by the body call `call` alone; its
+  // manual axes are then those of its LocalToGlobalShape.
+  Status RewriteRegion(Computation* comp, Instruction* g, Instruction* call) {
+    const Instruction* axes_of = g;
+    if (!g) {
+      for (Instruction* u : call->users())
+        if (u->IsCustomCall("xla.sdy.LocalToGlobalShape")) axes_of = u;
+        else if (u->opcode() == Opcode::kGetTupleElement)
+          for (Instruction* uu : u->users())
+            if (uu->IsCustomCall("xla.sdy.LocalToGlobalShape")) axes_of = uu;
+      if (!axes_of)
+        return loc_.AtInstr(*call, fmt::format("a call of {} without operands needs an xla.sdy.LocalToGlobalShape "
+                                               "naming its manual axes", call->to_apply()->name()));
+    }
+    const std::string* raw_axes = RawAttr(axes_of->attrs(), kManualAxes);
+    if (!raw_axes)
+      return loc_.AtInstr(*axes_of, fmt::format("{} needs {}", axes_of->custom_call_target(), kManualAxes));
     size_t at = 0;
     auto manual = ParseSdyManualAxes(Decode(*raw_axes), &at);
-    if (!manual.ok()) return loc_.InValue(g, kManualAxes, at, std::string(manual.status().message()));
-    ASSIGN_OR_RETURN(std::vector<SdySharding> ins, PerValue(*g, kInShardings));
-    const int64_t n = g->operand_count();
+    if (!manual.ok()) return loc_.InValue(axes_of, kManualAxes, at, std::string(manual.status().message()));
+    std::vector<SdySharding> ins;
+    if (g) {
+      ASSIGN_OR_RETURN(ins, PerValue(*g, kInShardings));
+    }
+    const int64_t n = g ? g->operand_count() : 0;
     if (static_cast<int64_t>(ins.size()) != n)
       return loc_.AtInstr(*g, fmt::format("{} has {} shardings for {} operands", kInShardings, ins.size(), n));
-    ASSIGN_OR_RETURN(auto g_values, Values(g, n));
+    std::vector<std::vector<Instruction*>> g_values;
+    if (g) {
+      ASSIGN_OR_RETURN(g_values, Values(g, n));
+    }
     // The one call of the body, fed by the region's values in order.
-    Instruction* call = nullptr;
     for (const auto& vs : g_values)
       for (Instruction* v : vs)
         for (Instruction* u : v->users()) {
@@ -353,10 +381,10 @@ class Importer {
           return loc_.AtInstr(*l, fmt::format("operand {} is not result {} of %{}", j, j, call->name()));
       }
       if (const std::string* raw = RawAttr(l->attrs(), kManualAxes); raw && Decode(*raw) != Decode(*raw_axes))
-        return loc_.AtInstr(*l, fmt::format("manual axes differ from those of %{}", g->name()));
+        return loc_.AtInstr(*l, fmt::format("manual axes differ from those of %{}", (g ? g : call)->name()));
       ASSIGN_OR_RETURN(l_values, Values(l, results));
     }
-    const std::vector<std::string> outer = ManualOf(g);
+    const std::vector<std::string> outer = ManualOf(g ? g : call);
     std::vector<std::string> region = outer;
     for (const std::string& a : *manual) {
       if (std::find(region.begin(), region.end(), a) != region.end())
@@ -419,6 +447,7 @@ class Importer {
       for (Instruction* op : bi->operands()) clone->AppendOperand(map.at(op));
       Instruction* c = comp->AddInstruction(std::move(clone));
       manual_[c] = region;
+      MarkCalled(c, region);
       map[bi] = c;
     }
     Instruction* root = map.at(body->root());
@@ -462,9 +491,22 @@ class Importer {
       for (Instruction* v : vs)
         if (v != call) doomed.push_back(v);
     doomed.push_back(call);
-    doomed.push_back(g);
+    if (g) doomed.push_back(g);
     if (root->opcode() == Opcode::kTuple && root->user_count() == 0 && !root->IsRoot()) doomed.push_back(root);
     return RemoveDoomed(comp, doomed);
+  }
+
+  // The computations `instr` calls (loop bodies, branches, calls; not nested regions' bodies)
+  // run inside the region too: their sdy shardings leave its manual axes out as well.
+  void MarkCalled(const Instruction* instr, const std::vector<std::string>& region, int depth = 0) {
+    if (depth > 64) return;
+    for (Computation* callee : instr->called_computations()) {
+      if (callee->name().rfind(kBodyPrefix, 0) == 0) continue;
+      for (Instruction* i : callee->instructions()) {
+        if (!manual_.emplace(i, region).second) continue;  // already seen (shared computations)
+        MarkCalled(i, region, depth + 1);
+      }
+    }
   }
 
   Status RemoveDoomed(Computation* comp, const std::vector<Instruction*>& doomed) {
@@ -508,12 +550,25 @@ class Importer {
           fits &= leaves[i]->IsArray() ? static_cast<int64_t>((*values)[i].named.dims.size()) == leaves[i]->rank()
                                        : (*values)[i].named.dims.empty();
         if (!fits) continue;
-        std::vector<Sharding> converted;
+        std::vector<Sharding> converted, unmanual;
+        const std::vector<std::string>& manual = ManualOf(instr);
         for (const SdySharding& v : *values) {
-          ASSIGN_OR_RETURN(Sharding s, Convert(*instr, kShardingAttr, v, ManualOf(instr)));
+          ASSIGN_OR_RETURN(Sharding s, Convert(*instr, kShardingAttr, v, manual));
           converted.push_back(std::move(s));
+          if (manual.empty()) continue;
+          ASSIGN_OR_RETURN(Sharding u, Convert(*instr, kShardingAttr, v, {}));
+          unmanual.push_back(std::move(u));
         }
-        Sharding sharding = instr->shape().IsTuple() ? Sharding::Tuple(converted) : converted[0];
+        auto whole = [&](std::vector<Sharding>& leaves) {
+          return instr->shape().IsTuple() ? Sharding::Tuple(leaves) : leaves[0];
+        };
+        Sharding sharding = whole(converted);
+        // XLA's Shardy export outlines a manual computation's body before it writes `sharding=`,
+        // so inside a region that sharding leaves the region's manual axes out (an open
+        // constraint reads {replicated}). Written that way it means the sdy sharding, whose
+        // form with the manual axes replaces it.
+        if (!manual.empty() && instr->has_sharding() && Agree(*instr, whole(unmanual), *raw).ok())
+          instr->set_sharding(Share(sharding));
         RETURN_IF_ERROR(Agree(*instr, sharding, *raw));
         if (!instr->has_sharding()) instr->set_sharding(Share(sharding));
         // Open dims of a sharding constraint: those propagation may still shard.

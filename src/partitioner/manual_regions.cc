@@ -25,27 +25,29 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
     // after (leaving), so the group values are always the full value's blocks.
     const bool enter = instr->IsCustomCall("SPMDFullToShardShape");
     const PValue& v = Get(instr->operand(0));
-    // A region nested in a partial-manual one whose manual axes make every axis manual (shard_map
-    // inside shard_map): each device's in-group tile of its group's value is its manual data, as
-    // at the top level (evenly divided tiles only: there is no padding to hide).
-    auto evenly_tiled = [](const Sharding& s, const Shape& full, const Shape& tile) {
-      if (!s.IsManualSubgroup() || !full.IsArray() || !(s.ShardShape(full).dims() == tile.dims())) return false;
-      for (int64_t d = 0; d < full.rank(); ++d)
-        if (tile.dim(d) * s.NumTilesOnDim(d) != full.dim(d)) return false;
-      return true;
-    };
-    if (enter && target.IsManual() && evenly_tiled(v.sharding, v.base_shape, instr->shape())) {
-      Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
-      return absl::OkStatus();
-    }
-    if (!enter && v.sharding.IsManual() && evenly_tiled(target, instr->shape(), v.hlo->shape())) {
-      Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
-      return absl::OkStatus();
-    }
     const Sharding& manual = enter ? target : v.sharding;
     const Sharding& automatic = enter ? v.sharding : target;
     const Shape& full = enter ? v.base_shape : instr->shape();
     const Shape& shard = enter ? instr->shape() : v.base_shape;
+    if (manual.IsManual() && automatic.IsManualSubgroup()) {
+      // A fully manual region nested in a partial-manual one (shard_map inside shard_map; JAX's
+      // axis_index in a shard_map with automatic axes is a shard_map over the remaining axes):
+      // each device's in-group tile of the outer region's value is its value in the inner
+      // region, as XLA reads it (it trusts the values to agree where the outer sharding
+      // replicates them). Evenly divided tiles only: a padded tile would expose its padding as
+      // manual data.
+      bool even = full.IsArray() && automatic.ShardShape(full).dims() == shard.dims();
+      for (int64_t d = 0; even && d < full.rank(); ++d)
+        even = shard.dim(d) * automatic.NumTilesOnDim(d) == full.dim(d);
+      if (!even)
+        return Unimplemented(
+            "%{}: custom-call {} between {} (shape {}) and {} (shape {}): the manual value is not "
+            "an even shard of the partial-manual one",
+            instr->name(), instr->custom_call_target(), automatic.ToString(false),
+            full.ToString(false), manual.ToString(false), shard.ToString(false));
+      Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
+      return absl::OkStatus();
+    }
     bool auto_ok = automatic.IsReplicated() || IsPlainTiled(automatic);
     std::optional<Sharding> lined_up, blocks;
     if (manual.IsManualSubgroup() && auto_ok) {
