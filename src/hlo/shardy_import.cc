@@ -148,6 +148,9 @@ class Importer {
   // map every operand and result dim. (Propagation does not use it yet: such calls are opaque.)
   Status CheckShardingRule(const Instruction& instr) {
     static constexpr std::string_view kRule = "xla.sdy.sharding_rule";
+    // The rule is the custom call's; XLA copies frontend attributes onto the get-tuple-elements
+    // of a tuple-shaped one (JAX's CPU cholesky, lapack_spotrf_ffi), where it means nothing.
+    if (instr.opcode() != Opcode::kCustomCall) return absl::OkStatus();
     const std::string* raw = RawAttr(instr.attrs(), kRule);
     if (!raw) return absl::OkStatus();
     size_t at = 0;
