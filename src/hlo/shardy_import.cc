@@ -149,6 +149,9 @@ class Importer {
   // uses it as the call's factor map (propagation/factor_rule.h).
   Status CheckShardingRule(const Instruction& instr) {
     static constexpr std::string_view kRule = "xla.sdy.sharding_rule";
+    // The rule is the custom call's; XLA copies frontend attributes onto the get-tuple-elements
+    // of a tuple-shaped one (JAX's CPU cholesky, lapack_spotrf_ffi), where it means nothing.
+    if (instr.opcode() != Opcode::kCustomCall) return absl::OkStatus();
     const std::string* raw = RawAttr(instr.attrs(), kRule);
     if (!raw) return absl::OkStatus();
     size_t at = 0;
@@ -496,10 +499,14 @@ class Importer {
     return RemoveDoomed(comp, doomed);
   }
 
-  // The computations `instr` calls (loop bodies, branches, calls; not nested regions' bodies)
-  // run inside the region too: their sdy shardings leave its manual axes out as well.
+  // The computations control flow `instr` calls (loop bodies, branches, calls; not nested
+  // regions' bodies) run inside the region too: their sdy shardings leave its manual axes out.
   void MarkCalled(const Instruction* instr, const std::vector<std::string>& region, int depth = 0) {
-    if (depth > 64) return;
+    // Only control flow: reducers and comparators (all-reduce's, reduce's) compute on scalars
+    // of no region, and their shardings stay as written (JAX puts an open constraint in psum's).
+    if (depth > 64 || (instr->opcode() != Opcode::kCall && instr->opcode() != Opcode::kWhile &&
+                       instr->opcode() != Opcode::kConditional))
+      return;
     for (Computation* callee : instr->called_computations()) {
       if (callee->name().rfind(kBodyPrefix, 0) == 0) continue;
       for (Instruction* i : callee->instructions()) {

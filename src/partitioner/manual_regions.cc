@@ -169,9 +169,13 @@ Status ComputationPartitioner::CrossGroupCollective(const Instruction* instr) {
   PValue v = Operand(instr, 0, target);
   Instruction* c = CloneWith(instr, {v.hlo}, target.ShardShape(instr->shape()));
   if (instr->to_apply()) {
-    std::vector<Sharding> params(instr->to_apply()->num_parameters(), Sharding::Replicate());
-    ASSIGN_OR_RETURN(Computation* reducer,
-                     p_->PartitionCalled(*instr->to_apply(), params, Sharding::Replicate()));
+    // The reducer runs on scalars of every device. JAX's psum in a partial-manual region puts a
+    // sharding constraint (the region's replicated subgroup sharding) on its sum: partitioned
+    // with that sharding throughout, the constraint is a no-op, as in XLA.
+    const Instruction* root = instr->to_apply()->root();
+    Sharding scalar = root->has_sharding() && !root->sharding()->IsTuple() ? *root->sharding() : Sharding::Replicate();
+    std::vector<Sharding> params(instr->to_apply()->num_parameters(), scalar);
+    ASSIGN_OR_RETURN(Computation* reducer, p_->PartitionCalled(*instr->to_apply(), params, scalar));
     c->ReplaceCalledComputation(instr->to_apply(), reducer);
   }
   Set(instr, PValue{c, target, instr->shape()});
