@@ -20,8 +20,10 @@ int ExitCodeFor(const Status& status) {
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kOutOfRange:
-    case absl::StatusCode::kResourceExhausted:
       return kExitBadInput;
+    // A run this machine cannot hold (a device out of memory, no thread left for a device) is
+    // not the input's fault: like an operation spmdc cannot execute, exit 3.
+    case absl::StatusCode::kResourceExhausted:
     case absl::StatusCode::kUnimplemented: return kExitUnsupported;
     case absl::StatusCode::kAborted: return kExitMismatch;
     default: return kExitInternal;

@@ -14,7 +14,7 @@
 namespace spmdc::cli {
 
 // Exit codes (DESIGN.md): 0 ok, 1 verification mismatch, 2 bad input/usage, 3 unsupported
-// operation, anything else a bug.
+// operation or a run that does not fit this machine's memory, anything else a bug.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitMismatch = 1;
 inline constexpr int kExitBadInput = 2;

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "fmt/format.h"
 #include "inputs.h"
+#include "memory_guard.h"
 #include "interpreter/interpreter.h"
 #include "npy.h"
 #include "partitioning.h"
@@ -24,6 +25,7 @@ struct RunArgs {
   std::string inputs;   // a.npy,b.npy
   std::string outputs;  // DIR
   uint64_t seed = 0;
+  std::optional<int64_t> memory_limit;
 };
 
 std::vector<std::string> SplitList(const std::string& s) {
@@ -39,14 +41,34 @@ Status Run(const RunArgs& args) {
   if (args.num_partitions) {
     ASSIGN_OR_RETURN(n, NumPartitionsOf(args.num_partitions, *module));
   }
-  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, SplitList(args.inputs), args.seed, n));
-  Literal result;
+  // The program is partitioned before any input exists, so that the estimate of what the run
+  // holds can refuse it first; a partitioning error is still reported after the inputs' errors.
+  StatusOr<PartitionResult> partitioned = absl::UnknownError("");
   if (n > 0) {
     // As `compile` does: infer the shardings the user did not give, then partition.
     module->set_num_partitions(n);
-    RETURN_IF_ERROR(PropagateShardings(*module, args.propagation.ToOptions()).status());
-    ASSIGN_OR_RETURN(PartitionResult partitioned, PartitionAndClean(*module, n, args.replicate_custom_partitioning));
-    ASSIGN_OR_RETURN(result, RunOnDevices(partitioned, module->entry()->root()->shape(), n, arguments));
+    Status propagated = PropagateShardings(*module, args.propagation.ToOptions()).status();
+    partitioned = propagated.ok() ? PartitionAndClean(*module, n, args.replicate_custom_partitioning)
+                                  : StatusOr<PartitionResult>(propagated);
+  }
+  const int64_t inputs = HostArgumentBytes(*module, n);
+  if (n == 0) {
+    const OneDeviceFootprint one = EstimateOneDevice(*module);
+    RETURN_IF_ERROR(CheckMemory("run", inputs + one.temporaries,
+                                fmt::format("inputs {}, the program's values {}", Size(inputs), Size(one.temporaries)),
+                                args.memory_limit));
+  } else if (partitioned.ok()) {
+    const int64_t devices = EstimateDevices(*partitioned->module, n, module->entry()->root()->shape());
+    RETURN_IF_ERROR(CheckMemory(fmt::format("run on {} devices", n), inputs + devices,
+                                fmt::format("inputs {}, the {} devices' peaks summed and the result {}", Size(inputs),
+                                            n, Size(devices)),
+                                args.memory_limit));
+  }
+  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, SplitList(args.inputs), args.seed, n));
+  Literal result;
+  if (n > 0) {
+    if (!partitioned.ok()) return partitioned.status();
+    ASSIGN_OR_RETURN(result, RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
   } else {
     SingleDeviceContext device;
     ASSIGN_OR_RETURN(result, Execute(*module, arguments, &device));
@@ -79,6 +101,7 @@ Command AddRunCommand(CLI::App& root) {
   app->add_option("--outputs", args->outputs, "write the root's array leaves as DIR/output_K.npy")
       ->type_name("DIR");
   AddSeed(app, args->seed);
+  AddMemoryLimit(app, args->memory_limit);
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
   AddPropagationArgs(app, args->propagation);
   return {app, [args] { return Run(*args); }};

@@ -9,7 +9,9 @@
 
 #include "commands.h"
 #include "inputs.h"
+#include "fmt/format.h"
 #include "interpreter/interpreter.h"
+#include "memory_guard.h"
 #include "partitioning.h"
 #include "runtime/result_comparison.h"
 
@@ -24,6 +26,7 @@ struct VerifyArgs {
   bool replicate_custom_partitioning = false;
   bool propagate = false;
   uint64_t seed = 0;
+  std::optional<int64_t> memory_limit;
 };
 
 bool IsManualSharding(const Sharding& s) {
@@ -139,11 +142,37 @@ Literal Stack(const std::vector<Literal>& groups) {
   return out;
 }
 
+// Propagates (with --propagate) and partitions a copy of `module`: the program the devices
+// run, made before anything runs so that its memory can be estimated.
+StatusOr<PartitionResult> PartitionCopy(const Module& module, int64_t n, const VerifyArgs& args,
+                                        std::unique_ptr<Module>* copy) {
+  *copy = module.Clone();
+  (*copy)->set_num_partitions(n);
+  if (args.propagate) RETURN_IF_ERROR(PropagateShardings(**copy, args.propagation.ToOptions()).status());
+  return PartitionAndClean(**copy, n, args.replicate_custom_partitioning);
+}
+
 Status Verify(const VerifyArgs& args) {
   ASSIGN_OR_RETURN(auto module, LoadAnnotated(args.module, args.num_partitions));
   ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args.num_partitions, *module));
   const PropagationOptions propagation = args.propagation.ToOptions();
   ASSIGN_OR_RETURN(int64_t manual_groups, ManualSignatureGroups(*module, n));
+  // The devices' program first: with it, what the whole verify holds at its peak is known
+  // before any value exists. Its errors are reported after the reference's, as they come later.
+  std::unique_ptr<Module> under_test;
+  StatusOr<PartitionResult> partitioned = PartitionCopy(*module, n, args, &under_test);
+  const int64_t inputs = HostArgumentBytes(*module, n);
+  const OneDeviceFootprint reference_need = EstimateOneDevice(*module, manual_groups);
+  const int64_t devices_need =
+      partitioned.ok() ? EstimateDevices(*partitioned->module, n, module->entry()->root()->shape()) : 0;
+  // The reference runs first; then only its outputs stay while the devices run.
+  const int64_t needed = std::max(inputs + reference_need.temporaries, inputs + reference_need.outputs + devices_need);
+  RETURN_IF_ERROR(CheckMemory(fmt::format("verify on {} devices", n), needed,
+                              fmt::format("inputs {}, one-device reference {} (its outputs {}), the {} devices' "
+                                          "peaks summed and the result {}",
+                                          Size(inputs), Size(reference_need.temporaries), Size(reference_need.outputs),
+                                          n, Size(devices_need)),
+                              args.memory_limit));
   ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, {}, args.seed, n));
   SingleDeviceContext device;
   StatusOr<Literal> single = absl::UnknownError("");
@@ -175,8 +204,15 @@ Status Verify(const VerifyArgs& args) {
     std::unique_ptr<Module> plain = ManualBoundariesOnly(*module);
     plain->set_num_partitions(n);
     RETURN_IF_ERROR(PropagateShardings(*plain, propagation).status());
-    ASSIGN_OR_RETURN(PartitionResult partitioned, PartitionAndClean(*plain, n, args.replicate_custom_partitioning));
-    ASSIGN_OR_RETURN(reference, RunOnDevices(partitioned, plain->entry()->root()->shape(), n, arguments));
+    ASSIGN_OR_RETURN(PartitionResult plain_partitioned,
+                     PartitionAndClean(*plain, n, args.replicate_custom_partitioning));
+    const int64_t plain_need = EstimateDevices(*plain_partitioned.module, n, plain->entry()->root()->shape());
+    RETURN_IF_ERROR(CheckMemory(fmt::format("verify on {} devices", n), inputs + plain_need + devices_need,
+                                fmt::format("inputs {}, the reference's {} devices {}, then the devices under test {}",
+                                            Size(inputs), n, Size(plain_need), Size(devices_need)),
+                                args.memory_limit));
+    ASSIGN_OR_RETURN(reference,
+                     RunOnDevices(plain_partitioned, plain->entry()->root()->shape(), n, arguments));
     reference_kind = " (reference: the manual regions' shardings only, the module cannot run on one device)";
   } else if (single.status().code() == absl::StatusCode::kUnimplemented && HasManualRegion(*module)) {
     return Unimplemented("{} (verify --propagate compares a module with manual regions on several devices)",
@@ -184,15 +220,13 @@ Status Verify(const VerifyArgs& args) {
   } else {
     return single.status();
   }
-  module->set_num_partitions(n);
-  if (args.propagate) RETURN_IF_ERROR(PropagateShardings(*module, propagation).status());
-  ASSIGN_OR_RETURN(PartitionResult partitioned, PartitionAndClean(*module, n, args.replicate_custom_partitioning));
-  ASSIGN_OR_RETURN(Literal result, RunOnDevices(partitioned, module->entry()->root()->shape(), n, arguments));
+  if (!partitioned.ok()) return partitioned.status();
+  ASSIGN_OR_RETURN(Literal result, RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
   std::vector<Literal> got = FlattenLeaves(result), want = FlattenLeaves(reference);
   if (got.size() != want.size())
     return Internal("partitioned program returned {} outputs, the reference {}", got.size(), want.size());
   double max_abs = 0, max_rel = 0;
-  double tolerance = ModuleTolerance(*module);
+  double tolerance = ModuleTolerance(*under_test);
   for (size_t i = 0; i < got.size(); ++i) {
     LeafComparison c = CompareLeaf(got[i], want[i], tolerance);
     max_abs = std::max(max_abs, c.max_abs_error);
@@ -217,6 +251,7 @@ Command AddVerifyCommand(CLI::App& root) {
   AddNumPartitions(app, args->num_partitions);
   app->add_flag("--propagate", args->propagate, "propagate shardings before partitioning (else: as annotated)");
   AddSeed(app, args->seed);
+  AddMemoryLimit(app, args->memory_limit);
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
   AddPropagationArgs(app, args->propagation);
   return {app, [args] { return Verify(*args); }};

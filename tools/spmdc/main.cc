@@ -87,7 +87,9 @@ int Main(int argc, char** argv) {
     } catch (const InternalError& e) {
       s = absl::InternalError(e.what());
     } catch (const std::bad_alloc&) {
-      s = absl::ResourceExhaustedError("out of memory (the module's values do not fit this machine)");
+      // What the estimate of run/verify (memory_guard.h) did not foresee, or a command it does
+      // not cover: still a clean refusal, exit 3.
+      s = absl::ResourceExhaustedError("out of memory: the module's values do not fit this machine's memory");
     }
     return s.ok() ? kExitOk : Report(s);
   }
