@@ -18,5 +18,6 @@ Command AddRunCommand(CLI::App& root);
 Command AddVerifyCommand(CLI::App& root);
 Command AddReportCommand(CLI::App& root);
 Command AddExampleCommand(CLI::App& root);
+Command AddCalibrateCommand(CLI::App& root);
 
 }  // namespace spmdc::cli

@@ -38,7 +38,7 @@ int Main(int argc, char** argv) {
   std::vector<Command> commands = {
       AddCheckCommand(app),   AddPrintCommand(app),   AddPropagateCommand(app), AddExplainCommand(app),
       AddPartitionCommand(app), AddCompileCommand(app), AddRunCommand(app),     AddVerifyCommand(app),
-      AddReportCommand(app),  AddExampleCommand(app),
+      AddReportCommand(app),  AddExampleCommand(app),   AddCalibrateCommand(app),
   };
   for (Command& c : commands) c.app->footer(kCommandFooter);
 
