@@ -69,13 +69,16 @@ std::optional<int64_t> CgroupLimit(std::string_view text) {
 std::optional<int64_t> StatField(std::string_view stat, std::string_view key) {
   std::optional<int64_t> out;
   ForEachLine(stat, [&](std::string_view line) {
-    if (out || line.size() <= key.size() || line.substr(0, key.size()) != key || line[key.size()] != ' ') return;
+    if (out || line.size() <= key.size() || line.substr(0, key.size()) != key ||
+        line[key.size()] != ' ')
+      return;
     out = ParseInt(line.substr(key.size() + 1));
   });
   return out;
 }
 
-std::optional<std::string> CgroupPath(std::string_view proc_self_cgroup, std::string_view controller) {
+std::optional<std::string> CgroupPath(std::string_view proc_self_cgroup,
+                                      std::string_view controller) {
   std::optional<std::string> out;
   ForEachLine(proc_self_cgroup, [&](std::string_view line) {
     // "ID:CONTROLLERS:PATH"; v2's unified line has no controllers ("0::/path").
@@ -119,7 +122,8 @@ HostMemory QueryHostMemory() {
   if (cgroups) {
     // v2: every level from the process's cgroup up to the root may carry a limit.
     if (std::optional<std::string> path = CgroupPath(*cgroups, "")) {
-      std::filesystem::path dir = std::filesystem::path("/sys/fs/cgroup") / std::filesystem::path(*path).relative_path();
+      std::filesystem::path dir =
+          std::filesystem::path("/sys/fs/cgroup") / std::filesystem::path(*path).relative_path();
       for (;;) {
         std::optional<std::string> max = ReadSmallFile(dir.string() + "/memory.max");
         std::optional<std::string> current = ReadSmallFile(dir.string() + "/memory.current");
@@ -139,14 +143,16 @@ HostMemory QueryHostMemory() {
     // v1: the memory controller's limit, hierarchical (the tightest ancestor) in memory.stat.
     if (std::optional<std::string> path = CgroupPath(*cgroups, "memory")) {
       std::string dir = (std::filesystem::path("/sys/fs/cgroup/memory") /
-                         std::filesystem::path(*path).relative_path()).string();
+                         std::filesystem::path(*path).relative_path())
+                            .string();
       std::optional<std::string> stat = ReadSmallFile(dir + "/memory.stat");
       std::optional<std::string> usage_text = ReadSmallFile(dir + "/memory.usage_in_bytes");
       std::optional<std::string> limit_text = ReadSmallFile(dir + "/memory.limit_in_bytes");
       std::optional<int64_t> limit;
       if (limit_text) limit = CgroupLimit(*limit_text);
       if (stat) {
-        if (std::optional<int64_t> h = StatField(*stat, "hierarchical_memory_limit"); h && CgroupLimit(std::to_string(*h)))
+        if (std::optional<int64_t> h = StatField(*stat, "hierarchical_memory_limit");
+            h && CgroupLimit(std::to_string(*h)))
           limit = limit ? std::min(*limit, *h) : *h;
       }
       std::optional<int64_t> usage = usage_text ? ParseInt(*usage_text) : std::nullopt;

@@ -18,12 +18,12 @@
 namespace spmdc {
 
 struct HostMemory {
-  int64_t available_bytes = 0;                // min of what is known below
-  std::optional<int64_t> meminfo_available;   // MemAvailable
-  std::optional<int64_t> meminfo_total;       // MemTotal
-  std::optional<int64_t> cgroup_limit;        // absent: no limit (or no cgroup found)
-  std::optional<int64_t> cgroup_headroom;     // limit − usage + inactive_file
-  std::string cgroup_dir;                     // the folder the limit was read from
+  int64_t available_bytes = 0;               // min of what is known below
+  std::optional<int64_t> meminfo_available;  // MemAvailable
+  std::optional<int64_t> meminfo_total;      // MemTotal
+  std::optional<int64_t> cgroup_limit;       // absent: no limit (or no cgroup found)
+  std::optional<int64_t> cgroup_headroom;    // limit − usage + inactive_file
+  std::string cgroup_dir;                    // the folder the limit was read from
 };
 
 // Reads /proc and /sys now (a few small files).
@@ -39,6 +39,7 @@ std::optional<int64_t> CgroupLimit(std::string_view text);
 std::optional<int64_t> StatField(std::string_view stat, std::string_view key);
 // The cgroup path of a controller in /proc/self/cgroup text: "memory" (v1), "" for the v2
 // unified line ("0::/path"). nullopt when absent.
-std::optional<std::string> CgroupPath(std::string_view proc_self_cgroup, std::string_view controller);
+std::optional<std::string> CgroupPath(std::string_view proc_self_cgroup,
+                                      std::string_view controller);
 
 }  // namespace spmdc

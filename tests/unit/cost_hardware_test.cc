@@ -49,7 +49,8 @@ TEST(HardwareProfileTest, PerCollectiveFiguresAreValidated) {
       "latency_seconds": {"value": 2e-6, "source": "fit"}}})"),
                                         "t.json");
   ASSERT_FALSE(unsourced.ok());
-  EXPECT_NE(unsourced.status().message().find("links[0].collectives.all-gather.bandwidth_bytes_per_second"),
+  EXPECT_NE(unsourced.status().message().find(
+                "links[0].collectives.all-gather.bandwidth_bytes_per_second"),
             std::string::npos)
       << unsourced.status();
 }

@@ -46,8 +46,12 @@ TEST(HostMemory, CgroupPaths) {
 TEST(HostMemory, QueryGivesAPositiveBound) {
   HostMemory m = QueryHostMemory();
   EXPECT_GT(m.available_bytes, 0);
-  if (m.meminfo_available) EXPECT_LE(m.available_bytes, *m.meminfo_available);
-  if (m.cgroup_headroom) EXPECT_LE(m.available_bytes, *m.cgroup_headroom);
+  if (m.meminfo_available) {
+    EXPECT_LE(m.available_bytes, *m.meminfo_available);
+  }
+  if (m.cgroup_headroom) {
+    EXPECT_LE(m.available_bytes, *m.cgroup_headroom);
+  }
 }
 
 int64_t LeafBytes(const Literal& l) {

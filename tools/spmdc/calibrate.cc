@@ -26,7 +26,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // A per-device module that runs `body` `k` times in a while loop, k being entry parameter 0.
 // The loop carries (i, k, values...); `body` reads %v0, %v1, ... and `results` names the new
@@ -44,13 +46,18 @@ std::string LoopModule(const LoopSpec& s) {
   std::string tuple = "(s32[], s32[]";
   for (const std::string& t : s.types) tuple += ", " + t;
   tuple += ")";
-  std::string text = fmt::format("HloModule calibrate_{}, num_partitions={}\n\n", s.name, s.devices);
-  text += "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\n";
+  std::string text =
+      fmt::format("HloModule calibrate_{}, num_partitions={}\n\n", s.name, s.devices);
+  text +=
+      "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, "
+      "y)\n}\n\n";
   text += fmt::format(
       "cond {{\n  p = {} parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
-      "  k = s32[] get-tuple-element(p), index=1\n  ROOT lt = pred[] compare(i, k), direction=LT\n}}\n\n",
+      "  k = s32[] get-tuple-element(p), index=1\n  ROOT lt = pred[] compare(i, k), "
+      "direction=LT\n}}\n\n",
       tuple);
-  text += fmt::format("body {{\n  p = {} parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n", tuple);
+  text += fmt::format("body {{\n  p = {} parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n",
+                      tuple);
   text += "  k = s32[] get-tuple-element(p), index=1\n";
   for (size_t v = 0; v < s.types.size(); ++v)
     text += fmt::format("  v{} = {} get-tuple-element(p), index={}\n", v, s.types[v], v + 2);
@@ -65,7 +72,8 @@ std::string LoopModule(const LoopSpec& s) {
   text += fmt::format("  zero = s32[] constant(0)\n  t = {} tuple(zero, k", tuple);
   for (size_t v = 0; v < s.types.size(); ++v) text += fmt::format(", a{}", v);
   text += fmt::format(")\n  w = {} while(t), condition=cond, body=body\n", tuple);
-  text += fmt::format("  ROOT r = {} get-tuple-element(w), index={}\n}}\n", s.types[s.root], s.root + 2);
+  text += fmt::format("  ROOT r = {} get-tuple-element(w), index={}\n}}\n", s.types[s.root],
+                      s.root + 2);
   return text;
 }
 
@@ -91,7 +99,8 @@ class LoopRunner {
     SpmdOptions options;
     options.global_result_shape = module_->entry()->root()->shape();
     Clock::time_point start = Clock::now();
-    StatusOr<Literal> result = ExecuteSpmd(*module_, devices_, args_, {}, Sharding::Replicate(), options);
+    StatusOr<Literal> result =
+        ExecuteSpmd(*module_, devices_, args_, {}, Sharding::Replicate(), options);
     const double seconds = Since(start);
     RETURN_IF_ERROR(result.status());
     return seconds;
@@ -144,7 +153,9 @@ class Budget {
   double seconds_;
 };
 
-Json Figure(double value, const std::string& source) { return Json{{"value", value}, {"source", source}}; }
+Json Figure(double value, const std::string& source) {
+  return Json{{"value", value}, {"source", source}};
+}
 
 std::string Gflops(double f) { return fmt::format("{:.2f} GFLOP/s", f / 1e9); }
 std::string Gbs(double b) { return fmt::format("{:.2f} GB/s", b / 1e9); }
@@ -243,29 +254,36 @@ LoopSpec CollectiveLoop(const std::string& kind, int64_t n, int64_t bytes) {
   const std::string full = fmt::format("f32[{}]", e), part = fmt::format("f32[{}]", e / n);
   if (kind == "all-reduce") {
     s.types = {full};
-    s.body = {fmt::format("r = {} all-reduce(v0), channel_id=1, replica_groups={}, to_apply=add", full, groups)};
+    s.body = {fmt::format("r = {} all-reduce(v0), channel_id=1, replica_groups={}, to_apply=add",
+                          full, groups)};
     s.results = {"r"};
   } else if (kind == "all-gather") {
     s.types = {part, full};
-    s.body = {fmt::format("r = {} all-gather(v0), channel_id=1, replica_groups={}, dimensions={{0}}", full, groups)};
+    s.body = {fmt::format(
+        "r = {} all-gather(v0), channel_id=1, replica_groups={}, dimensions={{0}}", full, groups)};
     s.results = {"v0", "r"};
     s.root = 1;
   } else if (kind == "reduce-scatter") {
     s.types = {full, part};
-    s.body = {fmt::format("r = {} reduce-scatter(v0), channel_id=1, replica_groups={}, dimensions={{0}}, to_apply=add",
-                          part, groups)};
+    s.body = {
+        fmt::format("r = {} reduce-scatter(v0), channel_id=1, replica_groups={}, dimensions={{0}}, "
+                    "to_apply=add",
+                    part, groups)};
     s.results = {"v0", "r"};
     s.root = 1;
   } else if (kind == "all-to-all") {
     s.types = {full};
-    s.body = {fmt::format("r = {} all-to-all(v0), channel_id=1, replica_groups={}, dimensions={{0}}", full, groups)};
+    s.body = {fmt::format(
+        "r = {} all-to-all(v0), channel_id=1, replica_groups={}, dimensions={{0}}", full, groups)};
     s.results = {"r"};
   } else {  // collective-permute: a ring shift
     std::string pairs = "{";
-    for (int64_t d = 0; d < n; ++d) pairs += fmt::format("{}{{{},{}}}", d ? "," : "", d, (d + 1) % n);
+    for (int64_t d = 0; d < n; ++d)
+      pairs += fmt::format("{}{{{},{}}}", d ? "," : "", d, (d + 1) % n);
     pairs += "}";
     s.types = {full};
-    s.body = {fmt::format("r = {} collective-permute(v0), channel_id=1, source_target_pairs={}", full, pairs)};
+    s.body = {fmt::format("r = {} collective-permute(v0), channel_id=1, source_target_pairs={}",
+                          full, pairs)};
     s.results = {"r"};
   }
   return s;
@@ -291,30 +309,38 @@ StatusOr<std::string> CalibrateCpuLocal(const CalibrationOptions& options) {
     std::string dtype;
     int64_t size;
   };
-  std::vector<DotPoint> dot_points = quick ? std::vector<DotPoint>{{"f32", 128}, {"f32", 256}, {"bf16", 128}}
-                                           : std::vector<DotPoint>{{"f32", 128}, {"f32", 256}, {"f32", 512},
-                                                                   {"f32", 1024}, {"bf16", 256}, {"bf16", 512}};
+  std::vector<DotPoint> dot_points =
+      quick ? std::vector<DotPoint>{{"f32", 128}, {"f32", 256}, {"bf16", 128}}
+            : std::vector<DotPoint>{{"f32", 128},  {"f32", 256},  {"f32", 512},
+                                    {"f32", 1024}, {"bf16", 256}, {"bf16", 512}};
   const double dot_target = 0.25 * total / (3.0 * dot_points.size());
   std::map<std::string, std::pair<int64_t, double>> matmul;  // dtype -> (largest size, FLOP/s)
   std::map<std::string, std::string> matmul_detail;
   Json dots = Json::array();
   for (const DotPoint& d : dot_points) {
-    if (matmul.count(d.dtype) && budget.elapsed() > 0.25 * total) continue;  // one point per dtype at least
+    if (matmul.count(d.dtype) && budget.elapsed() > 0.25 * total)
+      continue;  // one point per dtype at least
     const std::string t = fmt::format("{}[{},{}]", d.dtype, d.size, d.size);
     LoopSpec spec;
     spec.name = "dot";
     spec.devices = devices;
     spec.types = {t, t, t};
-    spec.body = {fmt::format("d = {} dot(v0, v1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}", t)};
+    spec.body = {fmt::format(
+        "d = {} dot(v0, v1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}", t)};
     spec.results = {"v0", "v1", "d"};
     spec.root = 2;
     ASSIGN_OR_RETURN(auto runner, LoopRunner::Create(spec));
     ASSIGN_OR_RETURN(PerOp op, MeasurePerOp(*runner, dot_target));
     const double flops = 2.0 * d.size * d.size * d.size / op.seconds;
-    say(fmt::format("dot {} {}^3: {} per device ({} trips)", d.dtype, d.size, Gflops(flops), op.trips));
-    dots.push_back({{"dtype", d.dtype}, {"size", d.size}, {"seconds", op.seconds}, {"flops_per_second", flops}});
+    say(fmt::format("dot {} {}^3: {} per device ({} trips)", d.dtype, d.size, Gflops(flops),
+                    op.trips));
+    dots.push_back({{"dtype", d.dtype},
+                    {"size", d.size},
+                    {"seconds", op.seconds},
+                    {"flops_per_second", flops}});
     matmul[d.dtype] = {d.size, flops};
-    matmul_detail[d.dtype] += fmt::format("{}{}^3 {}", matmul_detail[d.dtype].empty() ? "" : ", ", d.size, Gflops(flops));
+    matmul_detail[d.dtype] +=
+        fmt::format("{}{}^3 {}", matmul_detail[d.dtype].empty() ? "" : ", ", d.size, Gflops(flops));
   }
 
   // --- memory bandwidth and vector arithmetic -------------------------------------------------
@@ -328,13 +354,16 @@ StatusOr<std::string> CalibrateCpuLocal(const CalibrationOptions& options) {
     spec.devices = devices;
     const bool binary = std::string(kernel) == "add";
     spec.types = binary ? std::vector<std::string>{t, t} : std::vector<std::string>{t};
-    spec.body = {binary ? fmt::format("r = {} add(v0, v1)", t) : fmt::format("r = {} negate(v0)", t)};
+    spec.body = {binary ? fmt::format("r = {} add(v0, v1)", t)
+                        : fmt::format("r = {} negate(v0)", t)};
     spec.results = binary ? std::vector<std::string>{"r", "v1"} : std::vector<std::string>{"r"};
     ASSIGN_OR_RETURN(auto runner, LoopRunner::Create(spec));
     ASSIGN_OR_RETURN(PerOp op, MeasurePerOp(*runner, memory_target));
-    const double bytes = (binary ? 3.0 : 2.0) * 4 * stream_elems;  // read + written, as the cost model counts
+    const double bytes =
+        (binary ? 3.0 : 2.0) * 4 * stream_elems;  // read + written, as the cost model counts
     streams.emplace_back(kernel, bytes / op.seconds);
-    say(fmt::format("{} of {} f32: {} read + written per device", kernel, Kib(4 * stream_elems), Gbs(bytes / op.seconds)));
+    say(fmt::format("{} of {} f32: {} read + written per device", kernel, Kib(4 * stream_elems),
+                    Gbs(bytes / op.seconds)));
   }
   const double bandwidth = std::sqrt(streams[0].second * streams[1].second);  // geometric mean
   const int64_t vector_elems = 64 << 10;
@@ -350,16 +379,18 @@ StatusOr<std::string> CalibrateCpuLocal(const CalibrationOptions& options) {
     ASSIGN_OR_RETURN(auto runner, LoopRunner::Create(spec));
     ASSIGN_OR_RETURN(PerOp op, MeasurePerOp(*runner, memory_target));
     vector_flops = vector_elems / op.seconds;
-    say(fmt::format("multiply of {} f32 (in cache): {} per device", Kib(4 * vector_elems), Gflops(vector_flops)));
+    say(fmt::format("multiply of {} f32 (in cache): {} per device", Kib(4 * vector_elems),
+                    Gflops(vector_flops)));
   }
 
   // --- collectives ----------------------------------------------------------------------------
-  const std::vector<std::string> kinds = {"all-reduce", "all-gather", "reduce-scatter", "all-to-all",
-                                          "collective-permute"};
+  const std::vector<std::string> kinds = {"all-reduce", "all-gather", "reduce-scatter",
+                                          "all-to-all", "collective-permute"};
   std::vector<int64_t> group_sizes = quick ? std::vector<int64_t>{2} : std::vector<int64_t>{2, 4};
   if (!quick && cores >= 8) group_sizes.push_back(8);
-  std::vector<int64_t> sizes = quick ? std::vector<int64_t>{4 << 10, 64 << 10, 1 << 20}
-                                     : std::vector<int64_t>{4 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20};
+  std::vector<int64_t> sizes =
+      quick ? std::vector<int64_t>{4 << 10, 64 << 10, 1 << 20}
+            : std::vector<int64_t>{4 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20};
   // A device holds about three such buffers (operand, result, its argument): stay well inside
   // what the machine has.
   const int64_t available = QueryHostMemory().available_bytes;
@@ -369,7 +400,8 @@ StatusOr<std::string> CalibrateCpuLocal(const CalibrationOptions& options) {
   Json sample_json = Json::array();
   std::vector<std::string> skipped;
   // Sizes outermost: when the budget runs short, every kind has been measured at the same sizes.
-  std::map<std::pair<std::string, int64_t>, const Sample*> previous;  // (kind, n) -> its last sample
+  std::map<std::pair<std::string, int64_t>, const Sample*>
+      previous;  // (kind, n) -> its last sample
   samples.reserve(kinds.size() * group_sizes.size() * sizes.size());
   for (size_t k = 0; k < sizes.size(); ++k) {
     const int64_t bytes = sizes[k];
@@ -379,7 +411,8 @@ StatusOr<std::string> CalibrateCpuLocal(const CalibrationOptions& options) {
         // growing with its size from the kind's previous point. The smallest two sizes always
         // run (a fit needs two points per kind); larger ones while the budget lasts.
         const Sample* prev = previous[{kind, n}];
-        const double expected = prev ? 5.0 * prev->seconds * bytes / prev->bytes + collective_target : 0;
+        const double expected =
+            prev ? 5.0 * prev->seconds * bytes / prev->bytes + collective_target : 0;
         const bool affordable = k < 2 || expected < budget.left() - 0.03 * total;
         if (!affordable || 4.0 * bytes * n > 0.5 * available) {
           skipped.push_back(fmt::format("{} {} on {} devices", kind, Kib(bytes), n));
@@ -410,31 +443,36 @@ StatusOr<std::string> CalibrateCpuLocal(const CalibrationOptions& options) {
   }
 
   // --- the profile ----------------------------------------------------------------------------
-  const std::string where = fmt::format("measured by `spmdc calibrate{}` on {} ({} cores), {}, {} devices at once",
-                                        quick ? " --quick" : "", CpuModel(), cores, Today(), devices);
+  const std::string where =
+      fmt::format("measured by `spmdc calibrate{}` on {} ({} cores), {}, {} devices at once",
+                  quick ? " --quick" : "", CpuModel(), cores, Today(), devices);
   Json profile;
   profile["name"] = "cpu-local";
   profile["description"] = fmt::format(
-      "this machine's in-process backend (spmdc's interpreter on {} device threads, thread communicator): {}",
+      "this machine's in-process backend (spmdc's interpreter on {} device threads, thread "
+      "communicator): {}",
       devices, CpuModel());
   Json mm = Json::object();
   for (const auto& [dtype, rate] : matmul)
-    mm[dtype] = Figure(rate.second, fmt::format("{}: the {} dot kernel at {}^3 per device; all sizes: {}", where, dtype,
-                                                rate.first, matmul_detail[dtype]));
+    mm[dtype] =
+        Figure(rate.second, fmt::format("{}: the {} dot kernel at {}^3 per device; all sizes: {}",
+                                        where, dtype, rate.first, matmul_detail[dtype]));
   profile["matmul_flops_per_second"] = mm;
   profile["vector_flops_per_second"] =
-      Figure(vector_flops, fmt::format("{}: f32 multiply of {} elements (cache-resident), one FLOP per element", where,
-                                       vector_elems));
+      Figure(vector_flops,
+             fmt::format("{}: f32 multiply of {} elements (cache-resident), one FLOP per element",
+                         where, vector_elems));
   HostMemory host = QueryHostMemory();
   double memory = static_cast<double>(host.meminfo_total.value_or(host.available_bytes));
   if (host.cgroup_limit) memory = std::min(memory, static_cast<double>(*host.cgroup_limit));
-  profile["hbm_bytes"] = Figure(memory / devices, fmt::format("{}: /proc/meminfo MemTotal{} shared by the {} devices",
-                                                              where, host.cgroup_limit ? " (or the cgroup limit)" : "",
-                                                              devices));
-  profile["hbm_bandwidth_bytes_per_second"] =
-      Figure(bandwidth, fmt::format("{}: geometric mean of add ({}) and negate ({}) over {} f32 arrays, bytes read + "
-                                    "written per second per device",
-                                    where, Gbs(streams[0].second), Gbs(streams[1].second), stream_elems));
+  profile["hbm_bytes"] = Figure(
+      memory / devices, fmt::format("{}: /proc/meminfo MemTotal{} shared by the {} devices", where,
+                                    host.cgroup_limit ? " (or the cgroup limit)" : "", devices));
+  profile["hbm_bandwidth_bytes_per_second"] = Figure(
+      bandwidth,
+      fmt::format("{}: geometric mean of add ({}) and negate ({}) over {} f32 arrays, bytes read + "
+                  "written per second per device",
+                  where, Gbs(streams[0].second), Gbs(streams[1].second), stream_elems));
   Json link;
   link["name"] = "threads";
   link["domain_devices"] = 0;
@@ -442,12 +480,14 @@ StatusOr<std::string> CalibrateCpuLocal(const CalibrationOptions& options) {
   for (const Sample& s : samples) all.push_back(&s);
   if (all.empty()) return Internal("calibrate: no collective was measured");
   Fit overall = FitAlphaBeta(all);
-  const std::string fit_text = "fitted to t = latency * steps + wire / bandwidth with the cost model's steps and wire bytes";
-  link["bandwidth_bytes_per_second"] =
-      Figure(overall.bandwidth, fmt::format("{}: every collective kind together, {}; max error {:.0f}%{}", where,
-                                            fit_text, 100 * overall.max_error,
-                                            overall.note.empty() ? "" : "; " + overall.note));
-  link["latency_seconds"] = Figure(overall.latency, fmt::format("{}: as bandwidth_bytes_per_second", where));
+  const std::string fit_text =
+      "fitted to t = latency * steps + wire / bandwidth with the cost model's steps and wire bytes";
+  link["bandwidth_bytes_per_second"] = Figure(
+      overall.bandwidth,
+      fmt::format("{}: every collective kind together, {}; max error {:.0f}%{}", where, fit_text,
+                  100 * overall.max_error, overall.note.empty() ? "" : "; " + overall.note));
+  link["latency_seconds"] =
+      Figure(overall.latency, fmt::format("{}: as bandwidth_bytes_per_second", where));
   Json per_kind = Json::object();
   for (const std::string& kind : kinds) {
     std::vector<const Sample*> mine;
@@ -456,24 +496,25 @@ StatusOr<std::string> CalibrateCpuLocal(const CalibrationOptions& options) {
     if (mine.size() < 2) continue;
     Fit f = FitAlphaBeta(mine);
     std::string sizes_text;
-    for (const Sample* s : mine) sizes_text += fmt::format("{}{} on {}", sizes_text.empty() ? "" : ", ", Kib(s->bytes), s->devices);
-    say(fmt::format("{}: latency {:.2f} us per step, bandwidth {} (max error {:.0f}%)", kind, f.latency * 1e6,
-                    Gbs(f.bandwidth), 100 * f.max_error));
+    for (const Sample* s : mine)
+      sizes_text +=
+          fmt::format("{}{} on {}", sizes_text.empty() ? "" : ", ", Kib(s->bytes), s->devices);
+    say(fmt::format("{}: latency {:.2f} us per step, bandwidth {} (max error {:.0f}%)", kind,
+                    f.latency * 1e6, Gbs(f.bandwidth), 100 * f.max_error));
     per_kind[kind] = {
         {"bandwidth_bytes_per_second",
-         Figure(f.bandwidth, fmt::format("{}: {} of {} over the thread communicator, {}; max error {:.0f}%{}", where,
-                                         kind, sizes_text, fit_text, 100 * f.max_error,
-                                         f.note.empty() ? "" : "; " + f.note))},
-        {"latency_seconds", Figure(f.latency, fmt::format("{}: as bandwidth_bytes_per_second", where))}};
+         Figure(f.bandwidth,
+                fmt::format("{}: {} of {} over the thread communicator, {}; max error {:.0f}%{}",
+                            where, kind, sizes_text, fit_text, 100 * f.max_error,
+                            f.note.empty() ? "" : "; " + f.note))},
+        {"latency_seconds",
+         Figure(f.latency, fmt::format("{}: as bandwidth_bytes_per_second", where))}};
   }
   link["collectives"] = per_kind;
   profile["links"] = Json::array({link});
-  profile["calibration"] = {{"devices", devices},
-                            {"cores", cores},
-                            {"quick", quick},
-                            {"seconds", budget.elapsed()},
-                            {"dots", dots},
-                            {"collectives", sample_json},
+  profile["calibration"] = {{"devices", devices}, {"cores", cores},
+                            {"quick", quick},     {"seconds", budget.elapsed()},
+                            {"dots", dots},       {"collectives", sample_json},
                             {"skipped", skipped}};
   std::string text = profile.dump(2) + "\n";
   // What `report --hardware` will read must parse.

@@ -31,9 +31,9 @@
 namespace spmdc::cli {
 
 struct CalibrationOptions {
-  int64_t devices = 0;                  // 0: the machine's cores, clamped to [2, 8]
-  bool quick = false;                   // fewer, smaller points (tests): about 5 s
-  double time_budget_seconds = 60;      // the whole run stays within it
+  int64_t devices = 0;                               // 0: the machine's cores, clamped to [2, 8]
+  bool quick = false;                                // fewer, smaller points (tests): about 5 s
+  double time_budget_seconds = 60;                   // the whole run stays within it
   std::function<void(const std::string&)> progress;  // one line per measurement, when set
 };
 

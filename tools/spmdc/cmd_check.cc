@@ -13,11 +13,13 @@ Command AddCheckCommand(CLI::App& root) {
             ASSIGN_OR_RETURN(auto module, LoadAnnotated(*args, std::nullopt));
             int64_t instructions = 0;
             for (Computation* c : module->computations()) instructions += c->instruction_count();
-            std::printf("ok: module %s: %zu computations, %lld instructions, %lld entry parameters, "
-                        "num_partitions=%lld\n",
-                        module->name().c_str(), module->computations().size(), static_cast<long long>(instructions),
-                        static_cast<long long>(module->entry()->num_parameters()),
-                        static_cast<long long>(module->num_partitions()));
+            std::printf(
+                "ok: module %s: %zu computations, %lld instructions, %lld entry parameters, "
+                "num_partitions=%lld\n",
+                module->name().c_str(), module->computations().size(),
+                static_cast<long long>(instructions),
+                static_cast<long long>(module->entry()->num_parameters()),
+                static_cast<long long>(module->num_partitions()));
             return absl::OkStatus();
           }};
 }

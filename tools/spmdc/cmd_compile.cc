@@ -6,7 +6,8 @@
 namespace spmdc::cli {
 
 Command AddCompileCommand(CLI::App& root) {
-  CLI::App* app = root.add_subcommand("compile", "propagate, partition, clean up; print the per-device SPMD module");
+  CLI::App* app = root.add_subcommand(
+      "compile", "propagate, partition, clean up; print the per-device SPMD module");
   struct Args {
     ModuleArgs module;
     PropagationArgs propagation;

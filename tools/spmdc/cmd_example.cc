@@ -8,8 +8,12 @@ namespace {
 
 // The example names, in the order help lists them.
 const std::vector<std::string>& ExampleNames() {
-  static const std::vector<std::string> names = {"mlp",           "mlp-2d",         "transformer",
-                                                 "transformer-dp", "transformer-tp", "transformer-2d",
+  static const std::vector<std::string> names = {"mlp",
+                                                 "mlp-2d",
+                                                 "transformer",
+                                                 "transformer-dp",
+                                                 "transformer-tp",
+                                                 "transformer-2d",
                                                  "transformer-large"};
   return names;
 }

@@ -6,8 +6,8 @@
 namespace spmdc::cli {
 
 Command AddPartitionCommand(CLI::App& root) {
-  CLI::App* app =
-      root.add_subcommand("partition", "partition as annotated (no propagation); print the per-device SPMD module");
+  CLI::App* app = root.add_subcommand(
+      "partition", "partition as annotated (no propagation); print the per-device SPMD module");
   struct Args {
     ModuleArgs module;
     std::optional<int64_t> num_partitions;

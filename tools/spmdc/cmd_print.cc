@@ -6,7 +6,8 @@
 namespace spmdc::cli {
 
 Command AddPrintCommand(CLI::App& root) {
-  CLI::App* app = root.add_subcommand("print", "parse + verify; print the module in canonical HLO text");
+  CLI::App* app =
+      root.add_subcommand("print", "parse + verify; print the module in canonical HLO text");
   struct Args {
     ModuleArgs module;
     std::string out;

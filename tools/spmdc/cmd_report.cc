@@ -6,7 +6,8 @@ namespace spmdc::cli {
 
 Command AddReportCommand(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
-      "report", "per-device memory, FLOPs, communication and step time (propagates and partitions first)");
+      "report",
+      "per-device memory, FLOPs, communication and step time (propagates and partitions first)");
   struct Args {
     ModuleArgs module;
     PropagationArgs propagation;
@@ -17,10 +18,12 @@ Command AddReportCommand(CLI::App& root) {
   AddModuleArgs(app, args->module);
   AddNumPartitions(app, args->num_partitions);
   app->add_option("--hardware", args->report.hardware,
-                  "a hardware profile: a name (hardware/NAME.json, e.g. h100, tpu-v5p, cpu-local) or a .json path")
+                  "a hardware profile: a name (hardware/NAME.json, e.g. h100, tpu-v5p, cpu-local) "
+                  "or a .json path")
       ->type_name("NAME|FILE.json")
       ->capture_default_str();
-  app->add_option("--hardware-dir", args->report.hardware_dir, "a folder searched first for NAME.json")
+  app->add_option("--hardware-dir", args->report.hardware_dir,
+                  "a folder searched first for NAME.json")
       ->type_name("DIR");
   app->add_option("--format", args->report.format, "output format")
       ->type_name("FORMAT")

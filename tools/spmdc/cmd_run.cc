@@ -7,8 +7,8 @@
 #include "commands.h"
 #include "fmt/format.h"
 #include "inputs.h"
-#include "memory_guard.h"
 #include "interpreter/interpreter.h"
+#include "memory_guard.h"
 #include "npy.h"
 #include "partitioning.h"
 #include "runtime/result_comparison.h"
@@ -48,27 +48,33 @@ Status Run(const RunArgs& args) {
     // As `compile` does: infer the shardings the user did not give, then partition.
     module->set_num_partitions(n);
     Status propagated = PropagateShardings(*module, args.propagation.ToOptions()).status();
-    partitioned = propagated.ok() ? PartitionAndClean(*module, n, args.replicate_custom_partitioning)
-                                  : StatusOr<PartitionResult>(propagated);
+    partitioned = propagated.ok()
+                      ? PartitionAndClean(*module, n, args.replicate_custom_partitioning)
+                      : StatusOr<PartitionResult>(propagated);
   }
   const int64_t inputs = HostArgumentBytes(*module, n);
   if (n == 0) {
     const OneDeviceFootprint one = EstimateOneDevice(*module);
-    RETURN_IF_ERROR(CheckMemory("run", inputs + one.temporaries,
-                                fmt::format("inputs {}, the program's values {}", Size(inputs), Size(one.temporaries)),
-                                args.memory_limit));
+    RETURN_IF_ERROR(CheckMemory(
+        "run", AddBytes(inputs, one.temporaries),
+        fmt::format("inputs {}, the program's values {}", Size(inputs), Size(one.temporaries)),
+        args.memory_limit));
   } else if (partitioned.ok()) {
-    const int64_t devices = EstimateDevices(*partitioned->module, n, module->entry()->root()->shape());
-    RETURN_IF_ERROR(CheckMemory(fmt::format("run on {} devices", n), inputs + devices,
-                                fmt::format("inputs {}, the {} devices' peaks summed and the result {}", Size(inputs),
-                                            n, Size(devices)),
-                                args.memory_limit));
+    const int64_t devices =
+        EstimateDevices(*partitioned->module, n, module->entry()->root()->shape());
+    RETURN_IF_ERROR(
+        CheckMemory(fmt::format("run on {} devices", n), AddBytes(inputs, devices),
+                    fmt::format("inputs {}, the {} devices' peaks summed and the result {}",
+                                Size(inputs), n, Size(devices)),
+                    args.memory_limit));
   }
-  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, SplitList(args.inputs), args.seed, n));
+  ASSIGN_OR_RETURN(std::vector<Literal> arguments,
+                   MakeArguments(*module, SplitList(args.inputs), args.seed, n));
   Literal result;
   if (n > 0) {
     if (!partitioned.ok()) return partitioned.status();
-    ASSIGN_OR_RETURN(result, RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
+    ASSIGN_OR_RETURN(result,
+                     RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
   } else {
     SingleDeviceContext device;
     ASSIGN_OR_RETURN(result, Execute(*module, arguments, &device));
@@ -90,13 +96,15 @@ Status Run(const RunArgs& args) {
 }  // namespace
 
 Command AddRunCommand(CLI::App& root) {
-  CLI::App* app = root.add_subcommand(
-      "run", "execute on one device, or (--num-partitions N) propagate, partition and run on N in-process devices");
+  CLI::App* app = root.add_subcommand("run",
+                                      "execute on one device, or (--num-partitions N) propagate, "
+                                      "partition and run on N in-process devices");
   auto args = std::make_shared<RunArgs>();
   AddModuleArgs(app, args->module);
   AddNumPartitions(app, args->num_partitions);
-  app->add_option("--inputs", args->inputs,
-                  "the entry parameters in order as full .npy arrays, comma-separated (missing ones random)")
+  app->add_option(
+         "--inputs", args->inputs,
+         "the entry parameters in order as full .npy arrays, comma-separated (missing ones random)")
       ->type_name("A.npy,B.npy");
   app->add_option("--outputs", args->outputs, "write the root's array leaves as DIR/output_K.npy")
       ->type_name("DIR");

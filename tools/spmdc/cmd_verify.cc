@@ -8,8 +8,8 @@
 #include <functional>
 
 #include "commands.h"
-#include "inputs.h"
 #include "fmt/format.h"
+#include "inputs.h"
 #include "interpreter/interpreter.h"
 #include "memory_guard.h"
 #include "partitioning.h"
@@ -75,18 +75,22 @@ StatusOr<int64_t> ManualSignatureGroups(const Module& module, int64_t n) {
   const Computation* entry = module.entry();
   std::vector<std::pair<std::string, Sharding>> leaves;
   auto add = [&](const Instruction* i, const std::string& what) {
-    Sharding s = i->has_sharding() ? i->sharding()->NormalizeTupleSharding(i->shape()) : Sharding::Replicate();
+    Sharding s = i->has_sharding() ? i->sharding()->NormalizeTupleSharding(i->shape())
+                                   : Sharding::Replicate();
     std::vector<Sharding> flat = s.IsTuple() ? s.tuple_elements() : std::vector<Sharding>{s};
     std::vector<const Shape*> shapes;
     std::function<void(const Shape&)> walk = [&](const Shape& sh) {
-      if (sh.IsTuple()) for (const Shape& e : sh.tuple_shapes()) walk(e);
-      else shapes.push_back(&sh);
+      if (sh.IsTuple())
+        for (const Shape& e : sh.tuple_shapes()) walk(e);
+      else
+        shapes.push_back(&sh);
     };
     walk(i->shape());
     for (size_t k = 0; k < shapes.size() && k < flat.size(); ++k)
       if (shapes[k]->IsArray()) leaves.emplace_back(what, flat[k]);
   };
-  for (int64_t p = 0; p < entry->num_parameters(); ++p) add(entry->parameter(p), "%" + entry->parameter(p)->name());
+  for (int64_t p = 0; p < entry->num_parameters(); ++p)
+    add(entry->parameter(p), "%" + entry->parameter(p)->name());
   add(entry->root(), "the result");
   int64_t groups = 0;
   const std::pair<std::string, Sharding>* manual = nullptr;
@@ -99,15 +103,17 @@ StatusOr<int64_t> ManualSignatureGroups(const Module& module, int64_t n) {
     }
     int64_t g = s.IsManual() ? n : s.tile_assignment().dim(s.SubgroupManualDim());
     if (manual && g != groups)
-      return Unimplemented("verify: {} ({}) and {} ({}) are manual in different numbers of groups", manual->first,
-                           manual->second.ToString(false), leaf.first, s.ToString(false));
+      return Unimplemented("verify: {} ({}) and {} ({}) are manual in different numbers of groups",
+                           manual->first, manual->second.ToString(false), leaf.first,
+                           s.ToString(false));
     if (!manual) manual = &leaf, groups = g;
   }
   if (manual && automatic)
-    return Unimplemented("verify: {} is manual ({}) but {} is not ({}): per-device values next to global ones have "
-                         "no single-device reference (`run` executes it)",
-                         manual->first, manual->second.ToString(false), automatic->first,
-                         automatic->second.ToString(false));
+    return Unimplemented(
+        "verify: {} is manual ({}) but {} is not ({}): per-device values next to global ones have "
+        "no single-device reference (`run` executes it)",
+        manual->first, manual->second.ToString(false), automatic->first,
+        automatic->second.ToString(false));
   return groups;
 }
 
@@ -138,7 +144,8 @@ Literal Stack(const std::vector<Literal>& groups) {
   dims.insert(dims.end(), groups[0].shape().dims().begin(), groups[0].shape().dims().end());
   Literal out(Shape(groups[0].shape().dtype(), dims));
   const int64_t bytes = groups[0].shape().byte_size();
-  for (size_t g = 0; g < groups.size(); ++g) std::memcpy(out.mutable_raw() + g * bytes, groups[g].raw(), bytes);
+  for (size_t g = 0; g < groups.size(); ++g)
+    std::memcpy(out.mutable_raw() + g * bytes, groups[g].raw(), bytes);
   return out;
 }
 
@@ -148,7 +155,8 @@ StatusOr<PartitionResult> PartitionCopy(const Module& module, int64_t n, const V
                                         std::unique_ptr<Module>* copy) {
   *copy = module.Clone();
   (*copy)->set_num_partitions(n);
-  if (args.propagate) RETURN_IF_ERROR(PropagateShardings(**copy, args.propagation.ToOptions()).status());
+  if (args.propagate)
+    RETURN_IF_ERROR(PropagateShardings(**copy, args.propagation.ToOptions()).status());
   return PartitionAndClean(**copy, n, args.replicate_custom_partitioning);
 }
 
@@ -164,15 +172,18 @@ Status Verify(const VerifyArgs& args) {
   const int64_t inputs = HostArgumentBytes(*module, n);
   const OneDeviceFootprint reference_need = EstimateOneDevice(*module, manual_groups);
   const int64_t devices_need =
-      partitioned.ok() ? EstimateDevices(*partitioned->module, n, module->entry()->root()->shape()) : 0;
+      partitioned.ok() ? EstimateDevices(*partitioned->module, n, module->entry()->root()->shape())
+                       : 0;
   // The reference runs first; then only its outputs stay while the devices run.
-  const int64_t needed = std::max(inputs + reference_need.temporaries, inputs + reference_need.outputs + devices_need);
-  RETURN_IF_ERROR(CheckMemory(fmt::format("verify on {} devices", n), needed,
-                              fmt::format("inputs {}, one-device reference {} (its outputs {}), the {} devices' "
-                                          "peaks summed and the result {}",
-                                          Size(inputs), Size(reference_need.temporaries), Size(reference_need.outputs),
-                                          n, Size(devices_need)),
-                              args.memory_limit));
+  const int64_t needed = std::max(AddBytes(inputs, reference_need.temporaries),
+                                  AddBytes(AddBytes(inputs, reference_need.outputs), devices_need));
+  RETURN_IF_ERROR(CheckMemory(
+      fmt::format("verify on {} devices", n), needed,
+      fmt::format("inputs {}, one-device reference {} (its outputs {}), the {} devices' "
+                  "peaks summed and the result {}",
+                  Size(inputs), Size(reference_need.temporaries), Size(reference_need.outputs), n,
+                  Size(devices_need)),
+      args.memory_limit));
   ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, {}, args.seed, n));
   SingleDeviceContext device;
   StatusOr<Literal> single = absl::UnknownError("");
@@ -194,7 +205,8 @@ Status Verify(const VerifyArgs& args) {
     single = Execute(*module, arguments, &device);
   }
   Literal reference;
-  const char* reference_kind = manual_groups > 0 ? " (reference: each manual group's program on one device)" : "";
+  const char* reference_kind =
+      manual_groups > 0 ? " (reference: each manual group's program on one device)" : "";
   if (single.ok()) {
     reference = *std::move(single);
   } else if (single.status().code() == absl::StatusCode::kUnimplemented && args.propagate &&
@@ -206,25 +218,33 @@ Status Verify(const VerifyArgs& args) {
     RETURN_IF_ERROR(PropagateShardings(*plain, propagation).status());
     ASSIGN_OR_RETURN(PartitionResult plain_partitioned,
                      PartitionAndClean(*plain, n, args.replicate_custom_partitioning));
-    const int64_t plain_need = EstimateDevices(*plain_partitioned.module, n, plain->entry()->root()->shape());
-    RETURN_IF_ERROR(CheckMemory(fmt::format("verify on {} devices", n), inputs + plain_need + devices_need,
-                                fmt::format("inputs {}, the reference's {} devices {}, then the devices under test {}",
-                                            Size(inputs), n, Size(plain_need), Size(devices_need)),
-                                args.memory_limit));
-    ASSIGN_OR_RETURN(reference,
-                     RunOnDevices(plain_partitioned, plain->entry()->root()->shape(), n, arguments));
-    reference_kind = " (reference: the manual regions' shardings only, the module cannot run on one device)";
-  } else if (single.status().code() == absl::StatusCode::kUnimplemented && HasManualRegion(*module)) {
-    return Unimplemented("{} (verify --propagate compares a module with manual regions on several devices)",
-                         single.status().message());
+    const int64_t plain_need =
+        EstimateDevices(*plain_partitioned.module, n, plain->entry()->root()->shape());
+    RETURN_IF_ERROR(CheckMemory(
+        fmt::format("verify on {} devices", n),
+        AddBytes(AddBytes(inputs, plain_need), devices_need),
+        fmt::format("inputs {}, the reference's {} devices {}, then the devices under test {}",
+                    Size(inputs), n, Size(plain_need), Size(devices_need)),
+        args.memory_limit));
+    ASSIGN_OR_RETURN(
+        reference, RunOnDevices(plain_partitioned, plain->entry()->root()->shape(), n, arguments));
+    reference_kind =
+        " (reference: the manual regions' shardings only, the module cannot run on one device)";
+  } else if (single.status().code() == absl::StatusCode::kUnimplemented &&
+             HasManualRegion(*module)) {
+    return Unimplemented(
+        "{} (verify --propagate compares a module with manual regions on several devices)",
+        single.status().message());
   } else {
     return single.status();
   }
   if (!partitioned.ok()) return partitioned.status();
-  ASSIGN_OR_RETURN(Literal result, RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
+  ASSIGN_OR_RETURN(Literal result,
+                   RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
   std::vector<Literal> got = FlattenLeaves(result), want = FlattenLeaves(reference);
   if (got.size() != want.size())
-    return Internal("partitioned program returned {} outputs, the reference {}", got.size(), want.size());
+    return Internal("partitioned program returned {} outputs, the reference {}", got.size(),
+                    want.size());
   double max_abs = 0, max_rel = 0;
   double tolerance = ModuleTolerance(*under_test);
   for (size_t i = 0; i < got.size(); ++i) {
@@ -232,24 +252,29 @@ Status Verify(const VerifyArgs& args) {
     max_abs = std::max(max_abs, c.max_abs_error);
     max_rel = std::max(max_rel, c.max_rel_error);
     if (!c.ok) {
-      std::printf("verify: MISMATCH on %lld devices: output_%zu %s\n", static_cast<long long>(n), i, c.problem.c_str());
+      std::printf("verify: MISMATCH on %lld devices: output_%zu %s\n", static_cast<long long>(n), i,
+                  c.problem.c_str());
       return absl::AbortedError("partitioned result differs from the single-device result");
     }
   }
-  std::printf("verify: ok on %lld devices: %zu outputs, max abs error %.3g, max relative error %.3g%s\n",
-              static_cast<long long>(n), got.size(), max_abs, max_rel, reference_kind);
+  std::printf(
+      "verify: ok on %lld devices: %zu outputs, max abs error %.3g, max relative error %.3g%s\n",
+      static_cast<long long>(n), got.size(), max_abs, max_rel, reference_kind);
   return absl::OkStatus();
 }
 
 }  // namespace
 
 Command AddVerifyCommand(CLI::App& root) {
-  CLI::App* app = root.add_subcommand("verify", "run on one device and on N devices on the same random inputs; "
-                                                "compare every output");
+  CLI::App* app =
+      root.add_subcommand("verify",
+                          "run on one device and on N devices on the same random inputs; "
+                          "compare every output");
   auto args = std::make_shared<VerifyArgs>();
   AddModuleArgs(app, args->module);
   AddNumPartitions(app, args->num_partitions);
-  app->add_flag("--propagate", args->propagate, "propagate shardings before partitioning (else: as annotated)");
+  app->add_flag("--propagate", args->propagate,
+                "propagate shardings before partitioning (else: as annotated)");
   AddSeed(app, args->seed);
   AddMemoryLimit(app, args->memory_limit);
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);

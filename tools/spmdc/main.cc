@@ -3,7 +3,6 @@
 // command has --help, and a malformed command line (unknown option, missing or ill-typed value)
 // is a usage error, exit 2, naming the option.
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -24,11 +23,12 @@ constexpr char kFooter[] =
     "Exit codes: 0 ok, 1 verification mismatch, 2 bad input or usage, 3 unsupported.";
 
 constexpr char kCommandFooter[] =
-    "IN may be '-' for standard input. Exit codes: 0 ok, 1 verification mismatch, 2 bad input or usage,\n"
-    "3 unsupported.";
+    "IN may be '-' for standard input. Exit codes: 0 ok, 1 verification mismatch,\n"
+    "2 bad input or usage, 3 unsupported.";
 
 int Main(int argc, char** argv) {
-  CLI::App app("spmdc: an automatic SPMD partitioner for XLA HLO modules (the GSPMD system)", "spmdc");
+  CLI::App app("spmdc: an automatic SPMD partitioner for XLA HLO modules (the GSPMD system)",
+               "spmdc");
   // Set before the subcommands exist: they copy these. A flag given twice keeps its last value
   // (--shard collects every occurrence).
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -36,9 +36,10 @@ int Main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(kFooter);
   std::vector<Command> commands = {
-      AddCheckCommand(app),   AddPrintCommand(app),   AddPropagateCommand(app), AddExplainCommand(app),
-      AddPartitionCommand(app), AddCompileCommand(app), AddRunCommand(app),     AddVerifyCommand(app),
-      AddReportCommand(app),  AddExampleCommand(app),   AddCalibrateCommand(app),
+      AddCheckCommand(app),   AddPrintCommand(app),     AddPropagateCommand(app),
+      AddExplainCommand(app), AddPartitionCommand(app), AddCompileCommand(app),
+      AddRunCommand(app),     AddVerifyCommand(app),    AddReportCommand(app),
+      AddExampleCommand(app), AddCalibrateCommand(app),
   };
   for (Command& c : commands) c.app->footer(kCommandFooter);
 
@@ -53,8 +54,10 @@ int Main(int argc, char** argv) {
     words.push_back("--help");
   }
   if (!words.empty() && !words[0].empty() && words[0][0] != '-' &&
-      std::none_of(commands.begin(), commands.end(), [&](const Command& c) { return c.app->get_name() == words[0]; })) {
-    std::fprintf(stderr, "spmdc: error: unknown command '%s'\n%s", words[0].c_str(), app.help().c_str());
+      std::none_of(commands.begin(), commands.end(),
+                   [&](const Command& c) { return c.app->get_name() == words[0]; })) {
+    std::fprintf(stderr, "spmdc: error: unknown command '%s'\n%s", words[0].c_str(),
+                 app.help().c_str());
     return kExitBadInput;
   }
   std::reverse(words.begin(), words.end());  // CLI11 takes the arguments last first
@@ -73,10 +76,11 @@ int Main(int argc, char** argv) {
     if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
       // CLI11 2.1 lists the extra words last first; name them in command-line order.
       std::vector<std::string> extra = app.remaining(/*recurse=*/true);
-      message = fmt::format("unexpected argument{}: {}", extra.size() > 1 ? "s" : "", fmt::join(extra, " "));
+      message = fmt::format("unexpected argument{}: {}", extra.size() > 1 ? "s" : "",
+                            fmt::join(extra, " "));
     }
-    std::fprintf(stderr, "spmdc%s: error: %s\nrun 'spmdc%s --help' for usage\n", command.c_str(), message.c_str(),
-                 command.c_str());
+    std::fprintf(stderr, "spmdc%s: error: %s\nrun 'spmdc%s --help' for usage\n", command.c_str(),
+                 message.c_str(), command.c_str());
     return kExitBadInput;
   }
   for (Command& c : commands) {
@@ -89,7 +93,8 @@ int Main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
       // What the estimate of run/verify (memory_guard.h) did not foresee, or a command it does
       // not cover: still a clean refusal, exit 3.
-      s = absl::ResourceExhaustedError("out of memory: the module's values do not fit this machine's memory");
+      s = absl::ResourceExhaustedError(
+          "out of memory: the module's values do not fit this machine's memory");
     }
     return s.ok() ? kExitOk : Report(s);
   }

@@ -10,17 +10,12 @@
 
 // tcmalloc's C interface, when the executable is linked with it (CMakeLists.txt,
 // SPMDC_TCMALLOC); null otherwise.
-extern "C" int MallocExtension_SetNumericProperty(const char* property, size_t value) __attribute__((weak));
+extern "C" int MallocExtension_SetNumericProperty(const char* property, size_t value)
+    __attribute__((weak));
 
 namespace spmdc::cli {
 namespace {
 
-// Sums that saturate: a module may declare values far larger than memory (that is what is
-// refused), and the sum must not wrap round to a small number.
-int64_t Add(int64_t a, int64_t b) {
-  if (a < 0 || b < 0) return INT64_MAX;
-  return a > INT64_MAX - b ? INT64_MAX : a + b;
-}
 int64_t Mul(int64_t a, int64_t b) {
   if (a < 0 || b < 0) return INT64_MAX;
   return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
@@ -29,7 +24,7 @@ int64_t Mul(int64_t a, int64_t b) {
 int64_t ArrayBytes(const Shape& shape) {
   if (shape.IsTuple()) {
     int64_t sum = 0;
-    for (const Shape& e : shape.tuple_shapes()) sum = Add(sum, ArrayBytes(e));
+    for (const Shape& e : shape.tuple_shapes()) sum = AddBytes(sum, ArrayBytes(e));
     return sum;
   }
   return shape.IsArray() ? shape.byte_size() : 0;
@@ -47,9 +42,11 @@ int64_t KernelScratch(const Module& module) {
       if (!i->shape().IsArray()) continue;
       int64_t elements = i->shape().num_elements();
       for (const Instruction* o : i->operands())
-        if (o->shape().IsArray()) elements = Add(elements, o->shape().num_elements());
+        if (o->shape().IsArray()) elements = AddBytes(elements, o->shape().num_elements());
       const DType t = i->shape().dtype();
-      const int64_t per_element = IsInteger(t) || t == DType::kPred ? 16 : DTypeByteSize(t) > 4 ? 8 : 4;
+      const int64_t per_element = IsInteger(t) || t == DType::kPred ? 16
+                                  : DTypeByteSize(t) > 4            ? 8
+                                                                    : 4;
       largest = std::max(largest, Mul(elements, per_element));
     }
   }
@@ -58,10 +55,16 @@ int64_t KernelScratch(const Module& module) {
 
 }  // namespace
 
+int64_t AddBytes(int64_t a, int64_t b) {
+  if (a < 0 || b < 0) return INT64_MAX;
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 void AddMemoryLimit(CLI::App* app, std::optional<int64_t>& limit) {
-  app->add_option("--memory-limit", limit,
-                  "use at most this much memory (default: what the machine has available: /proc/meminfo "
-                  "MemAvailable or the cgroup's limit, whichever is smaller), e.g. 4GiB")
+  app->add_option(
+         "--memory-limit", limit,
+         "use at most this much memory (default: what the machine has available: /proc/meminfo "
+         "MemAvailable or the cgroup's limit, whichever is smaller), e.g. 4GiB")
       ->type_name("BYTES")
       ->transform(ByteSize());
 }
@@ -90,10 +93,12 @@ int64_t HostArgumentBytes(const Module& module, int64_t num_partitions) {
       int64_t copies = 1;
       if (num_partitions > 0 && k < shardings.size()) {
         const Sharding& s = shardings[k];
-        if (s.IsManual()) copies = num_partitions;
-        else if (s.IsManualSubgroup()) copies = s.tile_assignment().dim(s.SubgroupManualDim());
+        if (s.IsManual())
+          copies = num_partitions;
+        else if (s.IsManualSubgroup())
+          copies = s.tile_assignment().dim(s.SubgroupManualDim());
       }
-      total = Add(total, Mul(leaves[k]->byte_size(), copies));
+      total = AddBytes(total, Mul(leaves[k]->byte_size(), copies));
     }
   }
   return total;
@@ -105,12 +110,13 @@ OneDeviceFootprint EstimateOneDevice(const Module& module, int64_t groups) {
   options.num_partitions = 1;
   options.top_values = 0;
   MemoryEstimate m = EstimateMemory(module, options);
-  m.temporary_peak_bytes = Add(m.temporary_peak_bytes, KernelScratch(module));
+  m.temporary_peak_bytes = AddBytes(m.temporary_peak_bytes, KernelScratch(module));
   OneDeviceFootprint f;
   const int64_t outputs = ArrayBytes(module.entry()->root()->shape());
   f.outputs = groups > 0 ? Mul(outputs, groups) : outputs;
   // Group by group, the finished groups' results wait to be stacked, then the stack is made.
-  f.temporaries = groups > 0 ? Add(m.temporary_peak_bytes, Mul(f.outputs, 2)) : m.temporary_peak_bytes;
+  f.temporaries =
+      groups > 0 ? AddBytes(m.temporary_peak_bytes, Mul(f.outputs, 2)) : m.temporary_peak_bytes;
   return f;
 }
 
@@ -121,10 +127,13 @@ int64_t EstimateDevices(const Module& per_device, int64_t n, const Shape& global
   options.top_values = 0;
   MemoryEstimate m = EstimateMemory(per_device, options);
   const int64_t devices = Mul(n, std::max<int64_t>(1, per_device.replica_count()));
-  return Add(Mul(Add(m.peak_bytes, KernelScratch(per_device)), devices), ArrayBytes(global_result));
+  return AddBytes(Mul(AddBytes(m.peak_bytes, KernelScratch(per_device)), devices),
+                  ArrayBytes(global_result));
 }
 
-std::string GiB(double bytes) { return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
+std::string GiB(double bytes) {
+  return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+}
 
 std::string Size(double bytes) {
   if (bytes < 1024.0 * 1024.0) return fmt::format("{:.0f} KiB", bytes / 1024.0);
@@ -149,8 +158,9 @@ Status CheckMemory(const std::string& what, int64_t needed, const std::string& b
       MallocExtension_SetNumericProperty("tcmalloc.aggressive_memory_decommit", 1);
     return absl::OkStatus();
   }
-  return Unimplemented("{} needs {}, this machine has {} available{} ({}; with 10% + 64 MiB headroom)", what,
-                       GiB(with_headroom), GiB(available), limited ? " (--memory-limit)" : "", breakdown);
+  return Unimplemented(
+      "{} needs {}, this machine has {} available{} ({}; with 10% + 64 MiB headroom)", what,
+      GiB(with_headroom), GiB(available), limited ? " (--memory-limit)" : "", breakdown);
 }
 
 }  // namespace spmdc::cli

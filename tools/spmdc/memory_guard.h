@@ -7,7 +7,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +15,10 @@
 #include "support/status.h"
 
 namespace spmdc::cli {
+
+// a + b, saturating at INT64_MAX (a module may declare values far larger than memory, which is
+// what gets refused; a sum of them must not wrap round to a small number). Negative: INT64_MAX.
+int64_t AddBytes(int64_t a, int64_t b);
 
 // --memory-limit BYTES: lowers the memory run/verify may use below what the machine has.
 void AddMemoryLimit(CLI::App* app, std::optional<int64_t>& limit);

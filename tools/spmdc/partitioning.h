@@ -16,7 +16,8 @@ namespace spmdc::cli {
 
 // Partitions `module` (propagated or annotated) for n devices and cleans the result up; the
 // partitioner's warnings (full rematerializations, replicated custom calls) go to stderr.
-StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n, bool replicate_custom_partitioning);
+StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n,
+                                            bool replicate_custom_partitioning);
 
 // Prints the per-device program to `out_path` (empty or '-': stdout) and, with `stats`, the
 // collective statistics (to stderr when the program goes to stdout).
@@ -24,7 +25,7 @@ Status EmitPartitioned(const std::string& out_path, bool stats, const PartitionR
 
 // Runs a partitioned program on n in-process devices; `global_result_shape` is the unpartitioned
 // module's result shape.
-StatusOr<Literal> RunOnDevices(const PartitionResult& partitioned, const Shape& global_result_shape, int64_t n,
-                               const std::vector<Literal>& arguments);
+StatusOr<Literal> RunOnDevices(const PartitionResult& partitioned, const Shape& global_result_shape,
+                               int64_t n, const std::vector<Literal>& arguments);
 
 }  // namespace spmdc::cli
