@@ -293,6 +293,20 @@ std::optional<Mesh> MeshForCollectives(const Module& module, const CostOptions& 
   return *mesh;
 }
 
+CollectiveAlgorithm ModelledAlgorithm(Opcode kind, int64_t n, int64_t bytes_per_device) {
+  const double B = static_cast<double>(bytes_per_device);
+  const double frac = n > 0 ? static_cast<double>(n - 1) / n : 0.0;
+  switch (SyncOpcode(kind)) {
+    case Opcode::kAllReduce: return {"ring", 2 * (n - 1), 2 * frac * B};
+    case Opcode::kAllGather: return {"ring", n - 1, frac * B * n};  // (n-1)/n of the gathered result
+    case Opcode::kReduceScatter: return {"ring", n - 1, frac * B};
+    case Opcode::kAllToAll: case Opcode::kRaggedAllToAll: return {"pairwise", n - 1, frac * B};
+    case Opcode::kCollectivePermute: return {"permute", 1, B};
+    case Opcode::kCollectiveBroadcast: return {"ring", n - 1, n > 1 ? B : 0.0};
+    default: return {"", 0, 0.0};
+  }
+}
+
 std::vector<CollectiveCost> AnalyzeCollectives(const Module& module, const CostOptions& options,
                                                const HardwareProfile* hardware) {
   std::vector<CollectiveCost> out;
@@ -330,57 +344,22 @@ std::vector<CollectiveCost> AnalyzeCollectives(const Module& module, const CostO
       }
       mapper.Map(groups, permute, c);
       const int64_t n = c.group_size;
-      const double frac = n > 0 ? static_cast<double>(n - 1) / n : 0.0;
       c.bytes_per_device = ContributedBytes(*instr, options);
       const int64_t B = c.bytes_per_device;
-      double wire = 0;
-      int64_t steps = 0;
-      switch (sync) {
-        case Opcode::kAllReduce:
-          wire = 2 * frac * B;
-          steps = 2 * (n - 1);
-          c.algorithm = "ring";
-          break;
-        case Opcode::kAllGather:
-          wire = frac * B * n;  // (n-1)/n of the gathered result
-          steps = n - 1;
-          c.algorithm = "ring";
-          break;
-        case Opcode::kReduceScatter:
-          wire = frac * B;
-          steps = n - 1;
-          c.algorithm = "ring";
-          break;
-        case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
-          wire = frac * B;
-          steps = n - 1;
-          c.algorithm = "pairwise";
-          break;
-        case Opcode::kCollectivePermute:
-          wire = groups.empty() ? 0 : B;
-          steps = groups.empty() ? 0 : 1;
-          c.algorithm = "permute";
-          break;
-        case Opcode::kCollectiveBroadcast:
-          wire = n > 1 ? B : 0;
-          steps = n - 1;
-          c.algorithm = "ring";
-          break;
-        default: break;
-      }
-      if (n <= 1 && !permute) {
-        wire = 0;
-        steps = 0;
-      }
-      c.wire_bytes_per_device = static_cast<int64_t>(std::llround(wire));
-      c.steps = steps;
-      if (hardware && !hardware->links.empty() && steps > 0) {
+      CollectiveAlgorithm algorithm = ModelledAlgorithm(sync, n, B);
+      if (permute && groups.empty()) algorithm = {"permute", 0, 0.0};
+      if (n <= 1 && !permute) algorithm.steps = 0, algorithm.wire_bytes = 0;
+      c.algorithm = algorithm.name;
+      c.wire_bytes_per_device = static_cast<int64_t>(std::llround(algorithm.wire_bytes));
+      c.steps = algorithm.steps;
+      if (hardware && !hardware->links.empty() && c.steps > 0) {
         const HardwareProfile::Link& link = hardware->LinkFor(groups);
         c.link = link.name;
-        c.seconds = link.latency * steps + wire / link.bandwidth;
+        const HardwareProfile::Link::Figures f = link.FiguresFor(c.kind);
+        c.seconds = f.latency * c.steps + algorithm.wire_bytes / f.bandwidth;
         if (sync == Opcode::kAllReduce && n > 2) {
           const int64_t tree_steps = 2 * static_cast<int64_t>(std::ceil(std::log2(static_cast<double>(n))));
-          const double tree = link.latency * tree_steps + 2.0 * B / link.bandwidth;
+          const double tree = f.latency * tree_steps + 2.0 * B / f.bandwidth;
           if (tree < c.seconds) {
             c.seconds = tree;
             c.algorithm = "tree";

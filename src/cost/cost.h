@@ -109,6 +109,17 @@ struct CollectiveCost {
   double seconds = 0;                 // one execution
   SourceInfo source;
 };
+// The algorithm the model times a collective of `kind` (a synchronous or async opcode) with:
+// groups of n devices, each contributing `bytes_per_device` (operand bytes); `steps` α terms,
+// `wire_bytes` sent by each device (the table at the top of collectives.cc). `spmdc calibrate`
+// fits each kind's α and β to measurements with these same terms.
+struct CollectiveAlgorithm {
+  std::string name;  // ring, pairwise, permute
+  int64_t steps = 0;
+  double wire_bytes = 0;
+};
+CollectiveAlgorithm ModelledAlgorithm(Opcode kind, int64_t n, int64_t bytes_per_device);
+
 // Every collective of the module (entry and nested computations), in schedule order. Times are
 // set when `hardware` is given.
 std::vector<CollectiveCost> AnalyzeCollectives(const Module& module, const CostOptions& options,

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <set>
 
+#include "ir/opcode.h"
 #include "nlohmann/json.hpp"
 
 #ifndef SPMDC_SOURCE_HARDWARE_DIR
@@ -58,6 +59,11 @@ double HardwareProfile::MatmulFlops(DType type) const {
 
 double HardwareProfile::VectorFlops() const {
   return vector_flops ? *vector_flops : MatmulFlops(DType::kF32);
+}
+
+HardwareProfile::Link::Figures HardwareProfile::Link::FiguresFor(const std::string& kind) const {
+  if (auto it = collectives.find(kind); it != collectives.end()) return it->second;
+  return {bandwidth, latency};
 }
 
 const HardwareProfile::Link& HardwareProfile::LinkFor(
@@ -123,6 +129,22 @@ StatusOr<HardwareProfile> ParseHardwareProfile(std::string_view text, std::strin
     }
     ASSIGN_OR_RETURN(link.bandwidth, Figure(l, "bandwidth_bytes_per_second", file, where));
     ASSIGN_OR_RETURN(link.latency, Figure(l, "latency_seconds", file, where));
+    if (l.contains("collectives")) {
+      const Json& kinds = l["collectives"];
+      if (!kinds.is_object())
+        return InvalidArgument("{}: {}.collectives must map collective kinds to figures", file, where);
+      for (auto it = kinds.begin(); it != kinds.end(); ++it) {
+        std::optional<Opcode> op = OpcodeFromName(it.key());
+        if (!op || !IsCollectiveOpcode(*op))
+          return InvalidArgument("{}: {}.collectives: '{}' is not a collective", file, where, it.key());
+        std::string at = fmt::format("{}.collectives.{}", where, it.key());
+        if (!it->is_object()) return InvalidArgument("{}: {} must be an object", file, at);
+        HardwareProfile::Link::Figures f;
+        ASSIGN_OR_RETURN(f.bandwidth, Figure(*it, "bandwidth_bytes_per_second", file, at));
+        ASSIGN_OR_RETURN(f.latency, Figure(*it, "latency_seconds", file, at));
+        link.collectives[it.key()] = f;
+      }
+    }
     p.links.push_back(std::move(link));
   }
   if (p.links.back().domain_devices != 0)

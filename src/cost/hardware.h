@@ -5,6 +5,9 @@
 // reader can check each number against its vendor document. Links are ordered innermost first:
 // a link with domain_devices = K connects devices whose ids agree after division by K (an
 // 8-GPU NVLink node); domain_devices = 0 reaches every device (InfiniBand, a TPU slice's ICI).
+// A link may also carry "collectives": {"all-reduce": {"bandwidth_bytes_per_second": FIGURE,
+// "latency_seconds": FIGURE}, ...}, figures per collective kind that override the link's own
+// (the measured cpu-local profile has them; vendor profiles publish one figure per link).
 #pragma once
 
 #include <cstdint>
@@ -21,10 +24,18 @@ namespace spmdc {
 
 struct HardwareProfile {
   struct Link {
+    struct Figures {
+      double bandwidth = 0;  // bytes/s each way per device, for a ring over this link
+      double latency = 0;    // seconds per algorithm step
+    };
     std::string name;
     int64_t domain_devices = 0;  // 0: every device
     double bandwidth = 0;        // bytes/s each way per device, for a ring over this link
     double latency = 0;          // seconds per algorithm step
+    // Per collective kind (the synchronous opcode name, "all-reduce", ...), where measured
+    // (`spmdc calibrate` fits α and β for each kind): a kind absent here uses the link's own.
+    std::map<std::string, Figures> collectives;
+    Figures FiguresFor(const std::string& kind) const;
   };
   std::string name;
   std::string description;

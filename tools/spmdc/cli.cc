@@ -20,8 +20,10 @@ int ExitCodeFor(const Status& status) {
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kOutOfRange:
-    case absl::StatusCode::kResourceExhausted:
       return kExitBadInput;
+    // A run this machine cannot hold (a device out of memory, no thread left for a device) is
+    // not the input's fault: like an operation spmdc cannot execute, exit 3.
+    case absl::StatusCode::kResourceExhausted:
     case absl::StatusCode::kUnimplemented: return kExitUnsupported;
     case absl::StatusCode::kAborted: return kExitMismatch;
     default: return kExitInternal;
@@ -40,44 +42,6 @@ int Report(const Status& status) {
                  msg.c_str());
   }
   return code;
-}
-
-std::optional<std::string> Args::Get(const std::string& name) const {
-  auto it = values.find(name);
-  if (it == values.end() || it->second.empty()) return std::nullopt;
-  return it->second.back();
-}
-
-StatusOr<Args> ParseArgs(int argc, char** argv, int first, const std::vector<FlagSpec>& flags) {
-  Args args;
-  for (int i = first; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.size() < 2 || a[0] != '-' ) {
-      args.positional.push_back(a);
-      continue;
-    }
-    std::string name = a.substr(a[1] == '-' ? 2 : 1);
-    std::optional<std::string> inline_value;
-    if (size_t eq = name.find('='); eq != std::string::npos) {
-      inline_value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    }
-    const FlagSpec* spec = nullptr;
-    for (const FlagSpec& f : flags)
-      if (f.name == name) spec = &f;
-    if (!spec) return InvalidArgument("unknown option '{}'", a);
-    if (!spec->takes_value) {
-      if (inline_value) return InvalidArgument("option '--{}' takes no value", name);
-      args.switches[name] = true;
-      continue;
-    }
-    if (!inline_value) {
-      if (i + 1 >= argc) return InvalidArgument("option '{}' needs a value", a);
-      inline_value = argv[++i];
-    }
-    args.values[name].push_back(*inline_value);
-  }
-  return args;
 }
 
 StatusOr<Source> ReadSource(const std::string& path) {

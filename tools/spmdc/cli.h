@@ -1,10 +1,9 @@
-// Shared pieces of the spmdc command-line tool: argument parsing, module loading with located
-// diagnostics, exit codes, random inputs, output summaries.
+// Shared pieces of the spmdc command-line tool: exit codes, module loading with located
+// diagnostics, atomic output files. Flags are CLI11 options (options.h); each command lives in
+// its own cmd_<name>.cc.
 #pragma once
 
-#include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +14,7 @@
 namespace spmdc::cli {
 
 // Exit codes (DESIGN.md): 0 ok, 1 verification mismatch, 2 bad input/usage, 3 unsupported
-// operation, anything else a bug.
+// operation or a run that does not fit this machine's memory, anything else a bug.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitMismatch = 1;
 inline constexpr int kExitBadInput = 2;
@@ -25,21 +24,6 @@ int ExitCodeFor(const Status& status);
 // Prints the status to stderr ("spmdc: error: ..." unless the message is already a located
 // diagnostic) and returns its exit code.
 int Report(const Status& status);
-
-// Parsed command line: positional arguments and flags. Flags are declared up front so that
-// typos are usage errors instead of being ignored.
-struct Args {
-  std::vector<std::string> positional;
-  std::map<std::string, std::vector<std::string>> values;  // --flag VALUE (repeatable)
-  std::map<std::string, bool> switches;                     // --flag
-  bool Has(const std::string& name) const { return values.count(name) || switches.count(name); }
-  std::optional<std::string> Get(const std::string& name) const;
-};
-struct FlagSpec {
-  std::string name;  // without dashes; "o" for -o
-  bool takes_value;
-};
-StatusOr<Args> ParseArgs(int argc, char** argv, int first, const std::vector<FlagSpec>& flags);
 
 // The text of IN ("-" reads standard input) and the name used in diagnostics.
 struct Source {

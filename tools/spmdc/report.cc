@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "cli.h"
 #include "cost/cost.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -264,30 +265,25 @@ std::string ToText(const Module& module, const CostReport& r, const HardwareProf
 
 }  // namespace
 
-std::vector<FlagSpec> ReportFlags() {
-  return {{"num-partitions", true}, {"hardware", true}, {"hardware-dir", true}, {"format", true},
-          {"o", true},              {"partitioned", false}};
+const std::vector<std::string>& ReportFormats() {
+  static const std::vector<std::string> formats = {"text", "json"};
+  return formats;
 }
 
-Status RunReport(const Args& args, std::unique_ptr<Module> module, int64_t n,
-                 const PropagationOptions& propagation) {
-  std::string format = args.Get("format").value_or("text");
-  if (format != "text" && format != "json")
-    return InvalidArgument("--format expects text or json, got '{}'", format);
-  ASSIGN_OR_RETURN(HardwareProfile hw,
-                   LoadHardwareProfile(args.Get("hardware").value_or("h100"), args.Get("hardware-dir").value_or("")));
+Status RunReport(const ReportOptions& args, std::unique_ptr<Module> module, int64_t n) {
+  ASSIGN_OR_RETURN(HardwareProfile hw, LoadHardwareProfile(args.hardware, args.hardware_dir));
   CostOptions options;
   options.num_partitions = n;
-  if (auto text = args.Get("mesh")) {
-    ASSIGN_OR_RETURN(Mesh mesh, Mesh::Parse(*text));
+  if (args.mesh) {
+    ASSIGN_OR_RETURN(Mesh mesh, Mesh::Parse(*args.mesh));
     options.mesh = mesh;
   }
   std::unique_ptr<Module> per_device;
   std::vector<std::string> partition_warnings;
-  if (args.Has("partitioned")) {
+  if (args.partitioned) {
     per_device = std::move(module);
   } else {
-    RETURN_IF_ERROR(PropagateShardings(*module, propagation).status());
+    RETURN_IF_ERROR(PropagateShardings(*module, args.propagation).status());
     // Collectives are described on the annotated mesh, else one inferred from the shardings.
     options.mesh = MeshForCollectives(*module, options);
     ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(*module, PartitionOptions{n}));
@@ -301,8 +297,8 @@ Status RunReport(const Args& args, std::unique_ptr<Module> module, int64_t n,
   for (const std::string& w : partition_warnings) warnings.push_back("full rematerialization: " + w);
   warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
   report.warnings = std::move(warnings);
-  std::string out = format == "json" ? ToJson(report, hw, options.mesh) : ToText(*per_device, report, hw, options.mesh);
-  return WriteOutput(args.Get("o").value_or(""), out);
+  std::string out = args.format == "json" ? ToJson(report, hw, options.mesh) : ToText(*per_device, report, hw, options.mesh);
+  return WriteOutput(args.out, out);
 }
 
 }  // namespace spmdc::cli

@@ -1,0 +1,79 @@
+// spmdc calibrate [-o OUT] [--quick]: measures this machine's in-process backend (calibrate.h)
+// and writes the `cpu-local` hardware profile that `report --hardware cpu-local` reads.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "calibrate.h"
+#include "commands.h"
+
+namespace spmdc::cli {
+
+namespace {
+
+// Where `report --hardware cpu-local` looks first among the folders a build owns
+// (cost/hardware.h HardwareSearchDirs): $SPMDC_HARDWARE_DIR, else the binary's hardware/.
+std::string DefaultProfilePath() {
+  if (const char* env = std::getenv("SPMDC_HARDWARE_DIR"); env && *env)
+    return std::string(env) + "/cpu-local.json";
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return (ec ? std::filesystem::path("hardware") : exe.parent_path() / "hardware") /
+         "cpu-local.json";
+}
+
+}  // namespace
+
+Command AddCalibrateCommand(CLI::App& root) {
+  CLI::App* app = root.add_subcommand(
+      "calibrate",
+      "measure this machine's in-process backend; write the cpu-local hardware profile");
+  struct Args {
+    std::string out;
+    bool quick = false;
+    int64_t devices = 0;
+    double time_limit = 60;
+  };
+  auto args = std::make_shared<Args>();
+  app->add_option("-o,--output", args->out,
+                  "where to write the profile (default: $SPMDC_HARDWARE_DIR/cpu-local.json, else "
+                  "hardware/ next "
+                  "to the spmdc binary, where --hardware cpu-local finds it; '-': standard output)")
+      ->type_name("OUT");
+  app->add_flag("--quick", args->quick, "fewer and smaller measurements, about 5 s (for tests)");
+  app->add_option("--devices", args->devices,
+                  "devices running at once while measuring (default: the machine's cores, 2 to 8)")
+      ->type_name("D")
+      ->check(IntegerIn(1, 64));
+  app->add_option("--time-limit", args->time_limit,
+                  "seconds the whole calibration may take (default 60; 5 with --quick)")
+      ->type_name("S")
+      ->check(CLI::Range(0.5, 3600.0));
+  return {app, [args, app]() -> Status {
+            CalibrationOptions options;
+            options.quick = args->quick;
+            options.devices = args->devices;
+            options.time_budget_seconds = app->get_option("--time-limit")->count()
+                                              ? args->time_limit
+                                          : args->quick ? 5.0
+                                                        : 60.0;
+            options.progress = [](const std::string& line) {
+              std::fprintf(stderr, "calibrate: %s\n", line.c_str());
+            };
+            ASSIGN_OR_RETURN(std::string profile, CalibrateCpuLocal(options));
+            std::string path = args->out.empty() ? DefaultProfilePath() : args->out;
+            if (path != "-") {
+              std::error_code ec;
+              std::filesystem::path parent = std::filesystem::path(path).parent_path();
+              if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+              if (ec)
+                return InvalidArgument("{}: cannot create directory: {}", parent.string(),
+                                       ec.message());
+            }
+            RETURN_IF_ERROR(WriteOutput(path, profile));
+            if (path != "-") std::fprintf(stderr, "calibrate: wrote %s\n", path.c_str());
+            return absl::OkStatus();
+          }};
+}
+
+}  // namespace spmdc::cli

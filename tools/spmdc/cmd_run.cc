@@ -1,0 +1,118 @@
+// spmdc run IN [--num-partitions N]: execute on one device, or propagate, partition and run on
+// N in-process devices; print a summary of each output leaf (and write them as .npy).
+#include <cstdio>
+#include <filesystem>
+
+#include "absl/strings/str_split.h"
+#include "commands.h"
+#include "fmt/format.h"
+#include "inputs.h"
+#include "interpreter/interpreter.h"
+#include "memory_guard.h"
+#include "npy.h"
+#include "partitioning.h"
+#include "runtime/result_comparison.h"
+
+namespace spmdc::cli {
+
+namespace {
+
+struct RunArgs {
+  ModuleArgs module;
+  PropagationArgs propagation;
+  std::optional<int64_t> num_partitions;
+  bool replicate_custom_partitioning = false;
+  std::string inputs;   // a.npy,b.npy
+  std::string outputs;  // DIR
+  uint64_t seed = 0;
+  std::optional<int64_t> memory_limit;
+};
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  for (auto piece : absl::StrSplit(absl::string_view(s.data(), s.size()), ',', absl::SkipEmpty()))
+    out.emplace_back(piece.data(), piece.size());
+  return out;
+}
+
+Status Run(const RunArgs& args) {
+  ASSIGN_OR_RETURN(auto module, LoadAnnotated(args.module, args.num_partitions));
+  int64_t n = 0;
+  if (args.num_partitions) {
+    ASSIGN_OR_RETURN(n, NumPartitionsOf(args.num_partitions, *module));
+  }
+  // The program is partitioned before any input exists, so that the estimate of what the run
+  // holds can refuse it first; a partitioning error is still reported after the inputs' errors.
+  StatusOr<PartitionResult> partitioned = absl::UnknownError("");
+  if (n > 0) {
+    // As `compile` does: infer the shardings the user did not give, then partition.
+    module->set_num_partitions(n);
+    Status propagated = PropagateShardings(*module, args.propagation.ToOptions()).status();
+    partitioned = propagated.ok()
+                      ? PartitionAndClean(*module, n, args.replicate_custom_partitioning)
+                      : StatusOr<PartitionResult>(propagated);
+  }
+  const int64_t inputs = HostArgumentBytes(*module, n);
+  if (n == 0) {
+    const OneDeviceFootprint one = EstimateOneDevice(*module);
+    RETURN_IF_ERROR(CheckMemory(
+        "run", AddBytes(inputs, one.temporaries),
+        fmt::format("inputs {}, the program's values {}", Size(inputs), Size(one.temporaries)),
+        args.memory_limit));
+  } else if (partitioned.ok()) {
+    const int64_t devices =
+        EstimateDevices(*partitioned->module, n, module->entry()->root()->shape());
+    RETURN_IF_ERROR(
+        CheckMemory(fmt::format("run on {} devices", n), AddBytes(inputs, devices),
+                    fmt::format("inputs {}, the {} devices' peaks summed and the result {}",
+                                Size(inputs), n, Size(devices)),
+                    args.memory_limit));
+  }
+  ASSIGN_OR_RETURN(std::vector<Literal> arguments,
+                   MakeArguments(*module, SplitList(args.inputs), args.seed, n));
+  Literal result;
+  if (n > 0) {
+    if (!partitioned.ok()) return partitioned.status();
+    ASSIGN_OR_RETURN(result,
+                     RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
+  } else {
+    SingleDeviceContext device;
+    ASSIGN_OR_RETURN(result, Execute(*module, arguments, &device));
+  }
+  std::vector<Literal> leaves = FlattenLeaves(result);
+  if (!args.outputs.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(args.outputs, ec);
+    if (ec) return InvalidArgument("{}: cannot create directory: {}", args.outputs, ec.message());
+  }
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    std::printf("output_%zu: %s\n", i, SummarizeLeaf(leaves[i]).c_str());
+    if (!args.outputs.empty())
+      RETURN_IF_ERROR(WriteNpy(fmt::format("{}/output_{}.npy", args.outputs, i), leaves[i]));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+Command AddRunCommand(CLI::App& root) {
+  CLI::App* app = root.add_subcommand("run",
+                                      "execute on one device, or (--num-partitions N) propagate, "
+                                      "partition and run on N in-process devices");
+  auto args = std::make_shared<RunArgs>();
+  AddModuleArgs(app, args->module);
+  AddNumPartitions(app, args->num_partitions);
+  app->add_option(
+         "--inputs", args->inputs,
+         "the entry parameters in order as full .npy arrays, comma-separated (missing ones random)")
+      ->type_name("A.npy,B.npy");
+  app->add_option("--outputs", args->outputs, "write the root's array leaves as DIR/output_K.npy")
+      ->type_name("DIR");
+  AddSeed(app, args->seed);
+  AddMemoryLimit(app, args->memory_limit);
+  AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
+  AddPropagationArgs(app, args->propagation);
+  return {app, [args] { return Run(*args); }};
+}
+
+}  // namespace spmdc::cli

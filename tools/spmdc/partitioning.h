@@ -1,0 +1,31 @@
+// What partition, compile, run and verify share: partitioning with the clean-up passes (its
+// warnings on stderr), printing a per-device program with its --stats, and running one on
+// in-process devices.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/literal.h"
+#include "ir/module.h"
+#include "partitioner/partitioner.h"
+#include "support/status.h"
+
+namespace spmdc::cli {
+
+// Partitions `module` (propagated or annotated) for n devices and cleans the result up; the
+// partitioner's warnings (full rematerializations, replicated custom calls) go to stderr.
+StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n,
+                                            bool replicate_custom_partitioning);
+
+// Prints the per-device program to `out_path` (empty or '-': stdout) and, with `stats`, the
+// collective statistics (to stderr when the program goes to stdout).
+Status EmitPartitioned(const std::string& out_path, bool stats, const PartitionResult& result);
+
+// Runs a partitioned program on n in-process devices; `global_result_shape` is the unpartitioned
+// module's result shape.
+StatusOr<Literal> RunOnDevices(const PartitionResult& partitioned, const Shape& global_result_shape,
+                               int64_t n, const std::vector<Literal>& arguments);
+
+}  // namespace spmdc::cli
