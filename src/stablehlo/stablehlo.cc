@@ -732,7 +732,7 @@ void Translator::ParseFunc(bool) {
       sh = ", sharding={";
       for (size_t i = 0; i < results.size(); ++i) {
         std::string r = results[i].mhlo.empty() ? "{replicated}" : results[i].mhlo;
-        sh += (i ? ", " : "") + r.substr(1, r.size() - 2);
+        sh += (i ? ", " : "") + r;
       }
       sh += "}";
     }

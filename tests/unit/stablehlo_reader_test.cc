@@ -85,6 +85,28 @@ TEST(StableHloReader, ElementwiseGenericAndPretty) {
   EXPECT_EQ((*m)->entry()->root()->shape().ToString(false), "f32[2,3]");
 }
 
+TEST(StableHloReader, GspmdShardingsAndAliasing) {
+  const char* text = R"(module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<16x4xf32> {mhlo.sharding = "{devices=[8,1]<=[8]}", tf.aliasing_output = 0 : i32}, %arg1: tensor<4xf32> {mhlo.sharding = "{replicated}"}) -> (tensor<16x4xf32> {jax.result_info = "result[0]", mhlo.sharding = "{devices=[8,1]<=[8]}"}, tensor<f32> {jax.result_info = "result[1]", mhlo.sharding = "{replicated}"}) {
+    %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<4xf32>) -> tensor<16x4xf32>
+    %1 = stablehlo.add %arg0, %0 : tensor<16x4xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %2 = stablehlo.reduce(%1 init: %cst) applies stablehlo.add across dimensions = [0, 1] : (tensor<16x4xf32>, tensor<f32>) -> tensor<f32>
+    return %1, %2 : tensor<16x4xf32>, tensor<f32>
+  }
+})";
+  auto hlo = TranslateStableHloToHloText(text, "t.mlir");
+  ASSERT_TRUE(hlo.ok()) << hlo.status().message();
+  EXPECT_NE(hlo->find("input_output_alias={ {0}: (0, {}, may-alias) }"), std::string::npos) << *hlo;
+  auto m = Parse(text);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const Computation* e = (*m)->entry();
+  ASSERT_TRUE(e->parameter(0)->has_sharding());
+  EXPECT_EQ(e->parameter(0)->sharding()->ToString(false), "{devices=[8,1]<=[8]}");
+  ASSERT_TRUE(e->root()->has_sharding());
+  EXPECT_EQ(e->root()->sharding()->ToString(false), "{{devices=[8,1]<=[8]}, {replicated}}");
+}
+
 TEST(StableHloReader, LocationsBecomeMetadata) {
   auto hlo = TranslateStableHloToHloText(R"(module @m {
   func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
