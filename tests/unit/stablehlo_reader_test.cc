@@ -14,7 +14,7 @@
 namespace spmdc {
 namespace {
 
-const std::filesystem::path kCorpus = std::filesystem::path(__FILE__).parent_path() / ".." / "realclient" / "corpus";
+const std::filesystem::path kCorpus = std::filesystem::path(SPMDC_SOURCE_DIR) / "tests" / "realclient" / "corpus";
 
 std::string Read(const std::filesystem::path& p) {
   std::ifstream in(p);
