@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "support/diagnostic.h"
@@ -159,7 +160,11 @@ class Translator {
     if (p_ < s_.size() && (s_[p_] == '-' || s_[p_] == '+')) ++p_;
     while (p_ < s_.size() && isdigit(static_cast<unsigned char>(s_[p_]))) ++p_;
     if (b == p_ || (p_ == b + 1 && !isdigit(static_cast<unsigned char>(s_[b])))) Fail(b, "expected an integer");
-    return std::stoll(std::string(s_.substr(b, p_ - b)));
+    try {
+      return std::stoll(std::string(s_.substr(b, p_ - b)));
+    } catch (const std::logic_error&) {
+      Fail(b, "integer out of range");
+    }
   }
   // The raw text of one balanced attribute value, up to a top-level ',', ')', ']', '}' or '>'
   // (or `stop` at depth 0 when given).
@@ -812,7 +817,12 @@ std::vector<Value> Translator::Block() {
       PrettyOp(op);
     }
     op.metadata = Location();
-    std::vector<Value> results = Lower(op);
+    std::vector<Value> results;
+    try {
+      results = Lower(op);
+    } catch (const std::logic_error&) {  // .at() on a missing attribute, std::stoll on a bad number
+      Fail(op_at, op.name + ": a required attribute is missing or malformed");
+    }
     if (!names.empty() && static_cast<int64_t>(results.size()) != total)
       Fail(at, fmt::format("{} has {} results, {} are named", opname, results.size(), total));
     size_t k = 0;

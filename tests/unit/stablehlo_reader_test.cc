@@ -153,6 +153,15 @@ TEST(StableHloReader, MalformedTextIsLocated) {
   EXPECT_NE(std::string(t.status().message()).find("t.mlir:2:"), std::string::npos) << t.status().message();
 }
 
+TEST(StableHloReader, MissingAttributeIsLocated) {
+  auto m = Parse("func.func public @main() -> tensor<4xi32> {\n  %0 = stablehlo.iota : tensor<4xi32>\n"
+                 "  return %0 : tensor<4xi32>\n}\n");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(m.status().message()).find("t.mlir:2:8: error: stablehlo.iota: a required attribute"), std::string::npos)
+      << m.status().message();
+}
+
 TEST(StableHloReader, HloParserErrorsAreRelocated) {
   // An unknown comparison direction passes the translator; the HLO parser's refusal is
   // located on the .mlir op.
