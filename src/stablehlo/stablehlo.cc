@@ -823,6 +823,20 @@ std::vector<Value> Translator::Block() {
     } catch (const std::logic_error&) {  // .at() on a missing attribute, std::stoll on a bad number
       Fail(op_at, op.name + ": a required attribute is missing or malformed");
     }
+    // Per-op sharding annotations go on the instruction holding the op's value; where the op
+    // became several instructions (several results) they are refused, never dropped.
+    for (const char* key : {"sdy.sharding", "mhlo.sharding"}) {
+      auto it = op.attrs.find(key);
+      if (it == op.attrs.end()) continue;
+      Comp& c = comp();
+      if (results.size() != 1 || c.lines.empty() || c.lines.back().find("  " + results[0].name + " = ") != 0)
+        Unsupported(op_at, std::string(key) + " on " + op.name + " (an op of several results or instructions)");
+      if (std::string(key) == "mhlo.sharding") {
+        c.lines.back() += ", sharding=" + it->second.substr(1, it->second.size() - 2);
+      } else {
+        c.lines.back() += ", frontend_attributes={xla.sdy.sharding=\"" + Escape(it->second) + "\"}";
+      }
+    }
     if (!names.empty() && static_cast<int64_t>(results.size()) != total)
       Fail(at, fmt::format("{} has {} results, {} are named", opname, results.size(), total));
     size_t k = 0;

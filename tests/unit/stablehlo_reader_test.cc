@@ -107,6 +107,24 @@ TEST(StableHloReader, GspmdShardingsAndAliasing) {
   EXPECT_EQ(e->root()->sharding()->ToString(false), "{{devices=[8,1]<=[8]}, {replicated}}");
 }
 
+TEST(StableHloReader, OpShardingAttributesAreKept) {
+  auto m = Parse(R"(module @m attributes {mhlo.num_partitions = 2 : i32} {
+  func.func public @main(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+    %0 = stablehlo.negate %arg0 {mhlo.sharding = "{devices=[2,1]<=[2]}"} : tensor<4x2xf32>
+    return %0 : tensor<4x2xf32>
+  }
+})");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  bool found = false;
+  for (const Instruction* i : (*m)->entry()->instructions())
+    if (i->opcode() == Opcode::kNegate) {
+      ASSERT_TRUE(i->has_sharding());
+      EXPECT_EQ(i->sharding()->ToString(false), "{devices=[2,1]<=[2]}");
+      found = true;
+    }
+  EXPECT_TRUE(found);
+}
+
 TEST(StableHloReader, LocationsBecomeMetadata) {
   auto hlo = TranslateStableHloToHloText(R"(module @m {
   func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
