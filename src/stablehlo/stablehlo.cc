@@ -1449,8 +1449,27 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
   }
   if (n == "stablehlo.broadcast_in_dim") {
     need(1);
-    return one("broadcast", fmt::format("broadcast({}), dimensions={}", op.operands[0].name,
-                                        Braces(ints({"dims", "broadcast_dimensions"}))));
+    if (op.result_types.size() != 1) Fail(at, n + " has one result");
+    // StableHLO lets an operand dim of size 1 expand to any size; HLO's broadcast maps operand
+    // dims onto equal result dims only, so those dims are reshaped away first (as XLA's
+    // StableHLO -> HLO conversion does).
+    std::vector<int64_t> dims = ints({"dims", "broadcast_dimensions"});
+    const TensorType& in = op.operands[0].type;
+    const TensorType& out = op.result_types[0];
+    if (dims.size() != in.dims.size()) Fail(at, fmt::format("{}: dims has {} entries for an operand of rank {}", n, dims.size(), in.dims.size()));
+    TensorType kept{in.element, {}};
+    std::vector<int64_t> kept_dims;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] < 0 || static_cast<size_t>(dims[i]) >= out.dims.size())
+        Fail(at, fmt::format("{}: dims entry {} is out of range for a result of rank {}", n, dims[i], out.dims.size()));
+      if (in.dims[i] == 1 && out.dims[dims[i]] != 1) continue;
+      kept.dims.push_back(in.dims[i]);
+      kept_dims.push_back(dims[i]);
+    }
+    std::string operand = op.operands[0].name;
+    if (kept_dims.size() != dims.size())
+      operand = Emit("reshape", kept.Hlo(), "reshape(" + operand + ")", at, md);
+    return one("broadcast", fmt::format("broadcast({}), dimensions={}", operand, Braces(kept_dims)));
   }
   if (n == "stablehlo.transpose") {
     need(1);
@@ -1787,7 +1806,17 @@ StatusOr<std::unique_ptr<Module>> ParseStableHlo(std::string_view text, std::str
   }
   const std::string generated = "<hlo from stablehlo>";
   auto m = ParseHloModule(hlo, generated, options);
-  if (m.ok()) return m;
+  if (m.ok()) {
+    // Instruction locations point into the generated HLO; move them onto the .mlir ops they
+    // came from, so later diagnostics (verifier, sharding checks) name the user's file and line.
+    for (Computation* c : (*m)->computations())
+      for (Instruction* i : c->instructions()) {
+        SourceLocation loc = i->location();
+        if (loc.line < 1 || static_cast<size_t>(loc.line) > lines.size()) continue;
+        i->set_location(LocationOfOffset(text, lines[loc.line - 1]));
+      }
+    return m;
+  }
   // Re-locate "<generated>:L:C: error: msg" onto the op of the .mlir that line came from.
   std::string msg(m.status().message());
   if (msg.rfind(generated + ":", 0) == 0) {

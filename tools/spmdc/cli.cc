@@ -11,6 +11,7 @@
 #include "hlo/parser.h"
 #include "ir/verifier.h"
 #include "sharding/validation.h"
+#include "stablehlo/stablehlo.h"
 
 namespace spmdc::cli {
 
@@ -62,7 +63,7 @@ StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source) {
   std::vector<std::string> warnings;
   ParseOptions options;
   options.warnings = &warnings;
-  StatusOr<std::unique_ptr<Module>> parsed = ParseHloModule(source.text, source.filename, options);
+  StatusOr<std::unique_ptr<Module>> parsed = ParseModuleText(source.text, source.filename, options);
   for (const std::string& w : warnings) std::fprintf(stderr, "%s\n", w.c_str());
   ASSIGN_OR_RETURN(std::unique_ptr<Module> module, std::move(parsed));
   DiagnosticSource diag{source.filename, source.text};
