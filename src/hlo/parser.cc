@@ -1408,11 +1408,11 @@ std::optional<std::string> LayoutProblem(const Shape& shape) {
 }
 
 // `shape` with the default layout (major to minor) on every array that has none, as XLA's parser
-// fills them in.
+// fills them in (a scalar's is empty and prints as none).
 Shape WithDefaultLayouts(Shape shape) {
   if (shape.IsTuple()) {
     for (Shape& e : shape.mutable_tuple_shapes()) e = WithDefaultLayouts(std::move(e));
-  } else if (shape.IsArray() && !shape.layout()) {
+  } else if (shape.IsArray() && !shape.layout() && shape.rank() > 0) {
     Layout l;
     for (int64_t d = shape.rank() - 1; d >= 0; --d) l.minor_to_major.push_back(d);
     shape.set_layout(std::move(l));
@@ -2652,6 +2652,13 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
         Advance();
       }
       ASSIGN_OR_RETURN(std::string raw, ParseRaw(/*stop_at_space=*/true));
+      if (id == AttrId::kEntryComputationLayout && in_header_ && entry_layout_) {
+        // As XLA prints it (ComputationLayout::ToString): every shape with its layout.
+        std::vector<std::string> params;
+        for (const Shape& p : entry_layout_->params) params.push_back(WithDefaultLayouts(p).ToString(true));
+        raw = fmt::format("{{({})->{}}}", fmt::join(params, ", "),
+                          WithDefaultLayouts(entry_layout_->result).ToString(true));
+      }
       attrs->Set(id, std::move(raw));
       return absl::OkStatus();
     }
