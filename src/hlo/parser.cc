@@ -122,6 +122,9 @@ class Parser {
   Status CheckComputationLayoutSyntax();
   Status CheckHeaderAliasing();
   Status CheckEntryLayout();
+  Status CheckDomainSyntax();
+  Status CheckStatisticsSyntax();
+  Status CheckResultAccuracySyntax();
   Status CheckEnumValue(AttrId id, std::string_view value, size_t at, const Instruction* instr);
   Status CheckEnumName(std::string_view attr, std::string_view value, size_t at);
   Status DesugarAsyncStart(Instruction* start, Opcode wrapped, size_t at);
@@ -912,6 +915,26 @@ StatusOr<Instruction*> Parser::ParseInstructionRhs(Computation* comp, std::strin
     }
     *instr->mutable_shape() = std::move(inferred).value();
   }
+  if (const auto* replicated = instr->attr<std::vector<bool>>(AttrId::kParameterReplication)) {
+    if (static_cast<int64_t>(replicated->size()) != instr->shape().leaf_count()) {
+      return ErrorAt(begin, fmt::format("%{} has {} leaf buffers, but parameter_replication has {} elements",
+                                        instr->name(), instr->shape().leaf_count(), replicated->size()));
+    }
+  }
+  if (const auto* constraints = instr->attr<std::vector<Shape>>(AttrId::kOperandLayoutConstraints)) {
+    // XLA's parser: one layout-constrained shape per operand, each compatible with its operand.
+    if (static_cast<int64_t>(constraints->size()) != instr->operand_count()) {
+      return ErrorAt(attrs_at, fmt::format("expected {} operand layout constraints, {} given",
+                                           instr->operand_count(), constraints->size()));
+    }
+    for (int64_t i = 0; i < instr->operand_count(); ++i) {
+      if (!(*constraints)[i].Compatible(instr->operand(i)->shape())) {
+        return ErrorAt(attrs_at, fmt::format("operand layout constraint {} for operand {} is not compatible "
+                                             "with the operand's shape {}", (*constraints)[i].ToString(), i,
+                                             instr->operand(i)->shape().ToString()));
+      }
+    }
+  }
   // Like XLA's parser, a non-tuple sharding on a tuple-shaped instruction applies to every leaf:
   // store (and print) it as the tuple sharding it stands for.
   if (instr->has_sharding() && instr->shape().IsTuple() && !instr->sharding()->IsTuple()) {
@@ -1095,6 +1118,27 @@ Status Parser::CheckRequiredAttributes(const Instruction& instr, size_t at) {
                            "(input, output, input and output start indices)");
       }
       break;
+    case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll:
+      // XLA's parser takes one split dimension or none.
+      if (has("dimensions") && instr.dimensions().size() != 1) {
+        return ErrorAt(at, fmt::format("{} takes at most one dimension, got {}", attr_op_,
+                                       instr.dimensions().size()));
+      }
+      break;
+    case Opcode::kSendDone:
+    case Opcode::kRecvDone: {
+      // XLA's parser: the channel_id of a done must be its start's (both absent included).
+      const Instruction* start = instr.operand_count() == 1 ? instr.operand(0) : nullptr;
+      if (start && (start->opcode() == Opcode::kSend || start->opcode() == Opcode::kRecv)) {
+        const bool mine = instr.attrs().Has(AttrId::kChannelId), theirs = start->attrs().Has(AttrId::kChannelId);
+        if (mine != theirs || (mine && instr.int_attr(AttrId::kChannelId, 0) != start->int_attr(AttrId::kChannelId, 0))) {
+          return ErrorAt(at, fmt::format("the channel_id of %{} must be that of its operand %{}", instr.name(),
+                                         start->name()));
+        }
+      }
+      break;
+    }
     case Opcode::kBroadcast:
       if (instr.operand_count() == 1 && instr.operand(0)->shape().IsArray() &&
           instr.operand(0)->shape().rank() > 0 && !has("dimensions")) {
@@ -1269,6 +1313,80 @@ Status Parser::CheckComputationLayoutSyntax() {
   return Expect(TokKind::kRBrace, "'}' at the end of the entry computation layout");
 }
 
+// domain={kind="sharding", entry={...}, exit={...}} (XLA's ParseDomain: sub-attributes in any
+// order, each once, all required; "sharding" the one kind).
+Status Parser::CheckDomainSyntax() {
+  const size_t at = tok_.begin;
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the domain"));
+  std::vector<std::string_view> seen;
+  while (!Is(TokKind::kRBrace)) {
+    if (Is(TokKind::kComma)) Advance();
+    if (!Is(TokKind::kIdent) || tok_.percent) return Expected("a domain sub-attribute (kind, entry, exit)");
+    std::string_view name = tok_.text;
+    size_t name_at = tok_.begin;
+    if (name != "kind" && name != "entry" && name != "exit") {
+      return ErrorAt(name_at, fmt::format("unexpected domain sub-attribute '{}' (expected kind, entry, exit)", name));
+    }
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      return ErrorAt(name_at, fmt::format("domain sub-attribute '{}' given twice", name));
+    seen.push_back(name);
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", name)));
+    if (name == "kind") {
+      if (!Is(TokKind::kString)) return Expected("a string");
+      std::string kind = UnquoteRaw(tok_.text);
+      if (kind != "sharding") return ErrorAt(tok_.begin, fmt::format("unsupported domain kind: {}", kind));
+      Advance();
+      continue;
+    }
+    if (!Is(TokKind::kLBrace)) return Expected("'{' to start the sharding");
+    size_t start = tok_.begin;
+    ASSIGN_OR_RETURN(size_t end, ScanBalanced(start, /*stop_at_space=*/true));
+    std::string_view value = text_.substr(start, end - start);
+    size_t error_offset = 0;
+    StatusOr<Sharding> sharding = ::spmdc::ParseSharding(value, &error_offset);
+    if (!sharding.ok()) return ErrorAt(start + std::min(error_offset, value.size()), std::string(sharding.status().message()));
+    lexer_.set_pos(end);
+    Advance();
+  }
+  Advance();
+  for (std::string_view required : {"kind", "entry", "exit"})
+    if (std::find(seen.begin(), seen.end(), required) == seen.end())
+      return ErrorAt(at, fmt::format("domain sub-attribute {} is expected but not seen", required));
+  return absl::OkStatus();
+}
+
+// result_accuracy={mode=default|highest} or {tolerance={atol=X, rtol=X, ulps=X}} (XLA's
+// ParseResultAccuracy; each tolerance field optional).
+Status Parser::CheckResultAccuracySyntax() {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start result_accuracy"));
+  if (!Is(TokKind::kIdent) || (tok_.text != "mode" && tok_.text != "tolerance"))
+    return Expected("'mode' or 'tolerance' in result_accuracy");
+  const bool mode = tok_.text == "mode";
+  Advance();
+  RETURN_IF_ERROR(Expect(TokKind::kEqual, "'='"));
+  if (mode) {
+    if (!Is(TokKind::kIdent) || (tok_.text != "default" && tok_.text != "highest")) {
+      return ErrorAt(tok_.begin, fmt::format("invalid result_accuracy mode {} (expected default or highest)",
+                                             Describe(tok_)));
+    }
+    Advance();
+  } else {
+    RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the tolerance"));
+    while (!Is(TokKind::kRBrace)) {
+      if (!Is(TokKind::kIdent) || (tok_.text != "atol" && tok_.text != "rtol" && tok_.text != "ulps"))
+        return Expected("atol, rtol or ulps in the tolerance");
+      Advance();
+      RETURN_IF_ERROR(Expect(TokKind::kEqual, "'='"));
+      RETURN_IF_ERROR(ParseDouble("a number").status());
+      if (!Is(TokKind::kComma)) break;
+      Advance();
+    }
+    RETURN_IF_ERROR(Expect(TokKind::kRBrace, "'}' to end the tolerance"));
+  }
+  return Expect(TokKind::kRBrace, "'}' to end result_accuracy");
+}
+
 // A layout's minor_to_major must be a permutation of the dimensions (what XLA's
 // ValidateShapeWithOptionalLayout requires of the entry computation layout's shapes).
 std::optional<std::string> LayoutProblem(const Shape& shape) {
@@ -1290,11 +1408,11 @@ std::optional<std::string> LayoutProblem(const Shape& shape) {
 }
 
 // `shape` with the default layout (major to minor) on every array that has none, as XLA's parser
-// fills them in.
+// fills them in (a scalar's is empty and prints as none).
 Shape WithDefaultLayouts(Shape shape) {
   if (shape.IsTuple()) {
     for (Shape& e : shape.mutable_tuple_shapes()) e = WithDefaultLayouts(std::move(e));
-  } else if (shape.IsArray() && !shape.layout()) {
+  } else if (shape.IsArray() && !shape.layout() && shape.rank() > 0) {
     Layout l;
     for (int64_t d = shape.rank() - 1; d >= 0; --d) l.minor_to_major.push_back(d);
     shape.set_layout(std::move(l));
@@ -1586,11 +1704,34 @@ Status Parser::ParseKeyValues(KeyValueList* out) {
       return Expected(fmt::format("a string or a {{...}} dictionary as the value of '{}'", key));
     }
     ASSIGN_OR_RETURN(std::string value, ParseRaw(/*stop_at_space=*/true));
+    // A key given twice keeps its last value (XLA's frontend attributes are a map).
+    auto same = std::find_if(out->begin(), out->end(), [&](const auto& kv) { return kv.first == key; });
+    if (same != out->end()) out->erase(same);
     out->emplace_back(std::move(key), std::move(value));
     if (Is(TokKind::kComma)) Advance();
   }
   Advance();
   return absl::OkStatus();
+}
+
+// statistics={} or {visualizing_index=INT, NAME=NUMBER, ...} (XLA's ParseStatisticsViz: the
+// first attribute's name is not checked, its value is the index to visualize).
+Status Parser::CheckStatisticsSyntax() {
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the statistics"));
+  if (Is(TokKind::kRBrace)) return Expect(TokKind::kRBrace, "'}'");
+  if (!Is(TokKind::kIdent) || tok_.percent) return Expected("the statistic index attribute (visualizing_index=)");
+  Advance();
+  RETURN_IF_ERROR(Expect(TokKind::kEqual, "'='"));
+  RETURN_IF_ERROR(ParseInt("the index of the statistic to visualize").status());
+  while (Is(TokKind::kComma)) {
+    Advance();
+    if (!Is(TokKind::kIdent) || tok_.percent) return Expected("a statistic name");
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kEqual, "'='"));
+    if (!Is(TokKind::kInt) && !Is(TokKind::kFloat)) return Expected("a number");
+    Advance();
+  }
+  return Expect(TokKind::kRBrace, "'}' to end the statistics");
 }
 
 // OpMetadata: '{' (','? field=value)* '}' with XLA's fields (ParseMetadata in hlo_parser.cc),
@@ -1794,6 +1935,8 @@ StatusOr<Window> Parser::ParseWindow() {
     RETURN_IF_ERROR(Expect(TokKind::kEqual, fmt::format("'=' after '{}'", key)));
     size_t value_at = tok_.begin;
     ASSIGN_OR_RETURN(std::string_view value, ScanChars(IsWindowChar));
+    for (const Field& seen : fields)
+      if (seen.key == key) return ErrorAt(at, fmt::format("sub-attribute '{}=' already exists", key));
     Field f{key, {}, at};
     if (!SplitDims(value, '_', &f.values) || f.values.empty()) {
       return ErrorAt(value_at, fmt::format("invalid window {} '{}'", key, value));
@@ -2311,7 +2454,11 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
       return Expected("'true' or 'false'");
     }
     case AttrKind::kFloat: {
+      size_t at = tok_.begin;
       ASSIGN_OR_RETURN(double v, ParseDouble("a number"));
+      // XLA stores these as float: a value beyond float's range is refused.
+      if (v > std::numeric_limits<float>::max() || v < std::numeric_limits<float>::lowest())
+        return ErrorAt(at, "value out of range for float");
       attrs->Set(id, v);
       return absl::OkStatus();
     }
@@ -2486,6 +2633,14 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
         attrs->Set(id, CanonicalRaw(text_.substr(start, last_end_ - start)));
         return absl::OkStatus();
       }
+      if (instr != nullptr && (id == AttrId::kDomain || id == AttrId::kResultAccuracy || id == AttrId::kStatistics)) {
+        size_t start = tok_.begin;
+        RETURN_IF_ERROR(id == AttrId::kDomain           ? CheckDomainSyntax()
+                        : id == AttrId::kResultAccuracy ? CheckResultAccuracySyntax()
+                                                        : CheckStatisticsSyntax());
+        lexer_.set_pos(start);
+        Advance();
+      }
       if (instr == nullptr && in_header_ &&
           (id == AttrId::kInputOutputAlias || id == AttrId::kBufferDonor ||
            id == AttrId::kEntryComputationLayout)) {
@@ -2497,6 +2652,13 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
         Advance();
       }
       ASSIGN_OR_RETURN(std::string raw, ParseRaw(/*stop_at_space=*/true));
+      if (id == AttrId::kEntryComputationLayout && in_header_ && entry_layout_) {
+        // As XLA prints it (ComputationLayout::ToString): every shape with its layout.
+        std::vector<std::string> params;
+        for (const Shape& p : entry_layout_->params) params.push_back(WithDefaultLayouts(p).ToString(true));
+        raw = fmt::format("{{({})->{}}}", fmt::join(params, ", "),
+                          WithDefaultLayouts(entry_layout_->result).ToString(true));
+      }
       attrs->Set(id, std::move(raw));
       return absl::OkStatus();
     }

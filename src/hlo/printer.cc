@@ -64,12 +64,12 @@ void AppendElement(Buf& out, const Literal& lit, const std::byte* base, int64_t 
   auto it = std::back_inserter(out);
   switch (t) {
     case DType::kPred: Append(out, Load<uint8_t>(base, i) ? "true" : "false"); return;
-    case DType::kS2: case DType::kS4: case DType::kS8:
+    case DType::kS1: case DType::kS2: case DType::kS4: case DType::kS8:
       fmt::format_to(it, "{}", Load<int8_t>(base, i)); return;
     case DType::kS16: fmt::format_to(it, "{}", Load<int16_t>(base, i)); return;
     case DType::kS32: fmt::format_to(it, "{}", Load<int32_t>(base, i)); return;
     case DType::kS64: fmt::format_to(it, "{}", Load<int64_t>(base, i)); return;
-    case DType::kU2: case DType::kU4: case DType::kU8:
+    case DType::kU1: case DType::kU2: case DType::kU4: case DType::kU8:
       fmt::format_to(it, "{}", Load<uint8_t>(base, i)); return;
     case DType::kU16: fmt::format_to(it, "{}", Load<uint16_t>(base, i)); return;
     case DType::kU32: fmt::format_to(it, "{}", Load<uint32_t>(base, i)); return;

@@ -92,8 +92,10 @@ struct SubByteUnsigned : TraitsBase<uint8_t, uint8_t, kW, DTypeFamily::kUnsigned
   static uint8_t Load(uint8_t s) { return s; }
   static uint8_t Store(uint8_t c) { return static_cast<uint8_t>(c & ((1u << kW) - 1)); }
 };
+template <> struct Traits<DType::kS1> : SubByteSigned<1> {};
 template <> struct Traits<DType::kS2> : SubByteSigned<2> {};
 template <> struct Traits<DType::kS4> : SubByteSigned<4> {};
+template <> struct Traits<DType::kU1> : SubByteUnsigned<1> {};
 template <> struct Traits<DType::kU2> : SubByteUnsigned<2> {};
 template <> struct Traits<DType::kU4> : SubByteUnsigned<4> {};
 

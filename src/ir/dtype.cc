@@ -30,6 +30,7 @@ std::optional<DType> DTypeFromName(std::string_view name) {
 int DTypeBitWidth(DType t) {
   switch (t) {
     case DType::kPred: return 1;
+    case DType::kS1: case DType::kU1: return 1;
     case DType::kS2: case DType::kU2: return 2;
     case DType::kS4: case DType::kU4: case DType::kF4E2M1FN: return 4;
     default: return DTypeByteSize(t) * 8;

@@ -1,8 +1,8 @@
 // Element types of HLO arrays (XLA's PrimitiveType), with their text names and storage sizes.
 //
 // Storage convention for Literal buffers (one element per slot, row-major):
-//   pred, s2/s4/u2/u4, s8/u8, all f8 variants and f4e2m1fn: 1 byte (sub-byte types are stored
-//   unpacked, one value per byte, sign-extended for s2/s4; f4e2m1fn keeps its 4-bit code); f16/bf16: 2 bytes (IEEE half / bfloat16 bits);
+//   pred, s1/s2/s4/u1/u2/u4, s8/u8, all f8 variants and f4e2m1fn: 1 byte (sub-byte types are stored
+//   unpacked, one value per byte, sign-extended for s1/s2/s4; f4e2m1fn keeps its 4-bit code); f16/bf16: 2 bytes (IEEE half / bfloat16 bits);
 //   c64: two f32; c128: two f64. kTuple and kToken have no storage.
 #pragma once
 
@@ -15,12 +15,14 @@ namespace spmdc {
 // V(enum, text name, storage bytes, family)
 #define SPMDC_DTYPE_LIST(V)          \
   V(kPred, "pred", 1, kBool)         \
+  V(kS1, "s1", 1, kSigned)           \
   V(kS2, "s2", 1, kSigned)           \
   V(kS4, "s4", 1, kSigned)           \
   V(kS8, "s8", 1, kSigned)           \
   V(kS16, "s16", 2, kSigned)         \
   V(kS32, "s32", 4, kSigned)         \
   V(kS64, "s64", 8, kSigned)         \
+  V(kU1, "u1", 1, kUnsigned)         \
   V(kU2, "u2", 1, kUnsigned)         \
   V(kU4, "u4", 1, kUnsigned)         \
   V(kU8, "u8", 1, kUnsigned)         \

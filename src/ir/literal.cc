@@ -229,14 +229,14 @@ auto DispatchRead(DType t, const std::byte* p, int64_t i, F&& f) {
   switch (t) {
     case DType::kPred: return f(static_cast<double>(reinterpret_cast<const uint8_t*>(p)[i] != 0),
                                 static_cast<int64_t>(reinterpret_cast<const uint8_t*>(p)[i] != 0), true);
-    case DType::kS2: case DType::kS4: case DType::kS8: {
+    case DType::kS1: case DType::kS2: case DType::kS4: case DType::kS8: {
       auto v = reinterpret_cast<const int8_t*>(p)[i];
       return f(static_cast<double>(v), static_cast<int64_t>(v), true);
     }
     case DType::kS16: { auto v = reinterpret_cast<const int16_t*>(p)[i]; return f(double(v), int64_t(v), true); }
     case DType::kS32: { auto v = reinterpret_cast<const int32_t*>(p)[i]; return f(double(v), int64_t(v), true); }
     case DType::kS64: { auto v = reinterpret_cast<const int64_t*>(p)[i]; return f(double(v), int64_t(v), true); }
-    case DType::kU2: case DType::kU4: case DType::kU8: {
+    case DType::kU1: case DType::kU2: case DType::kU4: case DType::kU8: {
       auto v = reinterpret_cast<const uint8_t*>(p)[i];
       return f(double(v), int64_t(v), true);
     }
@@ -319,12 +319,14 @@ void Literal::SetInt(int64_t i, int64_t v) {
   DType t = shape_.dtype();
   switch (t) {
     case DType::kPred: reinterpret_cast<uint8_t*>(p)[i] = v != 0; return;
+    case DType::kS1: reinterpret_cast<int8_t*>(p)[i] = static_cast<int8_t>(static_cast<int8_t>(v << 7) >> 7); return;
     case DType::kS2: reinterpret_cast<int8_t*>(p)[i] = static_cast<int8_t>(static_cast<int8_t>(v << 6) >> 6); return;
     case DType::kS4: reinterpret_cast<int8_t*>(p)[i] = static_cast<int8_t>(static_cast<int8_t>(v << 4) >> 4); return;
     case DType::kS8: reinterpret_cast<int8_t*>(p)[i] = static_cast<int8_t>(v); return;
     case DType::kS16: reinterpret_cast<int16_t*>(p)[i] = static_cast<int16_t>(v); return;
     case DType::kS32: reinterpret_cast<int32_t*>(p)[i] = static_cast<int32_t>(v); return;
     case DType::kS64: reinterpret_cast<int64_t*>(p)[i] = v; return;
+    case DType::kU1: reinterpret_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v & 1); return;
     case DType::kU2: reinterpret_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v & 3); return;
     case DType::kU4: reinterpret_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v & 15); return;
     case DType::kU8: reinterpret_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v); return;
