@@ -10,6 +10,9 @@ set -euo pipefail
 packages=(cmake ninja-build ccache g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
           ocl-icd-opencl-dev libfmt-dev libabsl-dev libgoogle-perftools-dev llvm-14-tools python3
           libcli11-dev nlohmann-json3-dev)
+# Test only: tests/html/report_html_test.py renders `spmdc report --format html` in headless
+# Chromium (skipped without it, a failure under CI=true). Nothing spmdc builds or runs needs it.
+packages+=(chromium)
 # Only for the sanitizer and fuzzing steps (scripts/sanitize.sh, scripts/fuzz.sh pass
 # --sanitizers): clang and its runtime libraries (libFuzzer, ASan, UBSan for clang).
 if [ "${1:-}" = "--sanitizers" ]; then

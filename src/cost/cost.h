@@ -68,9 +68,11 @@ struct MemoryEstimate {
   std::string peak_instruction;       // the instruction executing at the peak
   std::string peak_computation;
   std::vector<LiveValue> live_at_peak;  // largest first, at most top_values
-  // Live bytes after each instruction of the entry computation, in schedule order (nested
-  // computations contribute their own peak at their call site).
+  // Live bytes while each instruction of the entry computation runs (its operands, its result
+  // and everything else live), in schedule order; nested computations contribute their own peak
+  // at their call site. Its largest entry is peak_bytes, at peak_position.
   std::vector<int64_t> entry_timeline;
+  int64_t peak_position = -1;  // index into entry_timeline of the peak (-1: empty entry)
 };
 MemoryEstimate EstimateMemory(const Module& module, const CostOptions& options);
 
