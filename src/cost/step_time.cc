@@ -27,9 +27,11 @@ std::string LayerOf(const Instruction& instr) {
 
 class StepModel {
  public:
-  StepModel(const Module& module, const CostOptions& options, const HardwareProfile& hw)
+  // `collectives`: AnalyzeCollectives(module, options, &hw), computed once by the caller.
+  StepModel(const Module& module, const CostOptions& options, const HardwareProfile& hw,
+            const std::vector<CollectiveCost>& collectives)
       : module_(module), options_(options), hw_(hw) {
-    for (const CollectiveCost& c : AnalyzeCollectives(module, options, &hw)) collectives_[c.instr] = c;
+    for (const CollectiveCost& c : collectives) collectives_[c.instr] = c;
   }
 
   StepTime Run() {
@@ -204,7 +206,7 @@ class StepModel {
 }  // namespace
 
 StepTime EstimateStepTime(const Module& module, const CostOptions& options, const HardwareProfile& hardware) {
-  return StepModel(module, options, hardware).Run();
+  return StepModel(module, options, hardware, AnalyzeCollectives(module, options, &hardware)).Run();
 }
 
 CostReport AnalyzeCost(const Module& module, const CostOptions& options, const HardwareProfile& hardware) {
@@ -212,7 +214,7 @@ CostReport AnalyzeCost(const Module& module, const CostOptions& options, const H
   r.num_partitions = options.num_partitions > 0 ? options.num_partitions : module.num_partitions();
   r.memory = EstimateMemory(module, options);
   r.collectives = AnalyzeCollectives(module, options, &hardware);
-  r.time = EstimateStepTime(module, options, hardware);
+  r.time = StepModel(module, options, hardware, r.collectives).Run();
   r.fits = static_cast<double>(r.memory.peak_bytes) <= hardware.hbm_bytes;
   if (!r.fits)
     r.warnings.push_back(fmt::format("over capacity: the peak of {} bytes per device exceeds the {} bytes of HBM of {}",
