@@ -81,12 +81,20 @@ MemoryEstimate EstimateMemory(const Module& module, const CostOptions& options);
 struct OpCost {
   double flops = 0;          // all arithmetic, transcendental functions weighted
   double model_flops = 0;    // dot and convolution only (what MFU counts)
+  // Elements through transcendental functions (exp, log, tanh, sqrt, ...: the ones XLA's
+  // HloCostAnalysis counts as transcendentals) and their weighted share of `flops`: timed at
+  // the profile's transcendental rate when it has one (a CPU's scalar libm, a GPU's special
+  // function units), else as FLOPs.
+  double transcendentals = 0;
+  double transcendental_flops = 0;
   int64_t bytes_read = 0;
   int64_t bytes_written = 0;
 };
 // FLOP weight of one element of an elementwise opcode: 1 for arithmetic and comparisons, the
 // table in ops.cc for transcendental functions, 0 for data movement.
 double ElementwiseFlopWeight(Opcode op);
+// exp, expm1, log, log1p, logistic, tanh, sin, cos, tan, erf, power, atan2, sqrt, rsqrt, cbrt.
+bool IsTranscendentalOpcode(Opcode op);
 // The cost of one execution of `instr` (callees not included: a fusion counts its fused body,
 // while/call/conditional count nothing themselves).
 OpCost CostOfInstruction(const Instruction& instr, const CostOptions& options);

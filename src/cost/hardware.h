@@ -31,9 +31,19 @@ struct HardwareProfile {
   std::string path;                              // the file it was read from
   std::map<std::string, double> matmul_flops;    // dtype name ("bf16", "f32", ...) -> FLOP/s
   std::optional<double> vector_flops;            // FLOP/s of elementwise work, when published
+  // Transcendental function evaluations per second (exp, tanh, ...), when they have their own
+  // rate ("transcendentals_per_second"): absent, they count as weighted FLOPs at vector_flops.
+  std::optional<double> transcendental_rate;
   double hbm_bytes = 0;
   double hbm_bandwidth = 0;                      // bytes/s
   std::vector<Link> links;                       // innermost first
+  // Fixed seconds every executed instruction costs beyond its roofline (dispatch, kernel
+  // launch), and what a dot or convolution adds to that (kernel set-up). Optional in the file
+  // ("op_overhead_seconds", "dot_overhead_seconds"), 0 when absent: the vendor profiles leave
+  // them out (XLA fuses ops and queues launches ahead of the kernels), the calibrated cpu-local
+  // profile measures them (the interpreter runs every instruction on its own).
+  double op_overhead = 0;
+  double dot_overhead = 0;
 
   // FLOP/s of a dot/convolution whose result has `type` (f16/bf16 use their entries; f32 and
   // anything unlisted fall back to f32, then to the largest listed rate).

@@ -120,15 +120,21 @@ class StepModel {
         break;
       default: break;
     }
+    // Every instruction the executor dispatches pays the profile's fixed overhead (0 for the
+    // vendor profiles); parameters are bound, not executed.
+    const double overhead = instr.opcode() == Opcode::kParameter ? 0.0 : hw_.op_overhead;
     if (auto it = collectives_.find(&instr); it != collectives_.end()) {
-      s.seconds = it->second.seconds;
+      s.seconds = it->second.seconds + overhead;
       return s;
     }
     s.cost = CostOfInstruction(instr, options_);
     const double rate = s.cost.model_flops > 0 ? MatmulRate(instr) : hw_.VectorFlops();
-    const double compute = s.cost.flops > 0 ? s.cost.flops / rate : 0;
+    double compute = s.cost.flops > 0 ? s.cost.flops / rate : 0;
+    if (hw_.transcendental_rate && s.cost.transcendentals > 0)
+      compute = (s.cost.flops - s.cost.transcendental_flops) / rate + s.cost.transcendentals / *hw_.transcendental_rate;
     const double memory = static_cast<double>(s.cost.bytes_read + s.cost.bytes_written) / hw_.hbm_bandwidth;
-    s.seconds = std::max(compute, memory);
+    const bool kernel = instr.opcode() == Opcode::kDot || instr.opcode() == Opcode::kConvolution;
+    s.seconds = std::max(compute, memory) + overhead + (kernel ? hw_.dot_overhead : 0.0);
     return s;
   }
 

@@ -3,6 +3,7 @@
 #include "support/check.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -122,7 +123,10 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
   std::vector<StatusOr<Literal>> results(devices, Literal());
   std::mutex error_mu;
   Status first_error;
+  using Clock = std::chrono::steady_clock;
+  std::vector<Clock::time_point> started(devices), finished(devices);
   auto run_device = [&](int64_t d) {
+    started[d] = Clock::now();
     ScopedMemoryAccount charge(account_of(d));
     ThreadCommunicator comm(&world, d);
     SpmdDeviceContext ctx(&comm, num_partitions, replicas);
@@ -144,6 +148,7 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
         world.Abort(first_error);
       }
     }
+    finished[d] = Clock::now();
     world.MarkDone(d);
     results[d] = std::move(r);
   };
@@ -170,6 +175,11 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
     for (auto& t : threads) t.join();
   }
   if (!first_error.ok()) return first_error;
+  if (options.step_seconds) {
+    *options.step_seconds = std::chrono::duration<double>(*std::max_element(finished.begin(), finished.end()) -
+                                                          *std::min_element(started.begin(), started.end()))
+                                .count();
+  }
   if (options.device_peak_bytes) {
     options.device_peak_bytes->clear();
     for (const auto& a : accounts) options.device_peak_bytes->push_back(a->peak_bytes());
