@@ -113,6 +113,12 @@ StatusOr<HardwareProfile> ParseHardwareProfile(std::string_view text, std::strin
   if (j.contains("dot_overhead_seconds")) {
     ASSIGN_OR_RETURN(p.dot_overhead, Figure(j, "dot_overhead_seconds", file, "profile"));
   }
+  if (j.contains("matmul_half_size")) {
+    ASSIGN_OR_RETURN(p.matmul_half_size, Figure(j, "matmul_half_size", file, "profile"));
+  }
+  if (j.contains("dot_setup_seconds")) {
+    ASSIGN_OR_RETURN(p.dot_setup, Figure(j, "dot_setup_seconds", file, "profile"));
+  }
   ASSIGN_OR_RETURN(p.hbm_bytes, Figure(j, "hbm_bytes", file, "profile"));
   ASSIGN_OR_RETURN(p.hbm_bandwidth, Figure(j, "hbm_bandwidth_bytes_per_second", file, "profile"));
   auto links = j.find("links");

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "cost/internal.h"
 
 namespace spmdc {
@@ -17,6 +18,16 @@ namespace {
 struct Times {
   double serial = 0, scheduled = 0, critical = 0;
 };
+
+// What identifies a dot/convolution kernel: its operand and result shapes and attributes.
+std::string KernelKey(const Instruction& instr) {
+  std::string key = std::string(OpcodeName(instr.opcode())) + instr.shape().ToString(false);
+  for (const Instruction* op : instr.operands()) key += "|" + op->shape().ToString(false);
+  for (AttrId id : {AttrId::kLhsBatchDims, AttrId::kRhsBatchDims, AttrId::kLhsContractingDims,
+                    AttrId::kRhsContractingDims})
+    key += fmt::format("|{}", fmt::join(instr.ints_attr(id), ","));
+  return key;
+}
 
 std::string LayerOf(const Instruction& instr) {
   SourceInfo s = SourceInfoOf(instr);
@@ -72,6 +83,25 @@ class StepModel {
       t.overlapped_seconds = whole.scheduled;
       t.critical_path_seconds = whole.critical;
     }
+    // Kernel set-up, once per distinct dot/convolution and step (profiles that cache kernels
+    // within a step only; 0 for the others), charged to the first instance's buckets.
+    if (hw_.dot_setup > 0) {
+      absl::flat_hash_set<std::string> kernels;
+      for (Computation* comp : module_.MakeComputationPostOrder()) {
+        if (!counts.contains(comp)) continue;
+        for (const Instruction* instr : ScheduleOf(*comp)) {
+          if (instr->opcode() != Opcode::kDot && instr->opcode() != Opcode::kConvolution) continue;
+          if (!kernels.insert(KernelKey(*instr)).second) continue;
+          for (CostBucket* b : {&layers[LayerOf(*instr)], &kinds[std::string(OpcodeName(instr->opcode()))]})
+            b->compute_seconds += hw_.dot_setup;
+        }
+      }
+      const double setup = hw_.dot_setup * static_cast<double>(kernels.size());
+      t.compute_seconds += setup;
+      t.serial_seconds += setup;
+      t.overlapped_seconds += setup;
+      t.critical_path_seconds += setup;
+    }
     // MFU against the peak of the dtypes the dots actually use: the time the model FLOPs take
     // at peak, over the step time.
     if (t.overlapped_seconds > 0) t.mfu = ideal_matmul_seconds / t.overlapped_seconds;
@@ -106,6 +136,39 @@ class StepModel {
     return hw_.MatmulFlops(t);
   }
 
+  // The dot's rate with Hockney's size efficiency (hardware.h, matmul_half_size).
+  double EffectiveMatmulRate(const Instruction& instr) const {
+    const double peak = MatmulRate(instr);
+    if (hw_.matmul_half_size <= 0 || instr.opcode() != Opcode::kDot || instr.operand_count() < 2) return peak;
+    const double m = SmallestDotDim(instr);
+    return peak * m / (m + hw_.matmul_half_size);
+  }
+
+  // min(M, N, K) of a dot viewed as [B,M,K] x [B,K,N], per device.
+  double SmallestDotDim(const Instruction& dot) const {
+    auto shard = [&](const Instruction* op) {
+      return !options_.partitioned && op->has_sharding() && op->sharding()->IsTiled() ? op->sharding()->ShardShape(op->shape())
+                                                                                     : op->shape();
+    };
+    const Shape lhs = shard(dot.operand(0)), rhs = shard(dot.operand(1));
+    auto product = [](const Shape& s, const std::vector<int64_t>& batch, const std::vector<int64_t>& contracting,
+                      bool free) {
+      double p = 1;
+      for (int64_t d = 0; d < s.rank(); ++d) {
+        const bool b = std::find(batch.begin(), batch.end(), d) != batch.end();
+        const bool c = std::find(contracting.begin(), contracting.end(), d) != contracting.end();
+        if (free ? (!b && !c) : c) p *= static_cast<double>(s.dim(d));
+      }
+      return p;
+    };
+    const auto& lb = dot.ints_attr(AttrId::kLhsBatchDims);
+    const auto& lc = dot.ints_attr(AttrId::kLhsContractingDims);
+    const auto& rb = dot.ints_attr(AttrId::kRhsBatchDims);
+    const auto& rc = dot.ints_attr(AttrId::kRhsContractingDims);
+    if (!lhs.IsArray() || !rhs.IsArray()) return 1;
+    return std::max(1.0, std::min({product(lhs, lb, lc, true), product(rhs, rb, rc, true), product(lhs, lb, lc, false)}));
+  }
+
   OpSeconds SecondsOf(const Instruction& instr) const {
     OpSeconds s;
     switch (instr.opcode()) {
@@ -128,7 +191,7 @@ class StepModel {
       return s;
     }
     s.cost = CostOfInstruction(instr, options_);
-    const double rate = s.cost.model_flops > 0 ? MatmulRate(instr) : hw_.VectorFlops();
+    const double rate = s.cost.model_flops > 0 ? EffectiveMatmulRate(instr) : hw_.VectorFlops();
     double compute = s.cost.flops > 0 ? s.cost.flops / rate : 0;
     if (hw_.transcendental_rate && s.cost.transcendentals > 0)
       compute = (s.cost.flops - s.cost.transcendental_flops) / rate + s.cost.transcendentals / *hw_.transcendental_rate;

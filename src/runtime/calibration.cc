@@ -29,11 +29,20 @@ StatusOr<double> StepSeconds(const std::string& text, const CalibrationOptions& 
   so.global_result_shape = module->entry()->root()->shape();
   double step = 0;
   so.step_seconds = &step;
+  std::vector<double> cpu;
+  so.device_cpu_seconds = &cpu;
+  const int cores = o.cores > 0 ? o.cores : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<double> times;
-  for (int r = 0; r <= std::max(1, o.repetitions); ++r) {
+  double total = 0;
+  // At least `repetitions` steps and, for short steps, enough of them to fill min_seconds (a
+  // median over a handful of millisecond steps is at the mercy of one preemption).
+  for (int r = 0; r <= std::max(1, o.repetitions) || (total < o.min_seconds && r <= 200); ++r) {
     ASSIGN_OR_RETURN(Literal out, ExecuteSpmd(*module, o.devices, args, shardings, Sharding::Replicate(), so));
     (void)out;
-    if (r > 0) times.push_back(step);  // the first step warms caches, pages and oneDNN up
+    if (r == 0) continue;  // the first step warms caches, pages and oneDNN up
+    const double t = o.cpu_clock ? UnloadedStepSeconds(cpu, cores) : step;
+    times.push_back(t);
+    total += t;
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
@@ -91,8 +100,26 @@ StatusOr<Calibration> CalibrateCpuLocal(const CalibrationOptions& options) {
   };
   ASSIGN_OR_RETURN(c.dot_seconds, PerOp(o, 4, {"v0 = f32[256,256] parameter(0)", "w = f32[256,256] parameter(1)"},
                                         dot("f32[256,256]")));
+  // Skinny dots, [16,256] x [256,256]: with the square ones, Hockney's n½ of the kernels.
+  ASSIGN_OR_RETURN(c.skinny_dot_seconds, PerOp(o, 16, {"v0 = f32[16,256] parameter(0)", "w = f32[256,256] parameter(1)"},
+                                               dot("f32[16,256]")));
   ASSIGN_OR_RETURN(c.small_dot_seconds,
                    PerOp(o, 256, {"v0 = f32[8,8] parameter(0)", "w = f32[8,8] parameter(1)"}, dot("f32[8,8]")));
+  // 8xk dots of a different shape each: every one misses the kernels' per-thread primitive
+  // cache (device threads start afresh each step), the set-up a step pays once per shape.
+  {
+    auto distinct = [](int count) {
+      std::vector<std::string> params = {"v0 = f32[8,8] parameter(0)"};
+      for (int i = 1; i <= count; ++i) params.push_back(fmt::format("w{} = f32[{},{}] parameter({})", i, 7 + i, 8 + i, i));
+      return params;
+    };
+    auto line = [](int i) {
+      return fmt::format("v{} = f32[8,{}] dot(v{}, w{}), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}", i, 8 + i, i - 1, i);
+    };
+    ASSIGN_OR_RETURN(double shorter, StepSeconds(Chain(o.devices, distinct(64), 32, line), o));
+    ASSIGN_OR_RETURN(double longer, StepSeconds(Chain(o.devices, distinct(64), 64, line), o));
+    c.distinct_dot_seconds = std::max(longer - shorter, 0.0) / 32;
+  }
   ASSIGN_OR_RETURN(c.op_seconds, PerOp(o, 512, {"v0 = f32[16] parameter(0)"}, [](int i) { return Unary("negate", "f32[16]", i); }));
   // On 1Mi-element (4 MiB) arrays: add reads two and writes one (memory), a sum reads one
   // (arithmetic: the vector rate); exp and tanh on 256Ki elements (transcendentals).
@@ -132,14 +159,21 @@ StatusOr<Calibration> CalibrateCpuLocal(const CalibrationOptions& options) {
   const unsigned hw_threads = std::max(1u, std::thread::hardware_concurrency());
   const int cores = o.cores > 0 ? o.cores : static_cast<int>(hw_threads);
   p.description = fmt::format("this machine's in-process backend: {} device threads sharing {} cores (interpreter, "
-                              "thread communicator), measured by spmdc's calibration",
-                              n, cores);
+                              "thread communicator), measured by spmdc's calibration ({})",
+                              n, cores, o.cpu_clock ? "CPU time of the devices" : "wall clock");
   const double floor = 1e-9;  // a figure can never be measured as zero time
   p.op_overhead = std::max(c.op_seconds, floor);
   p.dot_overhead = std::max(c.small_dot_seconds - p.op_overhead, floor);
-  const double dot_flops = 2.0 * kDot * kDot * kDot;
-  const double dot_rate = dot_flops / std::max(c.dot_seconds - p.op_overhead - p.dot_overhead, floor);
-  p.matmul_flops["f32"] = dot_rate;
+  p.dot_setup = std::max(c.distinct_dot_seconds - c.small_dot_seconds, floor);
+  // Rates of the square (m = 256) and skinny (m = 16) dots; r(m) = r_inf·m/(m + n½) through
+  // both gives n½ = 16·256·(1 - q) / (256·q - 16) with q = r(16)/r(256), and r_inf.
+  const double dot_rate = 2.0 * kDot * kDot * kDot / std::max(c.dot_seconds - p.op_overhead - p.dot_overhead, floor);
+  const double skinny_rate =
+      2.0 * 16 * kDot * kDot / std::max(c.skinny_dot_seconds - p.op_overhead - p.dot_overhead, floor);
+  const double q = skinny_rate / dot_rate;
+  p.matmul_half_size = q < 1 ? 16.0 * kDot * (1 - q) / std::max(kDot * q - 16, 1e-9) : 0.0;
+  if (p.matmul_half_size < 0 || q <= 16.0 / kDot) p.matmul_half_size = 0;  // no consistent fit: peak for every size
+  p.matmul_flops["f32"] = dot_rate * (kDot + p.matmul_half_size) / kDot;
   p.hbm_bandwidth = 12.0 * kElems / std::max(c.add_seconds - p.op_overhead, floor);
   // The sum: one FLOP and 4 bytes per element; its time beyond the bandwidth's is arithmetic.
   p.vector_flops = 1.0 * kElems / std::max(c.reduce_seconds - p.op_overhead, 4.0 * kElems / p.hbm_bandwidth);
@@ -168,12 +202,25 @@ StatusOr<Calibration> CalibrateCpuLocal(const CalibrationOptions& options) {
   return c;
 }
 
+double UnloadedStepSeconds(const std::vector<double>& cpu, int cores) {
+  double slowest = 0, sum = 0;
+  for (double c : cpu) {
+    slowest = std::max(slowest, c);
+    sum += c;
+  }
+  return std::max(slowest, sum / std::max(cores, 1));
+}
+
 std::string Calibration::Summary() const {
   const HardwareProfile& p = profile;
   std::string s = fmt::format("{}: {}\n", p.name, p.description);
   s += fmt::format("  f32 dot          {:8.2f} GFLOP/s   (256^3 dot: {:.3f} ms)\n", p.MatmulFlops(DType::kF32) / 1e9,
                    dot_seconds * 1e3);
+  s += fmt::format("  dot n1/2         {:8.1f}           ([16,256]x[256,256]: {:.3f} ms)\n", p.matmul_half_size,
+                   skinny_dot_seconds * 1e3);
   s += fmt::format("  dot overhead     {:8.2f} us        (8x8 dot: {:.2f} us)\n", p.dot_overhead * 1e6, small_dot_seconds * 1e6);
+  s += fmt::format("  dot set-up       {:8.2f} us        (8xk dots of distinct shapes: {:.2f} us)\n", p.dot_setup * 1e6,
+                   distinct_dot_seconds * 1e6);
   s += fmt::format("  op overhead      {:8.2f} us        (negate of 16 elements)\n", p.op_overhead * 1e6);
   s += fmt::format("  memory bandwidth {:8.2f} GB/s      (add of 4 MiB arrays: {:.3f} ms)\n", p.hbm_bandwidth / 1e9,
                    add_seconds * 1e3);
@@ -203,7 +250,10 @@ std::string Calibration::ProfileJson() const {
   j["hbm_bytes"] = figure(p.hbm_bytes, "physical memory divided among the devices");
   j["hbm_bandwidth_bytes_per_second"] = figure(p.hbm_bandwidth, "chains of adds on 4 MiB f32 arrays (12 bytes per element)");
   j["op_overhead_seconds"] = figure(p.op_overhead, "chains of negate on 16-element arrays: the interpreter's cost per instruction");
+  if (p.matmul_half_size > 0)
+    j["matmul_half_size"] = figure(p.matmul_half_size, "Hockney's n1/2 from chains of [256,256]x[256,256] and [16,256]x[256,256] dots");
   j["dot_overhead_seconds"] = figure(p.dot_overhead, "chains of 8x8 dots, minus the op overhead");
+  j["dot_setup_seconds"] = figure(p.dot_setup, "chains of 8xk dots of distinct shapes, minus an 8x8 dot: the set-up per distinct shape and step");
   const HardwareProfile::Link& l = p.links.front();
   j["links"] = Json::array({Json{{"name", l.name},
                                  {"domain_devices", 0},

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -125,8 +126,15 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
   Status first_error;
   using Clock = std::chrono::steady_clock;
   std::vector<Clock::time_point> started(devices), finished(devices);
+  std::vector<double> cpu(devices, 0.0);
+  auto thread_cpu = [] {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+  };
   auto run_device = [&](int64_t d) {
     started[d] = Clock::now();
+    const double cpu_start = thread_cpu();
     ScopedMemoryAccount charge(account_of(d));
     ThreadCommunicator comm(&world, d);
     SpmdDeviceContext ctx(&comm, num_partitions, replicas);
@@ -149,6 +157,7 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
       }
     }
     finished[d] = Clock::now();
+    cpu[d] = thread_cpu() - cpu_start;
     world.MarkDone(d);
     results[d] = std::move(r);
   };
@@ -180,6 +189,7 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
                                                           *std::min_element(started.begin(), started.end()))
                                 .count();
   }
+  if (options.device_cpu_seconds) *options.device_cpu_seconds = cpu;
   if (options.device_peak_bytes) {
     options.device_peak_bytes->clear();
     for (const auto& a : accounts) options.device_peak_bytes->push_back(a->peak_bytes());

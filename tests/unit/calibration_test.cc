@@ -41,6 +41,8 @@ TEST(CalibrationTest, ProfileIsCompleteAndRoundTripsThroughJson) {
   EXPECT_DOUBLE_EQ(back->hbm_bandwidth, p.hbm_bandwidth);
   EXPECT_DOUBLE_EQ(back->op_overhead, p.op_overhead);
   EXPECT_DOUBLE_EQ(back->dot_overhead, p.dot_overhead);
+  EXPECT_DOUBLE_EQ(back->dot_setup, p.dot_setup);
+  EXPECT_DOUBLE_EQ(back->matmul_half_size, p.matmul_half_size);
   EXPECT_DOUBLE_EQ(back->links[0].latency, p.links[0].latency);
   EXPECT_DOUBLE_EQ(back->links[0].bandwidth, p.links[0].bandwidth);
 }
@@ -53,7 +55,9 @@ ENTRY e {
   w = f32[4,4] parameter(1)
   a = f32[4] negate(x)
   b = f32[4] tanh(a)
-  ROOT d = f32[4] dot(b, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  d = f32[4] dot(b, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  e = f32[4] dot(a, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = (f32[4], f32[4]) tuple(d, e)
 }
 )", "overheads");
   ASSERT_TRUE(m.ok()) << m.status();
@@ -66,16 +70,23 @@ ENTRY e {
   hw.hbm_bandwidth = 1e15;
   hw.op_overhead = 1e-3;
   hw.dot_overhead = 0.5;
+  hw.dot_setup = 2.0;
   hw.links.push_back({"link", 0, 1e9, 1e-6});
   CostOptions o;
   o.num_partitions = 1;
   StepTime t = EstimateStepTime(**m, o, hw);
-  // Three executed instructions (parameters are bound, not run): 3 ms of overhead, half a
-  // second of dot set-up, four tanh evaluations at one per second, the rest negligible.
-  EXPECT_NEAR(t.serial_seconds, 3e-3 + 0.5 + 4.0, 1e-6);
+  // Five executed instructions (parameters are bound, not run): 5 ms of overhead; two dots of
+  // half a second each plus one kernel set-up (both dots have the same shapes); four tanh
+  // evaluations at one per second; the rest negligible.
+  EXPECT_NEAR(t.serial_seconds, 5e-3 + 2 * 0.5 + 2.0 + 4.0, 1e-6);
+  EXPECT_NEAR(t.compute_seconds, t.serial_seconds, 1e-9);
   // Without a transcendental rate tanh's 10 FLOPs per element run at vector_flops.
   hw.transcendental_rate.reset();
-  EXPECT_NEAR(EstimateStepTime(**m, o, hw).serial_seconds, 3e-3 + 0.5, 1e-6);
+  EXPECT_NEAR(EstimateStepTime(**m, o, hw).serial_seconds, 5e-3 + 2 * 0.5 + 2.0, 1e-6);
+  // Hockney's n½: a dot's rate at its smallest dim m = 1 (no lhs free dims) is peak/(1 + n½).
+  hw.matmul_flops["f32"] = 32.0;  // each dot is 2·4·4 = 32 FLOPs: one second at the peak
+  hw.matmul_half_size = 1.0;
+  EXPECT_NEAR(EstimateStepTime(**m, o, hw).serial_seconds, 5e-3 + 2 * (0.5 + 2.0) + 2.0, 1e-6);
 }
 
 }  // namespace
