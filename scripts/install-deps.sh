@@ -16,6 +16,9 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build ccache g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
           ocl-icd-opencl-dev libfmt-dev libabsl-dev libgoogle-perftools-dev llvm-14-tools python3
           libcli11-dev nlohmann-json3-dev)
+# Test only: tests/html/report_html_test.py renders `spmdc report --format html` in headless
+# Chromium (skipped without it, a failure under CI=true). Nothing spmdc builds or runs needs it.
+packages+=(chromium)
 want_python=0
 for arg in "$@"; do
   case "$arg" in

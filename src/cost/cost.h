@@ -68,9 +68,11 @@ struct MemoryEstimate {
   std::string peak_instruction;       // the instruction executing at the peak
   std::string peak_computation;
   std::vector<LiveValue> live_at_peak;  // largest first, at most top_values
-  // Live bytes after each instruction of the entry computation, in schedule order (nested
-  // computations contribute their own peak at their call site).
+  // Live bytes while each instruction of the entry computation runs (its operands, its result
+  // and everything else live), in schedule order; nested computations contribute their own peak
+  // at their call site. Its largest entry is peak_bytes, at peak_position.
   std::vector<int64_t> entry_timeline;
+  int64_t peak_position = -1;  // index into entry_timeline of the peak (-1: empty entry)
 };
 MemoryEstimate EstimateMemory(const Module& module, const CostOptions& options);
 
@@ -79,12 +81,20 @@ MemoryEstimate EstimateMemory(const Module& module, const CostOptions& options);
 struct OpCost {
   double flops = 0;          // all arithmetic, transcendental functions weighted
   double model_flops = 0;    // dot and convolution only (what MFU counts)
+  // Elements through transcendental functions (exp, log, tanh, sqrt, ...: the ones XLA's
+  // HloCostAnalysis counts as transcendentals) and their weighted share of `flops`: timed at
+  // the profile's transcendental rate when it has one (a CPU's scalar libm, a GPU's special
+  // function units), else as FLOPs.
+  double transcendentals = 0;
+  double transcendental_flops = 0;
   int64_t bytes_read = 0;
   int64_t bytes_written = 0;
 };
 // FLOP weight of one element of an elementwise opcode: 1 for arithmetic and comparisons, the
 // table in ops.cc for transcendental functions, 0 for data movement.
 double ElementwiseFlopWeight(Opcode op);
+// exp, expm1, log, log1p, logistic, tanh, sin, cos, tan, erf, power, atan2, sqrt, rsqrt, cbrt.
+bool IsTranscendentalOpcode(Opcode op);
 // The cost of one execution of `instr` (callees not included: a fusion counts its fused body,
 // while/call/conditional count nothing themselves).
 OpCost CostOfInstruction(const Instruction& instr, const CostOptions& options);

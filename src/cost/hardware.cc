@@ -110,6 +110,21 @@ StatusOr<HardwareProfile> ParseHardwareProfile(std::string_view text, std::strin
   if (j.contains("vector_flops_per_second")) {
     ASSIGN_OR_RETURN(p.vector_flops, Figure(j, "vector_flops_per_second", file, "profile"));
   }
+  if (j.contains("transcendentals_per_second")) {
+    ASSIGN_OR_RETURN(p.transcendental_rate, Figure(j, "transcendentals_per_second", file, "profile"));
+  }
+  if (j.contains("op_overhead_seconds")) {
+    ASSIGN_OR_RETURN(p.op_overhead, Figure(j, "op_overhead_seconds", file, "profile"));
+  }
+  if (j.contains("dot_overhead_seconds")) {
+    ASSIGN_OR_RETURN(p.dot_overhead, Figure(j, "dot_overhead_seconds", file, "profile"));
+  }
+  if (j.contains("matmul_half_size")) {
+    ASSIGN_OR_RETURN(p.matmul_half_size, Figure(j, "matmul_half_size", file, "profile"));
+  }
+  if (j.contains("dot_setup_seconds")) {
+    ASSIGN_OR_RETURN(p.dot_setup, Figure(j, "dot_setup_seconds", file, "profile"));
+  }
   ASSIGN_OR_RETURN(p.hbm_bytes, Figure(j, "hbm_bytes", file, "profile"));
   ASSIGN_OR_RETURN(p.hbm_bandwidth, Figure(j, "hbm_bandwidth_bytes_per_second", file, "profile"));
   auto links = j.find("links");

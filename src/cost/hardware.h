@@ -42,9 +42,28 @@ struct HardwareProfile {
   std::string path;                              // the file it was read from
   std::map<std::string, double> matmul_flops;    // dtype name ("bf16", "f32", ...) -> FLOP/s
   std::optional<double> vector_flops;            // FLOP/s of elementwise work, when published
+  // Transcendental function evaluations per second (exp, tanh, ...), when they have their own
+  // rate ("transcendentals_per_second"): absent, they count as weighted FLOPs at vector_flops.
+  std::optional<double> transcendental_rate;
   double hbm_bytes = 0;
   double hbm_bandwidth = 0;                      // bytes/s
   std::vector<Link> links;                       // innermost first
+  // Fixed seconds every executed instruction costs beyond its roofline (dispatch, kernel
+  // launch), and what a dot or convolution adds to that (kernel set-up). Optional in the file
+  // ("op_overhead_seconds", "dot_overhead_seconds"), 0 when absent: the vendor profiles leave
+  // them out (XLA fuses ops and queues launches ahead of the kernels), the calibrated cpu-local
+  // profile measures them (the interpreter runs every instruction on its own).
+  double op_overhead = 0;
+  double dot_overhead = 0;
+  // Hockney's half-performance length n½ of the matmul kernels ("matmul_half_size"): a dot
+  // whose smallest dimension (of its per-device M, N, K) is m runs at matmul_flops·m/(m + n½),
+  // so that small and skinny dots are slower per FLOP than large ones, as on every real kernel
+  // library. 0 (absent): every dot at the peak rate, as the vendor profiles state it.
+  double matmul_half_size = 0;
+  // Once per step for each distinct dot/convolution (its operand shapes and dimension numbers)
+  // of a computation: kernel set-up that is cached within a step but not across steps
+  // ("dot_setup_seconds"; the interpreter's per-thread oneDNN primitives). 0 when absent.
+  double dot_setup = 0;
 
   // FLOP/s of a dot/convolution whose result has `type` (f16/bf16 use their entries; f32 and
   // anything unlisted fall back to f32, then to the largest listed rate).

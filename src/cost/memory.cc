@@ -285,8 +285,8 @@ class MemoryModel {
         l.peak = std::max(l.peak, during);
         l.peak_step = s;
       }
+      if (entry) l.timeline.push_back(during);
       live += l.alloc[s] - free_after[s];
-      if (entry) l.timeline.push_back(live);
     }
   }
 
@@ -306,6 +306,7 @@ MemoryEstimate EstimateMemory(const Module& module, const CostOptions& options) 
   const Liveness& l = model.Of(*entry);
   m.peak_bytes = l.peak;
   m.entry_timeline = l.timeline;
+  m.peak_position = l.peak_step;
   absl::flat_hash_set<int> param_buffers;
   for (size_t s = 0; s < l.order.size(); ++s) {
     if (l.order[s]->opcode() != Opcode::kParameter) continue;

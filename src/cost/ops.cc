@@ -173,6 +173,16 @@ double ElementwiseFlopWeight(Opcode op) {
   }
 }
 
+bool IsTranscendentalOpcode(Opcode op) {
+  switch (op) {
+    case Opcode::kExp: case Opcode::kExpm1: case Opcode::kLog: case Opcode::kLog1p: case Opcode::kLogistic:
+    case Opcode::kTanh: case Opcode::kSin: case Opcode::kCos: case Opcode::kTan: case Opcode::kErf:
+    case Opcode::kPower: case Opcode::kAtan2: case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kCbrt:
+      return true;
+    default: return false;
+  }
+}
+
 namespace {
 
 double Elements(const Shape& s) {
@@ -349,6 +359,8 @@ OpCost CostOfInstruction(const Instruction& instr, const CostOptions& options) {
           OpCost inner = CostOfInstruction(*i, options);
           c.flops += inner.flops;
           c.model_flops += inner.model_flops;
+          c.transcendentals += inner.transcendentals;
+          c.transcendental_flops += inner.transcendental_flops;
         }
       }
       break;
@@ -366,6 +378,10 @@ OpCost CostOfInstruction(const Instruction& instr, const CostOptions& options) {
       break;
     default:
       if (IsElementwiseOpcode(op)) c.flops = out_elems * ElementwiseFlopWeight(op);
+      if (IsTranscendentalOpcode(op)) {
+        c.transcendentals = out_elems;
+        c.transcendental_flops = c.flops;
+      }
       break;
   }
   return c;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "cost/internal.h"
 
 namespace spmdc {
@@ -18,6 +19,16 @@ struct Times {
   double serial = 0, scheduled = 0, critical = 0;
 };
 
+// What identifies a dot/convolution kernel: its operand and result shapes and attributes.
+std::string KernelKey(const Instruction& instr) {
+  std::string key = std::string(OpcodeName(instr.opcode())) + instr.shape().ToString(false);
+  for (const Instruction* op : instr.operands()) key += "|" + op->shape().ToString(false);
+  for (AttrId id : {AttrId::kLhsBatchDims, AttrId::kRhsBatchDims, AttrId::kLhsContractingDims,
+                    AttrId::kRhsContractingDims})
+    key += fmt::format("|{}", fmt::join(instr.ints_attr(id), ","));
+  return key;
+}
+
 std::string LayerOf(const Instruction& instr) {
   SourceInfo s = SourceInfoOf(instr);
   if (s.op_name.empty()) return "(no op_name)";
@@ -27,9 +38,11 @@ std::string LayerOf(const Instruction& instr) {
 
 class StepModel {
  public:
-  StepModel(const Module& module, const CostOptions& options, const HardwareProfile& hw)
+  // `collectives`: AnalyzeCollectives(module, options, &hw), computed once by the caller.
+  StepModel(const Module& module, const CostOptions& options, const HardwareProfile& hw,
+            const std::vector<CollectiveCost>& collectives)
       : module_(module), options_(options), hw_(hw) {
-    for (const CollectiveCost& c : AnalyzeCollectives(module, options, &hw)) collectives_[c.instr] = c;
+    for (const CollectiveCost& c : collectives) collectives_[c.instr] = c;
   }
 
   StepTime Run() {
@@ -70,6 +83,25 @@ class StepModel {
       t.overlapped_seconds = whole.scheduled;
       t.critical_path_seconds = whole.critical;
     }
+    // Kernel set-up, once per distinct dot/convolution and step (profiles that cache kernels
+    // within a step only; 0 for the others), charged to the first instance's buckets.
+    if (hw_.dot_setup > 0) {
+      absl::flat_hash_set<std::string> kernels;
+      for (Computation* comp : module_.MakeComputationPostOrder()) {
+        if (!counts.contains(comp)) continue;
+        for (const Instruction* instr : ScheduleOf(*comp)) {
+          if (instr->opcode() != Opcode::kDot && instr->opcode() != Opcode::kConvolution) continue;
+          if (!kernels.insert(KernelKey(*instr)).second) continue;
+          for (CostBucket* b : {&layers[LayerOf(*instr)], &kinds[std::string(OpcodeName(instr->opcode()))]})
+            b->compute_seconds += hw_.dot_setup;
+        }
+      }
+      const double setup = hw_.dot_setup * static_cast<double>(kernels.size());
+      t.compute_seconds += setup;
+      t.serial_seconds += setup;
+      t.overlapped_seconds += setup;
+      t.critical_path_seconds += setup;
+    }
     // MFU against the peak of the dtypes the dots actually use: the time the model FLOPs take
     // at peak, over the step time.
     if (t.overlapped_seconds > 0) t.mfu = ideal_matmul_seconds / t.overlapped_seconds;
@@ -104,6 +136,39 @@ class StepModel {
     return hw_.MatmulFlops(t);
   }
 
+  // The dot's rate with Hockney's size efficiency (hardware.h, matmul_half_size).
+  double EffectiveMatmulRate(const Instruction& instr) const {
+    const double peak = MatmulRate(instr);
+    if (hw_.matmul_half_size <= 0 || instr.opcode() != Opcode::kDot || instr.operand_count() < 2) return peak;
+    const double m = SmallestDotDim(instr);
+    return peak * m / (m + hw_.matmul_half_size);
+  }
+
+  // min(M, N, K) of a dot viewed as [B,M,K] x [B,K,N], per device.
+  double SmallestDotDim(const Instruction& dot) const {
+    auto shard = [&](const Instruction* op) {
+      return !options_.partitioned && op->has_sharding() && op->sharding()->IsTiled() ? op->sharding()->ShardShape(op->shape())
+                                                                                     : op->shape();
+    };
+    const Shape lhs = shard(dot.operand(0)), rhs = shard(dot.operand(1));
+    auto product = [](const Shape& s, const std::vector<int64_t>& batch, const std::vector<int64_t>& contracting,
+                      bool free) {
+      double p = 1;
+      for (int64_t d = 0; d < s.rank(); ++d) {
+        const bool b = std::find(batch.begin(), batch.end(), d) != batch.end();
+        const bool c = std::find(contracting.begin(), contracting.end(), d) != contracting.end();
+        if (free ? (!b && !c) : c) p *= static_cast<double>(s.dim(d));
+      }
+      return p;
+    };
+    const auto& lb = dot.ints_attr(AttrId::kLhsBatchDims);
+    const auto& lc = dot.ints_attr(AttrId::kLhsContractingDims);
+    const auto& rb = dot.ints_attr(AttrId::kRhsBatchDims);
+    const auto& rc = dot.ints_attr(AttrId::kRhsContractingDims);
+    if (!lhs.IsArray() || !rhs.IsArray()) return 1;
+    return std::max(1.0, std::min({product(lhs, lb, lc, true), product(rhs, rb, rc, true), product(lhs, lb, lc, false)}));
+  }
+
   OpSeconds SecondsOf(const Instruction& instr) const {
     OpSeconds s;
     switch (instr.opcode()) {
@@ -118,15 +183,21 @@ class StepModel {
         break;
       default: break;
     }
+    // Every instruction the executor dispatches pays the profile's fixed overhead (0 for the
+    // vendor profiles); parameters are bound, not executed.
+    const double overhead = instr.opcode() == Opcode::kParameter ? 0.0 : hw_.op_overhead;
     if (auto it = collectives_.find(&instr); it != collectives_.end()) {
-      s.seconds = it->second.seconds;
+      s.seconds = it->second.seconds + overhead;
       return s;
     }
     s.cost = CostOfInstruction(instr, options_);
-    const double rate = s.cost.model_flops > 0 ? MatmulRate(instr) : hw_.VectorFlops();
-    const double compute = s.cost.flops > 0 ? s.cost.flops / rate : 0;
+    const double rate = s.cost.model_flops > 0 ? EffectiveMatmulRate(instr) : hw_.VectorFlops();
+    double compute = s.cost.flops > 0 ? s.cost.flops / rate : 0;
+    if (hw_.transcendental_rate && s.cost.transcendentals > 0)
+      compute = (s.cost.flops - s.cost.transcendental_flops) / rate + s.cost.transcendentals / *hw_.transcendental_rate;
     const double memory = static_cast<double>(s.cost.bytes_read + s.cost.bytes_written) / hw_.hbm_bandwidth;
-    s.seconds = std::max(compute, memory);
+    const bool kernel = instr.opcode() == Opcode::kDot || instr.opcode() == Opcode::kConvolution;
+    s.seconds = std::max(compute, memory) + overhead + (kernel ? hw_.dot_overhead : 0.0);
     return s;
   }
 
@@ -204,7 +275,7 @@ class StepModel {
 }  // namespace
 
 StepTime EstimateStepTime(const Module& module, const CostOptions& options, const HardwareProfile& hardware) {
-  return StepModel(module, options, hardware).Run();
+  return StepModel(module, options, hardware, AnalyzeCollectives(module, options, &hardware)).Run();
 }
 
 CostReport AnalyzeCost(const Module& module, const CostOptions& options, const HardwareProfile& hardware) {
@@ -212,7 +283,7 @@ CostReport AnalyzeCost(const Module& module, const CostOptions& options, const H
   r.num_partitions = options.num_partitions > 0 ? options.num_partitions : module.num_partitions();
   r.memory = EstimateMemory(module, options);
   r.collectives = AnalyzeCollectives(module, options, &hardware);
-  r.time = EstimateStepTime(module, options, hardware);
+  r.time = StepModel(module, options, hardware, r.collectives).Run();
   r.fits = static_cast<double>(r.memory.peak_bytes) <= hardware.hbm_bytes;
   if (!r.fits)
     r.warnings.push_back(fmt::format("over capacity: the peak of {} bytes per device exceeds the {} bytes of HBM of {}",

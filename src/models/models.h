@@ -23,6 +23,10 @@ struct ParallelismOptions {
   int64_t model = 1;
   // Also pin key activations with `custom-call(...), custom_call_target="Sharding"` constraints.
   bool constrain_activations = false;
+  // The result tuple carries shardings: the loss replicated, each new weight (or gradient) its
+  // weight's, as a jitted training step with out_shardings (or donated state) has. False: the
+  // result is left to propagation (replicated unless it propagates to the output).
+  bool annotate_results = false;
   int64_t num_devices() const { return data * model; }
   bool annotated() const { return data * model > 1; }
 };
@@ -61,6 +65,9 @@ struct TransformerOptions {
   float layer_norm_epsilon = 1e-5f;
   std::string dtype = "f32";
   bool output_gradients = false;  // result (loss, gradients...) instead of new weights
+  // Megatron's vocab-parallel output layer: w_out[D,vocab] split over "model" on its vocab dim
+  // (the logits, their softmax and its reductions then stay split too). False: w_out replicated.
+  bool vocab_parallel = false;
   ParallelismOptions parallel;
 };
 

@@ -34,6 +34,14 @@ std::string FinishTrainingStep(graph::Graph& g, graph::Value loss, const std::ve
   }
   graph::Value root = g.Tuple(results);
   g.SetName(root, "result");
+  if (p.annotated() && p.annotate_results) {
+    std::string tuple = "{{replicated}";
+    for (const graph::Value& w : weights) {
+      const std::string& s = g.node(w).sharding;
+      tuple += ", " + (s.empty() ? std::string("{replicated}") : s);
+    }
+    g.SetSharding(root, tuple + "}");
+  }
   std::string header = p.annotated() ? fmt::format(", num_partitions={}", p.num_devices()) : "";
   return g.EmitHlo(root, name, header);
 }

@@ -159,7 +159,7 @@ std::string TransformerBuilder::Build() {
   if (o_.vocab > 0) {
     const int64_t V = o_.vocab;
     const std::vector<int64_t> ldims = {B, S, V};
-    Value w_out = Weight({D, V}, "w_out", {"", ""});
+    Value w_out = Weight({D, V}, "w_out", {"", o_.vocab_parallel ? "model" : ""});
     Value logits = g_.Dot(h, w_out, DotDims{{}, {}, {2}, {0}});
     g_.SetName(logits, "logits");
     Value m = g_.ReduceMax(logits, {2});

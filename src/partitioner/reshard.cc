@@ -54,29 +54,46 @@ TileBlocks BlocksAlongDim(const Sharding& s, int64_t num_devices, int64_t dim, i
 }  // namespace
 
 std::vector<std::vector<int64_t>> Resharder::GroupsAlong(const Sharding& s, const std::vector<int64_t>& dims) {
-  std::map<std::vector<int64_t>, std::vector<std::pair<std::vector<int64_t>, int64_t>>> groups;
+  // A group per index of the other tile dims (row-major over them), its members ordered by
+  // their index along `dims` (row-major in the order given): computed as two linear indices,
+  // one pass over the tile array (this runs for every collective the partitioner emits).
   const TileAssignment& ta = s.tile_assignment();
-  ta.Each([&](std::span<const int64_t> index, int64_t device) {
-    std::vector<int64_t> key(index.begin(), index.end()), along;
-    for (int64_t d : dims) {
-      along.push_back(key[d]);
-      key[d] = 0;
-    }
-    groups[key].emplace_back(along, device);
-  });
-  std::vector<std::vector<int64_t>> out;
-  for (auto& [key, members] : groups) {
-    std::sort(members.begin(), members.end());
-    std::vector<int64_t> g;
-    for (auto& m : members) g.push_back(m.second);
-    out.push_back(std::move(g));
+  const std::vector<int64_t>& tdims = ta.dims();
+  const int64_t rank = static_cast<int64_t>(tdims.size());
+  std::vector<int64_t> along_stride(rank, 0), rest_stride(rank, 0);
+  int64_t group_size = 1;
+  for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+    along_stride[*it] = group_size;
+    group_size *= tdims[*it];
   }
+  int64_t groups = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (std::find(dims.begin(), dims.end(), d) != dims.end()) continue;
+    rest_stride[d] = groups;
+    groups *= tdims[d];
+  }
+  std::vector<std::vector<int64_t>> out(groups, std::vector<int64_t>(group_size, -1));
+  ta.Each([&](std::span<const int64_t> index, int64_t device) {
+    int64_t key = 0, pos = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      key += index[d] * rest_stride[d];
+      pos += index[d] * along_stride[d];
+    }
+    out[key][pos] = device;
+  });
   return out;
 }
 
 std::vector<Instruction*> Resharder::TileOffsets(const Shape& shape, const Sharding& s) {
   std::vector<Instruction*> offsets;
   int64_t n = b_->num_devices();
+  // Every device's tile index from one walk of the tile array (its leading dims are the data
+  // dims): asking TileIndexForDevice device by device searches the array once per device,
+  // quadratic in the device count (a 512-device module spent a tenth of its partitioning here).
+  std::vector<std::vector<int64_t>> index_of(n);
+  s.tile_assignment().Each([&](std::span<const int64_t> index, int64_t device) {
+    if (device >= 0 && device < n) index_of[device].assign(index.begin(), index.end());
+  });
   for (int64_t dim = 0; dim < shape.rank(); ++dim) {
     int64_t tiles = TilesOnDim(s, dim);
     if (tiles == 1) {
@@ -85,7 +102,7 @@ std::vector<Instruction*> Resharder::TileOffsets(const Shape& shape, const Shard
     }
     int64_t chunk = CeilDiv(shape.dim(dim), tiles);
     std::vector<int64_t> table(n, 0);
-    for (int64_t d = 0; d < n; ++d) table[d] = s.TileIndexForDevice(d)[dim] * chunk;
+    for (int64_t d = 0; d < n; ++d) table[d] = dim < static_cast<int64_t>(index_of[d].size()) ? index_of[d][dim] * chunk : 0;
     offsets.push_back(b_->TableLookup(table));
   }
   return offsets;

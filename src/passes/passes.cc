@@ -117,13 +117,80 @@ StatusOr<bool> RunCse(Module& module) {
   return changed;
 }
 
+namespace {
+
+// The elementwise opcode `reducer` applies to its two parameters, or kParameter when it is not
+// such a computation.
+Opcode ReducerOpcode(const Computation* reducer) {
+  if (reducer == nullptr || reducer->num_parameters() != 2 || reducer->root() == nullptr) return Opcode::kParameter;
+  const Instruction* r = reducer->root();
+  if (r->operand_count() != 2 || r->operand(0)->opcode() != Opcode::kParameter ||
+      r->operand(1)->opcode() != Opcode::kParameter || r->operand(0) == r->operand(1))
+    return Opcode::kParameter;
+  switch (r->opcode()) {
+    case Opcode::kAdd: case Opcode::kMultiply: case Opcode::kMaximum: case Opcode::kMinimum:
+    case Opcode::kAnd: case Opcode::kOr:
+      return r->opcode();
+    default: return Opcode::kParameter;
+  }
+}
+
+// Both all-reduce over the same devices with the same reduction, for one user only.
+bool Reassociable(const Instruction& a, const Instruction& b, const Instruction& user) {
+  if (a.opcode() != Opcode::kAllReduce || b.opcode() != Opcode::kAllReduce || &a == &b) return false;
+  if (a.user_count() != 1 || b.user_count() != 1 || a.IsRoot() || b.IsRoot()) return false;
+  if (a.operand_count() != 1 || b.operand_count() != 1 || !a.shape().IsArray()) return false;
+  if (!(a.shape() == user.shape()) || !(b.shape() == user.shape())) return false;
+  if (ReducerOpcode(a.to_apply()) != user.opcode() || ReducerOpcode(b.to_apply()) != user.opcode()) return false;
+  if (!a.control_successors().empty() || !b.control_successors().empty() || a.control_predecessors() ||
+      b.control_predecessors())
+    return false;
+  const ReplicaGroups* ga = a.attr<ReplicaGroups>(AttrId::kReplicaGroups);
+  const ReplicaGroups* gb = b.attr<ReplicaGroups>(AttrId::kReplicaGroups);
+  if ((ga == nullptr) != (gb == nullptr) || (ga && !(*ga == *gb))) return false;
+  return a.attrs().Has(AttrId::kChannelId) == b.attrs().Has(AttrId::kChannelId) &&
+         a.attrs().Has(AttrId::kUseGlobalDeviceIds) == b.attrs().Has(AttrId::kUseGlobalDeviceIds) &&
+         a.bool_attr(AttrId::kUseGlobalDeviceIds) == b.bool_attr(AttrId::kUseGlobalDeviceIds);
+}
+
+}  // namespace
+
+StatusOr<bool> RunAllReduceReassociate(Module& module) {
+  bool changed = false;
+  for (Computation* comp : module.computations()) {
+    // Post order: a chain op(op(ar, ar), ar) folds from the inside out, each new all-reduce
+    // becoming the operand the next op sees.
+    for (Instruction* i : comp->MakeInstructionPostOrder()) {
+      if (i->operand_count() != 2 || !i->shape().IsArray() || i->HasSideEffect()) continue;
+      switch (i->opcode()) {
+        case Opcode::kAdd: case Opcode::kMultiply: case Opcode::kMaximum: case Opcode::kMinimum:
+        case Opcode::kAnd: case Opcode::kOr:
+          break;
+        default: continue;
+      }
+      Instruction* a = i->operand(0);
+      Instruction* b = i->operand(1);
+      if (!Reassociable(*a, *b, *i)) continue;
+      Instruction* combined = comp->AddInstruction(i->opcode(), i->shape(), module.UniqueName(i->name() + ".local"),
+                                                   {a->operand(0), b->operand(0)});
+      if (const auto* md = i->attr<KeyValueList>(AttrId::kMetadata)) combined->attrs().Set(AttrId::kMetadata, *md);
+      Instruction* reduced = comp->AddInstruction(Opcode::kAllReduce, i->shape(), module.UniqueName(i->name()), {combined});
+      reduced->attrs() = a->attrs();  // groups, channel, reducer, metadata of the first
+      i->ReplaceAllUsesWith(reduced);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 StatusOr<bool> RunCleanup(Module& module) {
-  // One DCE at the end removes what the partitioner left unused, what tuple simplification
-  // bypassed and what CSE merged away.
+  // One DCE at the end removes what the partitioner left unused, what reassociation and tuple
+  // simplification bypassed and what CSE merged away.
+  ASSIGN_OR_RETURN(bool r, RunAllReduceReassociate(module));
   ASSIGN_OR_RETURN(bool a, RunTupleSimplifier(module));
   ASSIGN_OR_RETURN(bool b, RunCse(module));
   ASSIGN_OR_RETURN(bool c, RunDce(module));
-  return a || b || c;
+  return r || a || b || c;
 }
 
 }  // namespace spmdc

@@ -16,7 +16,14 @@ StatusOr<bool> RunTupleSimplifier(Module& module);
 // called computations other than identical ones) so that repeated table lookups and reshards of
 // the same value are computed once.
 StatusOr<bool> RunCse(Module& module);
-// Tuple simplification, CSE, DCE.
+// op(all-reduce(a), all-reduce(b)) -> all-reduce(op(a, b)) when op is the all-reduces' own
+// reduction (add, multiply, maximum, minimum, and, or) and both reduce over the same groups and
+// feed nothing else: one collective instead of two, each device sending the same bytes once
+// (XLA's AllReduceReassociate). The partitioner all-reduces each partial dot separately, so the
+// gradient of a value used by several column-parallel dots (Megatron's QKV) sums three
+// all-reduces; after this pass it all-reduces their sum. The summation order changes (as in XLA).
+StatusOr<bool> RunAllReduceReassociate(Module& module);
+// All-reduce reassociation, tuple simplification, CSE, DCE.
 StatusOr<bool> RunCleanup(Module& module);
 
 }  // namespace spmdc

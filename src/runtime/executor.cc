@@ -3,6 +3,8 @@
 #include "support/check.h"
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -122,7 +124,17 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
   std::vector<StatusOr<Literal>> results(devices, Literal());
   std::mutex error_mu;
   Status first_error;
+  using Clock = std::chrono::steady_clock;
+  std::vector<Clock::time_point> started(devices), finished(devices);
+  std::vector<double> cpu(devices, 0.0);
+  auto thread_cpu = [] {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+  };
   auto run_device = [&](int64_t d) {
+    started[d] = Clock::now();
+    const double cpu_start = thread_cpu();
     ScopedMemoryAccount charge(account_of(d));
     ThreadCommunicator comm(&world, d);
     SpmdDeviceContext ctx(&comm, num_partitions, replicas);
@@ -144,6 +156,8 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
         world.Abort(first_error);
       }
     }
+    finished[d] = Clock::now();
+    cpu[d] = thread_cpu() - cpu_start;
     world.MarkDone(d);
     results[d] = std::move(r);
   };
@@ -170,6 +184,12 @@ StatusOr<Literal> ExecuteSpmd(const Module& module, int64_t num_partitions,
     for (auto& t : threads) t.join();
   }
   if (!first_error.ok()) return first_error;
+  if (options.step_seconds) {
+    *options.step_seconds = std::chrono::duration<double>(*std::max_element(finished.begin(), finished.end()) -
+                                                          *std::min_element(started.begin(), started.end()))
+                                .count();
+  }
+  if (options.device_cpu_seconds) *options.device_cpu_seconds = cpu;
   if (options.device_peak_bytes) {
     options.device_peak_bytes->clear();
     for (const auto& a : accounts) options.device_peak_bytes->push_back(a->peak_bytes());

@@ -33,6 +33,13 @@ struct SpmdOptions {
   // its argument shards, its values and temporaries as the interpreter holds them
   // (ir/memory_account.h), what the cost model's memory estimate predicts.
   std::vector<int64_t>* device_peak_bytes = nullptr;
+  // When set, receives the step's wall time in seconds: from the first device starting its
+  // program to the last one finishing it (splitting the arguments and assembling the result
+  // excluded), what the cost model's step time predicts.
+  double* step_seconds = nullptr;
+  // When set, receives each device's CPU time in seconds (index = global device id) over the
+  // same span: unlike wall time it does not grow when other processes share the cores.
+  std::vector<double>* device_cpu_seconds = nullptr;
 };
 
 // `param_shardings` has one sharding per entry parameter (empty: all replicated); global_args are

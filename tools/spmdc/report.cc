@@ -1,5 +1,8 @@
 #include "report.h"
 
+#include "report_data.h"
+#include "report_html.h"
+
 #include <algorithm>
 #include <map>
 
@@ -14,61 +17,6 @@ namespace spmdc::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string Bytes(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  return u == 0 ? fmt::format("{:.0f} B", b) : fmt::format("{:.2f} {}", b, units[u]);
-}
-
-std::string Seconds(double s) {
-  if (s == 0) return "0 s";
-  if (s < 1e-6) return fmt::format("{:.1f} ns", s * 1e9);
-  if (s < 1e-3) return fmt::format("{:.2f} us", s * 1e6);
-  if (s < 1) return fmt::format("{:.2f} ms", s * 1e3);
-  return fmt::format("{:.3f} s", s);
-}
-
-// Collectives summed by kind and mesh axes (over executions: loop bodies count every trip).
-struct KindAxis {
-  std::string kind, axes;
-  std::vector<std::string> mesh_axes;
-  int64_t count = 0, bytes = 0, wire = 0;
-  double seconds = 0;
-};
-
-std::vector<KindAxis> ByKindAndAxis(const std::vector<CollectiveCost>& cs) {
-  std::map<std::pair<std::string, std::string>, KindAxis> m;
-  for (const CollectiveCost& c : cs) {
-    KindAxis& k = m[{c.kind, c.axes}];
-    k.kind = c.kind;
-    k.axes = c.axes;
-    k.mesh_axes = c.mesh_axes;
-    k.count += c.executions;
-    k.bytes += c.bytes_per_device * c.executions;
-    k.wire += c.wire_bytes_per_device * c.executions;
-    k.seconds += c.seconds * c.executions;
-  }
-  std::vector<KindAxis> v;
-  for (auto& [key, k] : m) v.push_back(k);
-  return v;
-}
-
-std::vector<const CollectiveCost*> Costliest(const std::vector<CollectiveCost>& cs, size_t n) {
-  std::vector<const CollectiveCost*> v;
-  for (const CollectiveCost& c : cs) v.push_back(&c);
-  std::stable_sort(v.begin(), v.end(), [](const CollectiveCost* a, const CollectiveCost* b) {
-    double ta = a->seconds * a->executions, tb = b->seconds * b->executions;
-    if (ta != tb) return ta > tb;
-    return a->wire_bytes_per_device * a->executions > b->wire_bytes_per_device * b->executions;
-  });
-  if (v.size() > n) v.resize(n);
-  return v;
-}
 
 // Large values the propagated module keeps whole on every device (n > 1): the first thing to
 // shard when memory is short.
@@ -90,7 +38,7 @@ std::vector<std::string> ReplicatedWarnings(const Module& module, int64_t n, int
   for (size_t k = 0; k < big.size() && k < 5; ++k) {
     SourceInfo s = SourceInfoOf(*big[k].instr);
     out.push_back(fmt::format("large replicated tensor: %{} {} ({} on every device){}{}", big[k].instr->name(),
-                              big[k].instr->shape().ToString(false), Bytes(big[k].bytes),
+                              big[k].instr->shape().ToString(false), FormatBytes(big[k].bytes),
                               s.op_name.empty() ? "" : " op_name=" + s.op_name,
                               s.ToString().empty() ? "" : " at " + s.ToString()));
   }
@@ -209,36 +157,36 @@ std::string ToText(const Module& module, const CostReport& r, const HardwareProf
                    mesh ? " (mesh " + mesh->ToString() + ")" : "", hw.name, hw.description);
   const MemoryEstimate& m = r.memory;
   o += fmt::format("memory per device: peak {} ({} bytes): parameters {}, outputs {}, temporaries at the peak {}\n",
-                   Bytes(m.peak_bytes), m.peak_bytes, Bytes(m.parameter_bytes), Bytes(m.output_bytes),
-                   Bytes(m.temporary_peak_bytes));
-  o += fmt::format("  {} in {} of HBM ({:.1f}% used)\n", r.fits ? "fits" : "DOES NOT FIT", Bytes(hw.hbm_bytes),
+                   FormatBytes(m.peak_bytes), m.peak_bytes, FormatBytes(m.parameter_bytes), FormatBytes(m.output_bytes),
+                   FormatBytes(m.temporary_peak_bytes));
+  o += fmt::format("  {} in {} of HBM ({:.1f}% used)\n", r.fits ? "fits" : "DOES NOT FIT", FormatBytes(hw.hbm_bytes),
                    100.0 * m.peak_bytes / hw.hbm_bytes);
   if (!m.peak_instruction.empty())
     o += fmt::format("  peak while %{} runs (computation {}); live there, largest first:\n", m.peak_instruction,
                      m.peak_computation);
   for (const LiveValue& v : m.live_at_peak) {
     std::string src = v.source.ToString();
-    o += fmt::format("    {:>12}  {:<24} %{}{}{}{}\n", Bytes(v.bytes), v.shape, v.name, v.parameter ? " (parameter)" : "",
+    o += fmt::format("    {:>12}  {:<24} %{}{}{}{}\n", FormatBytes(v.bytes), v.shape, v.name, v.parameter ? " (parameter)" : "",
                      v.source.op_name.empty() ? "" : "  " + v.source.op_name, src.empty() ? "" : "  " + src);
   }
   const StepTime& t = r.time;
   o += fmt::format("step time: {} as scheduled (serial {}, critical path {}); compute {}, communication {}\n",
-                   Seconds(t.overlapped_seconds), Seconds(t.serial_seconds), Seconds(t.critical_path_seconds),
-                   Seconds(t.compute_seconds), Seconds(t.communication_seconds));
+                   FormatSeconds(t.overlapped_seconds), FormatSeconds(t.serial_seconds), FormatSeconds(t.critical_path_seconds),
+                   FormatSeconds(t.compute_seconds), FormatSeconds(t.communication_seconds));
   o += fmt::format("  FLOPs per device {:.4g} (dot/convolution {:.4g}), HBM traffic {}, MFU {:.1f}%\n", t.flops,
-                   t.model_flops, Bytes(static_cast<double>(t.bytes_accessed)), 100.0 * t.mfu);
+                   t.model_flops, FormatBytes(static_cast<double>(t.bytes_accessed)), 100.0 * t.mfu);
   o += "communication per device, by kind and mesh axes:\n";
   std::vector<KindAxis> kinds = ByKindAndAxis(r.collectives);
   if (kinds.empty()) o += "  none\n";
   for (const KindAxis& k : kinds)
     o += fmt::format("  {:<20} {:<16} count {:<5} bytes {:<12} wire {:<12} time {}\n", k.kind, k.axes, k.count,
-                     k.bytes, k.wire, Seconds(k.seconds));
+                     k.bytes, k.wire, FormatSeconds(k.seconds));
   std::vector<const CollectiveCost*> top = Costliest(r.collectives, 10);
   if (!top.empty()) {
     o += "costliest collectives:\n";
     for (const CollectiveCost* c : top) {
       std::string src = c->source.ToString();
-      o += fmt::format("  {:>10} x{:<4} {:<18} {:<14} {:>12} wire  %{}{}{}\n", Seconds(c->seconds), c->executions, c->kind,
+      o += fmt::format("  {:>10} x{:<4} {:<18} {:<14} {:>12} wire  %{}{}{}\n", FormatSeconds(c->seconds), c->executions, c->kind,
                        c->axes, c->wire_bytes_per_device, c->name,
                        c->source.op_name.empty() ? "" : "  " + c->source.op_name, src.empty() ? "" : "  " + src);
     }
@@ -247,14 +195,14 @@ std::string ToText(const Module& module, const CostReport& r, const HardwareProf
   for (size_t k = 0; k < t.by_layer.size() && k < 30; ++k) {
     const CostBucket& b = t.by_layer[k];
     o += fmt::format("  {:<40} ops {:<6} FLOPs {:<10.4g} compute {:<10} communication {}\n", b.key, b.count, b.flops,
-                     Seconds(b.compute_seconds), Seconds(b.communication_seconds));
+                     FormatSeconds(b.compute_seconds), FormatSeconds(b.communication_seconds));
   }
   if (t.by_layer.size() > 30) o += fmt::format("  ... {} more layers\n", t.by_layer.size() - 30);
   o += "per op kind:\n";
   for (size_t k = 0; k < t.by_kind.size() && k < 12; ++k) {
     const CostBucket& b = t.by_kind[k];
     o += fmt::format("  {:<24} ops {:<6} FLOPs {:<10.4g} time {}\n", b.key, b.count, b.flops,
-                     Seconds(b.compute_seconds + b.communication_seconds));
+                     FormatSeconds(b.compute_seconds + b.communication_seconds));
   }
   if (!r.warnings.empty()) {
     o += "warnings:\n";
@@ -266,7 +214,7 @@ std::string ToText(const Module& module, const CostReport& r, const HardwareProf
 }  // namespace
 
 const std::vector<std::string>& ReportFormats() {
-  static const std::vector<std::string> formats = {"text", "json"};
+  static const std::vector<std::string> formats = {"text", "json", "html"};
   return formats;
 }
 
@@ -297,7 +245,14 @@ Status RunReport(const ReportOptions& args, std::unique_ptr<Module> module, int6
   for (const std::string& w : partition_warnings) warnings.push_back("full rematerialization: " + w);
   warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
   report.warnings = std::move(warnings);
-  std::string out = args.format == "json" ? ToJson(report, hw, options.mesh) : ToText(*per_device, report, hw, options.mesh);
+  std::string out;
+  if (args.format == "html") {
+    out = ReportToHtml(
+        ReportData{module.get(), per_device.get(), std::move(report), std::move(hw), options.mesh});
+  } else {
+    out = args.format == "json" ? ToJson(report, hw, options.mesh)
+                                : ToText(*per_device, report, hw, options.mesh);
+  }
   return WriteOutput(args.out, out);
 }
 

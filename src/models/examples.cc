@@ -1,0 +1,89 @@
+#include "models/examples.h"
+
+#include "fmt/format.h"
+
+namespace spmdc {
+namespace {
+
+struct Entry {
+  ExampleModel model;
+  std::string (*build)();
+};
+
+MlpOptions Mlp2d() {
+  MlpOptions o;
+  o.parallel.data = 2;
+  o.parallel.model = 4;
+  return o;
+}
+
+const std::vector<Entry>& Entries() {
+  static const std::vector<Entry>* kEntries = new std::vector<Entry>{
+      {{"mlp", "2-layer MLP training step (batch 64, 256 -> 512 -> 128), one device", 1},
+       [] { return BuildMlpTrainingStep(MlpOptions{}); }},
+      {{"mlp-2d", "the MLP, data=2 x model=4 (8 devices)", 8}, [] { return BuildMlpTrainingStep(Mlp2d()); }},
+      {{"transformer", "2-layer transformer training step (B=4 S=16 D=64 H=4 F=256, 32 classes), one device", 1},
+       [] { return BuildTransformerTrainingStep(SmallTransformerOptions()); }},
+      {{"transformer-dp", "the transformer, data parallel over 4 devices", 4},
+       [] { return BuildTransformerTrainingStep(SmallTransformerOptions(4, 1)); }},
+      {{"transformer-tp", "the transformer, Megatron tensor parallel over 4 devices", 4},
+       [] { return BuildTransformerTrainingStep(SmallTransformerOptions(1, 4)); }},
+      {{"transformer-2d", "the transformer, data=2 x model=4 (8 devices)", 8},
+       [] { return BuildTransformerTrainingStep(SmallTransformerOptions(2, 4)); }},
+      {{"transformer-large", "the transformer with enough layers for 100000 instructions, one device", 1},
+       [] { return BuildTransformerTrainingStep(TransformerOptionsForInstructionCount(100000, SmallTransformerOptions())); }},
+      {{"gpt3", "GPT-3 175B-shaped training step (96 layers, d_model 12288, bf16), data=8 x model=64 (512 devices)", 512},
+       [] { return BuildTransformerTrainingStep(Gpt3Options()); }},
+  };
+  return *kEntries;
+}
+
+}  // namespace
+
+const std::vector<ExampleModel>& ExampleModels() {
+  static const std::vector<ExampleModel>* kModels = [] {
+    auto* v = new std::vector<ExampleModel>;
+    for (const Entry& e : Entries()) v->push_back(e.model);
+    return v;
+  }();
+  return *kModels;
+}
+
+std::string ExampleNames() {
+  std::vector<std::string> names;
+  for (const ExampleModel& m : ExampleModels()) names.push_back(m.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::optional<std::string> BuildExample(std::string_view name) {
+  for (const Entry& e : Entries())
+    if (e.model.name == name) return e.build();
+  return std::nullopt;
+}
+
+TransformerOptions SmallTransformerOptions(int64_t data, int64_t model) {
+  TransformerOptions o;
+  o.vocab = 32;
+  o.parallel.data = data;
+  o.parallel.model = model;
+  return o;
+}
+
+TransformerOptions Gpt3Options() {
+  TransformerOptions o;
+  o.batch = 8;
+  o.seq = 2048;
+  o.model = 12288;
+  o.heads = 96;
+  o.ffn = 4 * 12288;
+  o.layers = 96;
+  o.vocab = 50304;
+  o.vocab_parallel = true;
+  o.dtype = "bf16";
+  o.parallel.data = 8;
+  o.parallel.model = 64;
+  o.parallel.annotate_results = true;
+  return o;
+}
+
+}  // namespace spmdc

@@ -1,0 +1,43 @@
+// The example models `spmdc example NAME` emits, by name: one table, read by the CLI, the
+// benchmarks and the tests, so that a name means the same module everywhere.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/models.h"
+
+namespace spmdc {
+
+struct ExampleModel {
+  std::string name;
+  std::string description;   // one line
+  int64_t num_devices = 1;   // the devices its annotations are for (num_partitions)
+};
+
+// Every example, in the order `spmdc example` lists them.
+const std::vector<ExampleModel>& ExampleModels();
+// "mlp, mlp-2d, transformer, ..." (for usage and error messages).
+std::string ExampleNames();
+// The module text of example `name`; nullopt for an unknown name.
+std::optional<std::string> BuildExample(std::string_view name);
+
+// The options of the transformer examples (B=4 S=16 D=64 H=4 F=256 L=2, softmax
+// cross-entropy over 32 classes), with the given mesh.
+TransformerOptions SmallTransformerOptions(int64_t data = 1, int64_t model = 1);
+
+// A GPT-3 175B-shaped training step (Brown et al. 2020, table 2.1: 96 layers, d_model 12288,
+// 96 heads of 128, d_ff = 4 d_model, context 2048; vocabulary 50257 padded to 50304, a multiple
+// of 64 as Megatron pads it) in bf16, annotated for data = 8 x model = 64 devices: batch over
+// `data`, Megatron tensor parallelism over `model` (column-parallel QKV and FFN-in, row-parallel
+// output projections, vocab-parallel output layer). The batch is one 2048-token sequence per
+// data-parallel replica (GPT-3's 1536-sequence batch is accumulated over such micro-batches,
+// which one step does not model). 96 heads over 64 devices is uneven: each device holds
+// ceil(96/64) = 2 heads' columns, the last 32 devices one padded head each. Generated, checked,
+// propagated, partitioned and costed (`spmdc report`), never run (its weights alone are 350 GB).
+// `layers` and the other fields can be shrunk for tests with the same structure.
+TransformerOptions Gpt3Options();
+
+}  // namespace spmdc
