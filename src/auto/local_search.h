@@ -1,0 +1,68 @@
+// Primal search on a Model with the memory limit as a hard constraint: an assignment, its cost
+// and its usage profile (a segment tree), single-variable and two-variable moves that are applied
+// only when every time point stays within the limit, a repair that brings an infeasible assignment
+// under the limit, and random perturbations for iterated local search. One instance per thread.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "auto/model.h"
+#include "auto/profile.h"
+
+namespace spmdc::autoshard {
+
+class LocalSearch {
+ public:
+  // `unary`: costs to use instead of the model's (same layout), e.g. Lagrangian-penalised ones;
+  // `hard_memory` false ignores the limit (the profile is still kept).
+  explicit LocalSearch(const Model& model, const std::vector<Cost>* unary = nullptr,
+                       bool hard_memory = true);
+
+  // Starts from x (any assignment, feasible or not).
+  void Set(const std::vector<int>& x);
+  const std::vector<int>& x() const { return x_; }
+  // Model cost of x without the offset (finite pairs only; see forbidden()).
+  int64_t cost() const { return cost_; }
+  int64_t forbidden() const { return forbidden_; }
+  bool MemoryOk() const { return !limited_ || profile_.GlobalMax() <= model_.limit; }
+  bool Feasible() const { return forbidden_ == 0 && MemoryOk(); }
+  int64_t Peak() const { return profile_.GlobalMax(); }
+
+  // Greedy repair: forbidden pairs first, then, while some time point is over the limit, the change
+  // that frees memory there at the least cost per unit freed. Returns Feasible().
+  bool Repair(int64_t max_steps);
+  // Improving moves until none is left (single-variable sweeps, then edges); keeps feasibility.
+  // Returns the number of moves; `work` counts evaluated candidates.
+  int64_t Descend(int64_t& work);
+  // Changes `count` variables of a random connected region to random strategies that avoid
+  // forbidden pairs with their current neighbours (memory ignored: call Repair next).
+  void Kick(std::mt19937_64& rng, int count);
+  // Sets v to s unconditionally (cost, forbidden count and profile follow).
+  void Apply(int v, int s);
+  // Cost change of v -> s; false if it would choose a forbidden pair.
+  bool Delta(int v, int s, int64_t& delta) const;
+  // Whether v -> s keeps every time point within the limit.
+  bool FitsMemory(int v, int s) const;
+
+ private:
+  bool BestSingle(int v, int64_t& work);
+  bool BestPair(int e, int64_t& work);
+  bool SegmentsFit(int v) const;
+  int SegmentAt(int v, int p) const;  // index into model.segments, or -1
+  void RepairForbidden();
+
+  Cost Unary(int v, int s) const { return unary_[model_.unary_offset[v] + s]; }
+
+  const Model& model_;
+  const Cost* unary_;
+  bool limited_;
+  std::vector<int> x_;
+  int64_t cost_ = 0;
+  int64_t forbidden_ = 0;
+  UsageProfile profile_;
+  std::vector<int64_t> scratch_a_, scratch_b_;
+};
+
+}  // namespace spmdc::autoshard
