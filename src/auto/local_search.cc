@@ -251,12 +251,11 @@ bool LocalSearch::Repair(int64_t max_steps) {
     int best_v = -1, best_s = -1;
     bool best_clean = false;
     double best_score = 0;
-    for (int v = 0; v < model_.num_vars(); ++v) {
-      const int i = SegmentAt(v, p);
-      if (i < 0) continue;
+    model_.ForEachSegmentAt(p, [&](int i) {
+      const int v = model_.seg_var[i];
       const Model::Segment& seg = model_.segments[i];
       const Usage cur = model_.SegUsage(seg, x_[v]);
-      if (cur == 0) continue;
+      if (cur == 0) return;
       for (int s = 0; s < model_.k[v]; ++s) {
         const Usage freed = cur - model_.SegUsage(seg, s);
         if (freed <= 0) continue;
@@ -274,7 +273,7 @@ bool LocalSearch::Repair(int64_t max_steps) {
           best_v = v, best_s = s, best_clean = clean, best_score = score;
         }
       }
-    }
+    });
     if (best_v < 0) return false;
     Apply(best_v, best_s);
   }

@@ -60,6 +60,12 @@ struct Model {
   std::vector<int> seg_offset;       // segments[seg_offset[v] .. seg_offset[v + 1])
   std::vector<Segment> segments;
   std::vector<Usage> seg_usage;
+  std::vector<int> seg_var;          // segment -> its variable
+  // Which segments cover a time point: a segment tree over the points whose node j lists, in
+  // cover[cover_offset[j] ..], the segments that cover its whole range but not its parent's.
+  int cover_size = 1;
+  std::vector<int> cover_offset;
+  std::vector<int> cover;
   std::vector<Usage> baseline;       // per time point: the fixed usage
   bool has_limit = false;
   Usage limit = 0;
@@ -75,6 +81,24 @@ struct Model {
                      : pair[e.offset + static_cast<int64_t>(theirs) * k[e.v] + mine];
   }
   Usage SegUsage(const Segment& seg, int s) const { return seg_usage[seg.usage_offset + s]; }
+
+  // Calls f(segment index) for every segment that covers time point p.
+  template <typename F>
+  void ForEachSegmentAt(int p, F&& f) const {
+    int node = 1, l = 0, r = cover_size;
+    while (true) {
+      for (int i = cover_offset[node]; i < cover_offset[node + 1]; ++i) f(cover[i]);
+      if (r - l == 1) break;
+      const int mid = (l + r) / 2;
+      if (p < mid) {
+        node = 2 * node, r = mid;
+      } else {
+        node = 2 * node + 1, l = mid;
+      }
+    }
+  }
+  // Builds seg_var and the cover index from the segments.
+  void BuildIndex();
 
   // Cost of an assignment (offset included); kForbiddenCost-saturated pairs count as forbidden.
   TotalCost CostOf(const std::vector<int>& x) const;

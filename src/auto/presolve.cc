@@ -742,6 +742,7 @@ Status Presolver::BuildModel(Presolved& out) {
     m.adj.insert(m.adj.end(), adj[i].begin(), adj[i].end());
     m.adj_offset[i + 1] = static_cast<int>(m.adj.size());
   }
+  m.BuildIndex();
   stats_.vars = V;
   stats_.model_edges = static_cast<int64_t>(m.edges.size());
   stats_.model_strategies = static_cast<int64_t>(m.unary.size());
@@ -768,6 +769,34 @@ Solution Reconstruction::Expand(const std::vector<int>& x) const {
     }
   }
   return out;
+}
+
+void Model::BuildIndex() {
+  seg_var.assign(segments.size(), 0);
+  for (int v = 0; v < num_vars(); ++v) {
+    for (int i = seg_offset[v]; i < seg_offset[v + 1]; ++i) seg_var[i] = v;
+  }
+  cover_size = 1;
+  while (cover_size < std::max(num_points(), 1)) cover_size *= 2;
+  std::vector<std::vector<int>> lists(2 * cover_size);
+  auto insert = [&](auto&& self, int node, int l, int r, int lo, int hi, int id) -> void {
+    if (lo <= l && r <= hi) {
+      lists[node].push_back(id);
+      return;
+    }
+    const int mid = (l + r) / 2;
+    if (lo < mid) self(self, 2 * node, l, mid, lo, hi, id);
+    if (hi > mid) self(self, 2 * node + 1, mid, r, lo, hi, id);
+  };
+  for (int i = 0; i < static_cast<int>(segments.size()); ++i) {
+    if (segments[i].lo < segments[i].hi) insert(insert, 1, 0, cover_size, segments[i].lo, segments[i].hi, i);
+  }
+  cover_offset.assign(2 * cover_size + 1, 0);
+  cover.clear();
+  for (int j = 0; j < 2 * cover_size; ++j) {
+    cover.insert(cover.end(), lists[j].begin(), lists[j].end());
+    cover_offset[j + 1] = static_cast<int>(cover.size());
+  }
 }
 
 TotalCost Model::CostOf(const std::vector<int>& x) const {
