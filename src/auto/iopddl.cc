@@ -135,7 +135,13 @@ class Handler {
   // --- SAX interface -------------------------------------------------------------------------
   bool null() { return Scalar("null"); }
   bool boolean(bool) { return Scalar("a boolean"); }
-  bool number_float(double, const std::string&) { return Scalar("a floating-point number"); }
+  bool number_float(double, const std::string& token) {
+    if (token.find_first_of(".eE") == std::string::npos) {  // an integer too large for uint64
+      if (Top() == Ctx::kSkip) return true;
+      return Fail(Here(), fmt::format("integer {} does not fit in 64 bits", token));
+    }
+    return Scalar("a floating-point number");
+  }
   bool binary(nlohmann::json::binary_t&) { return Scalar("binary data"); }
   bool number_unsigned(uint64_t v) {
     if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {

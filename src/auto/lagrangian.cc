@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <cstdio>
+#include <cstdlib>
 
 #include "auto/dual.h"
 #include "auto/local_search.h"
@@ -86,7 +88,10 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
   double best_l = -HUGE_VAL;
   std::vector<int> last_x;
 
+  auto clock = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
+  double t_dual = 0, t_decode = 0, t_primal = 0, t_ils = 0;
   while (!Spent(budget)) {
+    double t0 = clock();
     ++iterations_;
     for (int p = 0; p < P; ++p) fixed[p] = static_cast<int64_t>(std::llround(lambda[p] * scale));
     dual.SetLambda(fixed);
@@ -96,7 +101,7 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
     work_ += entries;
     OfferBound(lb);
     const double l = static_cast<double>(lb);
-    if (l > best_l + 1e-9 * std::fabs(best_l)) {
+    if (iterations_ == 1 || l > best_l + 1e-9 * std::fabs(best_l)) {
       best_l = l;
       best_lambda = lambda;
       stall = 0;
@@ -110,6 +115,8 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
     }
     if (Spent(budget)) break;
 
+    double t1 = clock();
+    t_dual += t1 - t0;
     // The penalised problem's assignment: decoded, then improved under the penalties.
     std::vector<int> x = dual.Decode();
     work_ += entries;
@@ -125,6 +132,8 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
       x = soft.x();
     }
     const std::vector<Usage> load = m.Profile(x);
+    double t2 = clock();
+    t_decode += t2 - t1;
 
     // The same assignment brought under the limit and improved with true costs.
     if (x != last_x) {
@@ -138,19 +147,39 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
     }
     sync_work();
 
-    // Iterated local search around the incumbent.
+    double t3 = clock();
+    t_primal += t3 - t2;
+    // Iterated local search around the incumbent: perturb, repair, descend locally, keep or undo.
     if (has_solution_ && params_.ils_every > 0 && iterations_ % params_.ils_every == 0) {
+      ls.Set(best_x_);
+      int64_t cur = ls.cost();
       for (int r = 0; r < params_.ils_kicks && !Spent(budget); ++r) {
-        ls.Set(best_x_);
+        ls.Mark();
         ls.Kick(rng, 1 + static_cast<int>(rng() % params_.kick_size));
         if (ls.Repair(4 * static_cast<int64_t>(m.num_vars()) + 100)) {
-          ls.Descend(ls_work);
-          Offer(ls.x(), ls.cost());
+          ls.DescendLocal(ls_work);
+          if (ls.Feasible() && ls.cost() < cur) {
+            cur = ls.cost();
+            Offer(ls.x(), cur);
+            ls.Mark();
+            continue;
+          }
         }
+        ls.Undo();
         sync_work();
       }
+      sync_work();
     }
 
+    t_ils += clock() - t3;
+    static const bool trace = getenv("SPMDC_TRACE") != nullptr;  // TUNING ONLY
+    if (trace) {
+      fprintf(stderr, "times dual %.1f decode %.1f primal %.1f ils %.1f\n", t_dual, t_decode, t_primal, t_ils);
+      int64_t peak = 0; int over = 0;
+      for (int p = 0; p < P; ++p) { peak = std::max<int64_t>(peak, load[p]); over += load[p] > m.limit; }
+      fprintf(stderr, "it %ld L %.0f best %.0f ub %.0f theta %.4g peak %ld over %d pen %.0f\n", (long)iterations_, l, best_l,
+              has_solution_ ? (double)best_cost_ : -1.0, theta, (long)peak, over, dual.PenalisedCost(last_x.empty() ? x : last_x));
+    }
     // Subgradient step (Polyak, towards the incumbent's cost).
     double norm = 0;
     for (int p = 0; p < P; ++p) {

@@ -28,9 +28,21 @@ void LocalSearch::Set(const std::vector<int>& x) {
   profile_.Reset(prof);
 }
 
+void LocalSearch::Mark() {
+  journaling_ = true;
+  journal_.clear();
+}
+
+void LocalSearch::Undo() {
+  journaling_ = false;
+  for (auto it = journal_.rbegin(); it != journal_.rend(); ++it) Apply(it->first, it->second);
+  journal_.clear();
+}
+
 void LocalSearch::Apply(int v, int s) {
   const int old = x_[v];
   if (old == s) return;
+  if (journaling_) journal_.push_back({v, old});
   cost_ += Unary(v, s) - Unary(v, old);
   for (int i = model_.adj_offset[v]; i < model_.adj_offset[v + 1]; ++i) {
     const Model::Incidence& inc = model_.adj[i];
@@ -201,26 +213,99 @@ bool LocalSearch::BestPair(int e, int64_t& work) {
   return false;
 }
 
-int64_t LocalSearch::Descend(int64_t& work) {
+int64_t LocalSearch::Worklist(std::vector<int> queue, std::vector<int> edges, int64_t& work) {
+  const int V = model_.num_vars();
+  queued_.assign(V, 0);
+  edge_dirty_.assign(model_.edges.size(), 0);
+  for (int v : queue) queued_[v] = 1;
+  for (int e : edges) edge_dirty_[e] = 1;
   int64_t moves = 0;
-  while (true) {
-    bool improved = false;
-    for (int v = 0; v < model_.num_vars(); ++v) {
+  // After a change of v, v and its neighbours may have new single moves, and the edges around
+  // them new pair moves.
+  auto touched = [&](int v) {
+    for (int w : {v}) {
+      if (!queued_[w]) queued_[w] = 1, queue.push_back(w);
+    }
+    for (int i = model_.adj_offset[v]; i < model_.adj_offset[v + 1]; ++i) {
+      const Model::Incidence& inc = model_.adj[i];
+      if (!queued_[inc.other]) queued_[inc.other] = 1, queue.push_back(inc.other);
+      if (!edge_dirty_[inc.edge]) edge_dirty_[inc.edge] = 1, edges.push_back(inc.edge);
+      const int o = inc.other;
+      for (int j = model_.adj_offset[o]; j < model_.adj_offset[o + 1]; ++j) {
+        const int e2 = model_.adj[j].edge;
+        if (!edge_dirty_[e2]) edge_dirty_[e2] = 1, edges.push_back(e2);
+      }
+    }
+  };
+  while (!queue.empty() || !edges.empty()) {
+    while (!queue.empty()) {
+      const int v = queue.back();
+      queue.pop_back();
+      queued_[v] = 0;
       if (BestSingle(v, work)) {
         ++moves;
-        improved = true;
+        touched(v);
       }
     }
-    if (improved) continue;
-    for (int e = 0; e < static_cast<int>(model_.edges.size()); ++e) {
+    std::vector<int> batch;
+    batch.swap(edges);
+    for (int e : batch) {
+      if (!edge_dirty_[e]) continue;
+      edge_dirty_[e] = 0;
       if (BestPair(e, work)) {
         ++moves;
-        improved = true;
+        touched(model_.edges[e].u);
+        touched(model_.edges[e].v);
       }
     }
-    if (!improved) break;
   }
   return moves;
+}
+
+int64_t LocalSearch::Descend(int64_t& work) {
+  const int V = model_.num_vars();
+  std::vector<int> all(V), all_edges(model_.edges.size());
+  for (int v = 0; v < V; ++v) all[v] = V - 1 - v;  // popped from the back: 0 first
+  for (size_t e = 0; e < all_edges.size(); ++e) all_edges[e] = static_cast<int>(e);
+  int64_t moves = Worklist(all, all_edges, work);
+  // Memory freed anywhere may allow a move anywhere else: sweep until nothing changes.
+  while (true) {
+    std::vector<int> changed;
+    for (int v = 0; v < V; ++v) {
+      if (BestSingle(v, work)) changed.push_back(v);
+    }
+    if (changed.empty()) break;
+    moves += static_cast<int64_t>(changed.size());
+    std::vector<int> edges;
+    for (int v : changed) {
+      for (int i = model_.adj_offset[v]; i < model_.adj_offset[v + 1]; ++i) {
+        edges.push_back(model_.adj[i].edge);
+        edges.push_back(model_.adj[i].edge);
+      }
+    }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    moves += Worklist(changed, edges, work);
+  }
+  return moves;
+}
+
+int64_t LocalSearch::DescendLocal(int64_t& work) {
+  std::vector<int> seeds, edges;
+  std::vector<char> seen(model_.num_vars(), 0);
+  for (const auto& [v, old] : journal_) {
+    if (seen[v]) continue;
+    seen[v] = 1;
+    seeds.push_back(v);
+    for (int i = model_.adj_offset[v]; i < model_.adj_offset[v + 1]; ++i) {
+      const Model::Incidence& inc = model_.adj[i];
+      if (!seen[inc.other]) seen[inc.other] = 1, seeds.push_back(inc.other);
+      edges.push_back(inc.edge);
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return Worklist(seeds, edges, work);
 }
 
 void LocalSearch::RepairForbidden() {

@@ -33,9 +33,15 @@ class LocalSearch {
   // Greedy repair: forbidden pairs first, then, while some time point is over the limit, the change
   // that frees memory there at the least cost per unit freed. Returns Feasible().
   bool Repair(int64_t max_steps);
-  // Improving moves until none is left (single-variable sweeps, then edges); keeps feasibility.
-  // Returns the number of moves; `work` counts evaluated candidates.
+  // Improving moves until none is left (single-variable moves, then two-variable moves along
+  // edges, driven by worklists; a last sweep catches moves that freed memory made possible); keeps
+  // feasibility. Returns the number of moves; `work` counts evaluated candidates.
   int64_t Descend(int64_t& work);
+  // The same, starting from the variables changed since Mark() and their neighbours only.
+  int64_t DescendLocal(int64_t& work);
+  // Starts recording changes, so that Undo() can restore the assignment of this moment cheaply.
+  void Mark();
+  void Undo();
   // Changes `count` variables of a random connected region to random strategies that avoid
   // forbidden pairs with their current neighbours (memory ignored: call Repair next).
   void Kick(std::mt19937_64& rng, int count);
@@ -47,6 +53,7 @@ class LocalSearch {
   bool FitsMemory(int v, int s) const;
 
  private:
+  int64_t Worklist(std::vector<int> queue, std::vector<int> edges, int64_t& work);
   bool BestSingle(int v, int64_t& work);
   bool BestPair(int e, int64_t& work);
   bool SegmentsFit(int v) const;
@@ -63,6 +70,9 @@ class LocalSearch {
   int64_t forbidden_ = 0;
   UsageProfile profile_;
   std::vector<int64_t> scratch_a_, scratch_b_;
+  bool journaling_ = false;
+  std::vector<std::pair<int, int>> journal_;  // (variable, previous strategy) since Mark()
+  std::vector<char> queued_, edge_dirty_;
 };
 
 }  // namespace spmdc::autoshard

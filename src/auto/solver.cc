@@ -28,6 +28,23 @@ SearchParams ParamsFor(int thread, uint64_t seed) {
     case 2: p.inner_iterations = 3, p.theta = 1.5, p.kick_size = 16; break;
     case 3: p.inner_iterations = 20, p.theta = 1.0, p.ils_every = 1, p.ils_kicks = 16; break;
   }
+  if (const char* env = getenv("SPMDC_SEARCH")) {  // TUNING ONLY
+    std::string all = env;
+    size_t pos = 0;
+    while (pos < all.size()) {
+      size_t eq = all.find('=', pos), end = all.find(',', pos);
+      if (end == std::string::npos) end = all.size();
+      std::string k = all.substr(pos, eq - pos);
+      double val = atof(all.substr(eq + 1, end - eq - 1).c_str());
+      if (k == "inner") p.inner_iterations = (int)val;
+      if (k == "theta") p.theta = val;
+      if (k == "patience") p.patience = (int)val;
+      if (k == "ils_every") p.ils_every = (int)val;
+      if (k == "ils_kicks") p.ils_kicks = (int)val;
+      if (k == "kick_size") p.kick_size = (int)val;
+      pos = end + 1;
+    }
+  }
   return p;
 }
 
