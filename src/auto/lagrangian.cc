@@ -42,6 +42,7 @@ bool LagrangianSearch::Spent(const SearchBudget& b) const {
 void LagrangianSearch::Offer(const std::vector<int>& x, int64_t cost) {
   const TotalCost total = model_.offset + cost;
   if (has_solution_ && total >= best_cost_) return;
+  if (getenv("SPMDC_TRACE")) fprintf(stderr, "offer %s it %ld %s\n", tag_, (long)iterations_, Int128ToString(total).c_str());
   has_solution_ = true;
   best_x_ = x;
   best_cost_ = total;
@@ -69,9 +70,12 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
   };
 
   LocalSearch ls(m);
-  // A feasible start: the least-usage assignment (or the given one), repaired and improved.
+  // A feasible start: the least-usage assignment (or the given one), repaired (whatever the
+  // clock says: without it there is no answer at all), then improved.
   ls.Set(start ? *start : LeastUsageAssignment(m));
-  if (ls.Repair(8 * static_cast<int64_t>(m.num_vars()) + 1000)) {
+  const bool repaired = ls.Repair(8 * static_cast<int64_t>(m.num_vars()) + 1000);
+  ls.SetDeadline(budget.deadline, budget.stop);
+  if (repaired) {
     ls.Descend(ls_work);
     Offer(ls.x(), ls.cost());
   }
@@ -79,7 +83,7 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
   sync_work();
 
   DualSolver dual(m);
-  std::vector<double> lambda(P, 0.0), best_lambda(P, 0.0);
+  std::vector<double> lambda(P, 0.0), best_lambda(P, 0.0), direction(P, 0.0);
   const double scale = std::ldexp(1.0, kLambdaScaleBits);
   FixedLambda fixed(P, 0);
   std::vector<Cost> penalised(m.unary.size());
@@ -95,8 +99,9 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
     ++iterations_;
     for (int p = 0; p < P; ++p) fixed[p] = static_cast<int64_t>(std::llround(lambda[p] * scale));
     dual.SetLambda(fixed);
-    for (int i = 0; i < params_.inner_iterations; ++i) dual.Iterate();
+    for (int i = 0; i < params_.inner_iterations && (i == 0 || !Spent(budget)); ++i) dual.Iterate();
     work_ += 4 * entries * params_.inner_iterations;
+    if (Spent(budget)) break;
     const TotalCost lb = dual.CertifiedBound();
     work_ += entries;
     OfferBound(lb);
@@ -127,6 +132,7 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
     }
     {
       LocalSearch soft(m, &penalised, /*hard_memory=*/false);
+      soft.SetDeadline(budget.deadline, budget.stop);
       soft.Set(x);
       soft.Descend(ls_work);
       x = soft.x();
@@ -140,6 +146,7 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
       ls.Set(x);
       if (ls.Repair(8 * static_cast<int64_t>(m.num_vars()) + 1000)) {
         ls.Descend(ls_work);
+        tag_ = "decode";
         Offer(ls.x(), ls.cost());
       }
       smallest_peak_ = std::min(smallest_peak_, ls.Peak());
@@ -160,6 +167,7 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
           ls.DescendLocal(ls_work);
           if (ls.Feasible() && ls.cost() < cur) {
             cur = ls.cost();
+            tag_ = "ils";
             Offer(ls.x(), cur);
             ls.Mark();
             continue;
@@ -180,18 +188,21 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
       fprintf(stderr, "it %ld L %.0f best %.0f ub %.0f theta %.4g peak %ld over %d pen %.0f\n", (long)iterations_, l, best_l,
               has_solution_ ? (double)best_cost_ : -1.0, theta, (long)peak, over, dual.PenalisedCost(last_x.empty() ? x : last_x));
     }
-    // Subgradient step (Polyak, towards the incumbent's cost).
+    // Subgradient step (Polyak, towards a target between the best bound and the incumbent).
     double norm = 0;
     for (int p = 0; p < P; ++p) {
-      const double g = static_cast<double>(load[p] - m.limit);
+      const double g = static_cast<double>(load[p] - m.limit) + params_.deflection * direction[p];
+      direction[p] = g;
       if (lambda[p] > 0 || g > 0) norm += g * g;
     }
     if (norm == 0) continue;  // the penalised optimum fits: nothing to push
-    const double target = has_solution_ ? static_cast<double>(best_cost_)
-                                        : std::fabs(l) * 1.05 + 1.0;
+    const double target = has_solution_
+                              ? best_l + params_.target_mix * (static_cast<double>(best_cost_) - best_l)
+                              : std::fabs(l) * 1.05 + 1.0;
     const double step = theta * std::max(target - l, 1.0) / norm;
     for (int p = 0; p < P; ++p) {
-      lambda[p] = std::max(0.0, lambda[p] + step * static_cast<double>(load[p] - m.limit));
+      // Clamped so that the fixed-point form stays far from 64-bit overflow.
+      lambda[p] = std::clamp(lambda[p] + step * direction[p], 0.0, 1e9);
     }
   }
 }

@@ -13,9 +13,11 @@ namespace spmdc::autoshard {
 
 struct SearchParams {
   uint64_t seed = 1;
-  int inner_iterations = 5;   // message-passing iterations per multiplier update
+  int inner_iterations = 20;  // message-passing iterations per multiplier update
   double theta = 1.0;         // initial Polyak step factor
   int patience = 5;           // updates without a better bound before the step halves
+  double target_mix = 1.0;    // Polyak target: best bound + target_mix * (incumbent - best bound)
+  double deflection = 0.5;    // direction = subgradient + deflection * previous direction
   int ils_every = 4;          // iterated-local-search round every this many updates
   int ils_kicks = 8;          // perturbations per round
   int kick_size = 8;          // largest region a perturbation changes
@@ -68,6 +70,7 @@ class LagrangianSearch {
   int64_t iterations_ = 0;
   int64_t work_ = 0;
   int64_t smallest_peak_ = INT64_MAX;
+  const char* tag_ = "start";
 };
 
 // The assignment with the least usage (per variable: least usage summed over its segments, then

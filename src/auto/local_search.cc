@@ -100,22 +100,6 @@ bool LocalSearch::SegmentsFit(int v) const {
   return true;
 }
 
-int LocalSearch::SegmentAt(int v, int p) const {
-  int lo = model_.seg_offset[v], hi = model_.seg_offset[v + 1];
-  // Segments of a variable are disjoint and sorted: the last one starting at or before p.
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (model_.segments[mid].lo <= p) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  int i = lo - 1;
-  if (i >= model_.seg_offset[v] && model_.segments[i].hi > p) return i;
-  return -1;
-}
-
 bool LocalSearch::BestSingle(int v, int64_t& work) {
   const int kv = model_.k[v];
   if (kv < 2) return false;
@@ -237,8 +221,8 @@ int64_t LocalSearch::Worklist(std::vector<int> queue, std::vector<int> edges, in
       }
     }
   };
-  while (!queue.empty() || !edges.empty()) {
-    while (!queue.empty()) {
+  while ((!queue.empty() || !edges.empty()) && !Expired()) {
+    while (!queue.empty() && !Expired()) {
       const int v = queue.back();
       queue.pop_back();
       queued_[v] = 0;
@@ -250,7 +234,7 @@ int64_t LocalSearch::Worklist(std::vector<int> queue, std::vector<int> edges, in
     std::vector<int> batch;
     batch.swap(edges);
     for (int e : batch) {
-      if (!edge_dirty_[e]) continue;
+      if (!edge_dirty_[e] || Expired()) continue;
       edge_dirty_[e] = 0;
       if (BestPair(e, work)) {
         ++moves;
@@ -269,7 +253,7 @@ int64_t LocalSearch::Descend(int64_t& work) {
   for (size_t e = 0; e < all_edges.size(); ++e) all_edges[e] = static_cast<int>(e);
   int64_t moves = Worklist(all, all_edges, work);
   // Memory freed anywhere may allow a move anywhere else: sweep until nothing changes.
-  while (true) {
+  while (!Expired()) {
     std::vector<int> changed;
     for (int v = 0; v < V; ++v) {
       if (BestSingle(v, work)) changed.push_back(v);
@@ -331,7 +315,7 @@ void LocalSearch::RepairForbidden() {
 bool LocalSearch::Repair(int64_t max_steps) {
   RepairForbidden();
   if (forbidden_ > 0) return false;
-  for (int64_t step = 0; step < max_steps && !MemoryOk(); ++step) {
+  for (int64_t step = 0; step < max_steps && !MemoryOk() && !Expired(); ++step) {
     const int p = profile_.FirstAbove(0, model_.num_points(), model_.limit);
     int best_v = -1, best_s = -1;
     bool best_clean = false;

@@ -4,6 +4,8 @@
 // under the limit, and random perturbations for iterated local search. One instance per thread.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -45,6 +47,11 @@ class LocalSearch {
   // Changes `count` variables of a random connected region to random strategies that avoid
   // forbidden pairs with their current neighbours (memory ignored: call Repair next).
   void Kick(std::mt19937_64& rng, int count);
+  // Makes Descend and Repair return early once `deadline` has passed or `*stop` is set.
+  void SetDeadline(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* stop) {
+    deadline_ = deadline;
+    stop_ = stop;
+  }
   // Sets v to s unconditionally (cost, forbidden count and profile follow).
   void Apply(int v, int s);
   // Cost change of v -> s; false if it would choose a forbidden pair.
@@ -57,9 +64,16 @@ class LocalSearch {
   bool BestSingle(int v, int64_t& work);
   bool BestPair(int e, int64_t& work);
   bool SegmentsFit(int v) const;
-  int SegmentAt(int v, int p) const;  // index into model.segments, or -1
   void RepairForbidden();
 
+  // Whether the deadline has passed (the clock is read every 64 calls).
+  bool Expired() {
+    if (expired_) return true;
+    if (++check_counter_ % 64 != 0) return false;
+    expired_ = (stop_ && stop_->load(std::memory_order_relaxed)) ||
+               std::chrono::steady_clock::now() >= deadline_;
+    return expired_;
+  }
   Cost Unary(int v, int s) const { return unary_[model_.unary_offset[v] + s]; }
 
   const Model& model_;
@@ -70,6 +84,10 @@ class LocalSearch {
   int64_t forbidden_ = 0;
   UsageProfile profile_;
   std::vector<int64_t> scratch_a_, scratch_b_;
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+  const std::atomic<bool>* stop_ = nullptr;
+  int check_counter_ = 0;
+  bool expired_ = false;
   bool journaling_ = false;
   std::vector<std::pair<int, int>> journal_;  // (variable, previous strategy) since Mark()
   std::vector<char> queued_, edge_dirty_;

@@ -24,9 +24,9 @@ SearchParams ParamsFor(int thread, uint64_t seed) {
   p.seed = seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(thread) + 1;
   switch (thread % 4) {
     case 0: break;
-    case 1: p.inner_iterations = 10, p.theta = 0.5, p.ils_every = 2; break;
-    case 2: p.inner_iterations = 3, p.theta = 1.5, p.kick_size = 16; break;
-    case 3: p.inner_iterations = 20, p.theta = 1.0, p.ils_every = 1, p.ils_kicks = 16; break;
+    case 1: p.target_mix = 0.5; break;
+    case 2: p.deflection = 0.7; break;
+    case 3: p.inner_iterations = 10, p.ils_every = 2; break;
   }
   if (const char* env = getenv("SPMDC_SEARCH")) {  // TUNING ONLY
     std::string all = env;
@@ -42,6 +42,8 @@ SearchParams ParamsFor(int thread, uint64_t seed) {
       if (k == "ils_every") p.ils_every = (int)val;
       if (k == "ils_kicks") p.ils_kicks = (int)val;
       if (k == "kick_size") p.kick_size = (int)val;
+      if (k == "target") p.target_mix = val;
+      if (k == "deflect") p.deflection = val;
       pos = end + 1;
     }
   }
@@ -57,9 +59,12 @@ double SolveResult::Gap() const {
 
 StatusOr<SolveResult> Solve(const Problem& problem, const SolveOptions& options) {
   const Clock::time_point start = Clock::now();
+  // The threads stop a little early: an iteration in flight, joining, expanding and checking the
+  // answer must all fit in the limit, also on a loaded machine.
+  const double limit = std::max(options.time_limit_s, 0.0);
+  const double margin = std::min(2.0, 0.03 * limit);
   const Clock::time_point deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(std::max(options.time_limit_s, 0.0)));
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit - margin));
   ASSIGN_OR_RETURN(Presolved pre, Presolve(problem));
   const Model& m = pre.model;
   SolveResult result;
