@@ -8,6 +8,10 @@ namespace spmdc::autoshard {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Forbidden pairs in the pass arithmetic: finite (so that the passes may be compiled with
+// -ffinite-math-only and vectorised) but far above any sum of real costs (< 2^62).
+constexpr double kBig = 1e30;
+constexpr double kBigThreshold = 1e29;
 constexpr double kScale = static_cast<double>(int64_t{1} << kLambdaScaleBits);
 
 absl::int128 FloorDiv(absl::int128 a, absl::int128 b) {
@@ -35,7 +39,7 @@ DualSolver::DualSolver(const Model& model) : model_(model) {
   const int V = model.num_vars();
   pair_d_.resize(model.pair.size());
   for (size_t i = 0; i < model.pair.size(); ++i) {
-    pair_d_[i] = IsForbidden(model.pair[i]) ? kInf : static_cast<double>(model.pair[i]);
+    pair_d_[i] = IsForbidden(model.pair[i]) ? kBig : static_cast<double>(model.pair[i]);
   }
   msg_offset_.resize(model.edges.size() + 1, 0);
   for (size_t e = 0; e < model.edges.size(); ++e) {
@@ -236,7 +240,7 @@ std::vector<int> DualSolver::Decode() const {
         double c;
         if (o >= 0) {
           c = inc.first ? th[static_cast<int64_t>(s) * kw + o] : th[static_cast<int64_t>(o) * kw + s];
-          if (c == kInf) {
+          if (c >= kBigThreshold) {
             ++forbidden[s];
             continue;
           }

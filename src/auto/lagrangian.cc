@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-#include <cstdio>
-#include <cstdlib>
 
 #include "auto/dual.h"
 #include "auto/local_search.h"
@@ -42,7 +40,6 @@ bool LagrangianSearch::Spent(const SearchBudget& b) const {
 void LagrangianSearch::Offer(const std::vector<int>& x, int64_t cost) {
   const TotalCost total = model_.offset + cost;
   if (has_solution_ && total >= best_cost_) return;
-  if (getenv("SPMDC_TRACE")) fprintf(stderr, "offer %s it %ld %s\n", tag_, (long)iterations_, Int128ToString(total).c_str());
   has_solution_ = true;
   best_x_ = x;
   best_cost_ = total;
@@ -92,20 +89,21 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
   double best_l = -HUGE_VAL;
   std::vector<int> last_x;
 
-  auto clock = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
-  double t_dual = 0, t_decode = 0, t_primal = 0, t_ils = 0;
   while (!Spent(budget)) {
-    double t0 = clock();
     ++iterations_;
     for (int p = 0; p < P; ++p) fixed[p] = static_cast<int64_t>(std::llround(lambda[p] * scale));
     dual.SetLambda(fixed);
     for (int i = 0; i < params_.inner_iterations && (i == 0 || !Spent(budget)); ++i) dual.Iterate();
     work_ += 4 * entries * params_.inner_iterations;
     if (Spent(budget)) break;
-    const TotalCost lb = dual.CertifiedBound();
+    // The step follows the bound in doubles; the exact (certified) bound is computed only when it
+    // may beat the best one so far.
+    const double l = dual.ApproxBound();
     work_ += entries;
-    OfferBound(lb);
-    const double l = static_cast<double>(lb);
+    if (!has_lb_ || l > static_cast<double>(best_lb_)) {
+      OfferBound(dual.CertifiedBound());
+      work_ += entries;
+    }
     if (iterations_ == 1 || l > best_l + 1e-9 * std::fabs(best_l)) {
       best_l = l;
       best_lambda = lambda;
@@ -120,8 +118,6 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
     }
     if (Spent(budget)) break;
 
-    double t1 = clock();
-    t_dual += t1 - t0;
     // The penalised problem's assignment: decoded, then improved under the penalties.
     std::vector<int> x = dual.Decode();
     work_ += entries;
@@ -138,15 +134,12 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
       x = soft.x();
     }
     const std::vector<Usage> load = m.Profile(x);
-    double t2 = clock();
-    t_decode += t2 - t1;
 
     // The same assignment brought under the limit and improved with true costs.
     if (x != last_x) {
       ls.Set(x);
       if (ls.Repair(8 * static_cast<int64_t>(m.num_vars()) + 1000)) {
         ls.Descend(ls_work);
-        tag_ = "decode";
         Offer(ls.x(), ls.cost());
       }
       smallest_peak_ = std::min(smallest_peak_, ls.Peak());
@@ -154,12 +147,18 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
     }
     sync_work();
 
-    double t3 = clock();
-    t_primal += t3 - t2;
     // Iterated local search around the incumbent: perturb, repair, descend locally, keep or undo.
     if (has_solution_ && params_.ils_every > 0 && iterations_ % params_.ils_every == 0) {
       ls.Set(best_x_);
       int64_t cur = ls.cost();
+      // Exact re-optimisation of random paths under the penalised costs first.
+      for (int r = 0; r < params_.path_moves && !Spent(budget); ++r) {
+        const int length = 2 + static_cast<int>(rng() % (params_.path_length - 1));
+        if (ls.PathMove(rng, length, penalised, ls_work)) {
+          cur = ls.cost();
+          Offer(ls.x(), cur);
+        }
+      }
       for (int r = 0; r < params_.ils_kicks && !Spent(budget); ++r) {
         ls.Mark();
         ls.Kick(rng, 1 + static_cast<int>(rng() % params_.kick_size));
@@ -167,7 +166,6 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
           ls.DescendLocal(ls_work);
           if (ls.Feasible() && ls.cost() < cur) {
             cur = ls.cost();
-            tag_ = "ils";
             Offer(ls.x(), cur);
             ls.Mark();
             continue;
@@ -179,15 +177,6 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
       sync_work();
     }
 
-    t_ils += clock() - t3;
-    static const bool trace = getenv("SPMDC_TRACE") != nullptr;  // TUNING ONLY
-    if (trace) {
-      fprintf(stderr, "times dual %.1f decode %.1f primal %.1f ils %.1f\n", t_dual, t_decode, t_primal, t_ils);
-      int64_t peak = 0; int over = 0;
-      for (int p = 0; p < P; ++p) { peak = std::max<int64_t>(peak, load[p]); over += load[p] > m.limit; }
-      fprintf(stderr, "it %ld L %.0f best %.0f ub %.0f theta %.4g peak %ld over %d pen %.0f\n", (long)iterations_, l, best_l,
-              has_solution_ ? (double)best_cost_ : -1.0, theta, (long)peak, over, dual.PenalisedCost(last_x.empty() ? x : last_x));
-    }
     // Subgradient step (Polyak, towards a target between the best bound and the incumbent).
     double norm = 0;
     for (int p = 0; p < P; ++p) {

@@ -21,6 +21,8 @@ struct SearchParams {
   int ils_every = 4;          // iterated-local-search round every this many updates
   int ils_kicks = 8;          // perturbations per round
   int kick_size = 8;          // largest region a perturbation changes
+  int path_moves = 32;        // path re-optimisations per round
+  int path_length = 16;       // longest path
 };
 
 // When a thread must stop: a wall-clock deadline, a work limit (0: none) and a shared flag.
@@ -70,7 +72,6 @@ class LagrangianSearch {
   int64_t iterations_ = 0;
   int64_t work_ = 0;
   int64_t smallest_peak_ = INT64_MAX;
-  const char* tag_ = "start";
 };
 
 // The assignment with the least usage (per variable: least usage summed over its segments, then

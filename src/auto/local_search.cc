@@ -349,6 +349,100 @@ bool LocalSearch::Repair(int64_t max_steps) {
   return Feasible();
 }
 
+bool LocalSearch::PathMove(std::mt19937_64& rng, int length, const std::vector<Cost>& guide,
+                           int64_t& work) {
+  const int V = model_.num_vars();
+  if (V == 0) return false;
+  // A random walk without revisits; edge[i] joins path[i - 1] and path[i].
+  std::vector<int> path{static_cast<int>(rng() % V)}, edge{-1};
+  std::vector<char> on(V, 0);
+  on[path[0]] = 1;
+  while (static_cast<int>(path.size()) < length) {
+    const int v = path.back();
+    std::vector<const Model::Incidence*> next;
+    for (int i = model_.adj_offset[v]; i < model_.adj_offset[v + 1]; ++i) {
+      if (!on[model_.adj[i].other]) next.push_back(&model_.adj[i]);
+    }
+    if (next.empty()) break;
+    const Model::Incidence* inc = next[rng() % next.size()];
+    path.push_back(inc->other);
+    edge.push_back(inc->edge);
+    on[inc->other] = 1;
+  }
+  const int n = static_cast<int>(path.size());
+  if (n < 2) return false;
+  constexpr int64_t kNone = std::numeric_limits<int64_t>::max() / 4;
+  // f[i][s]: best guide cost of path[0..i] with path[i] = s; arg[i][s] the choice of path[i - 1].
+  std::vector<std::vector<int64_t>> f(n);
+  std::vector<std::vector<int>> arg(n);
+  for (int i = 0; i < n; ++i) {
+    const int v = path[i], kv = model_.k[v];
+    std::vector<int64_t> unary(kv);
+    for (int s = 0; s < kv; ++s) unary[s] = guide[model_.unary_offset[v] + s];
+    // Edges to variables off the path (or to non-adjacent path variables) at their current values.
+    for (int j = model_.adj_offset[v]; j < model_.adj_offset[v + 1]; ++j) {
+      const Model::Incidence& inc = model_.adj[j];
+      if (inc.edge == edge[i] || (i + 1 < n && inc.edge == edge[i + 1])) continue;
+      const int o = x_[inc.other];
+      for (int s = 0; s < kv; ++s) {
+        const Cost c = model_.Pair(inc, s, o);
+        unary[s] = unary[s] >= kNone || IsForbidden(c) ? kNone : unary[s] + c;
+      }
+    }
+    f[i].assign(kv, kNone);
+    arg[i].assign(kv, -1);
+    if (i == 0) {
+      f[0] = unary;
+      continue;
+    }
+    const int u = path[i - 1], ku = model_.k[u];
+    const Model::Edge& e = model_.edges[edge[i]];
+    const bool u_first = e.u == u;
+    for (int s = 0; s < kv; ++s) {
+      if (unary[s] >= kNone) continue;
+      for (int t = 0; t < ku; ++t) {
+        if (f[i - 1][t] >= kNone) continue;
+        const Cost c = u_first ? model_.pair[e.offset + static_cast<int64_t>(t) * model_.k[e.v] + s]
+                               : model_.pair[e.offset + static_cast<int64_t>(s) * model_.k[e.v] + t];
+        if (IsForbidden(c)) continue;
+        const int64_t val = f[i - 1][t] + c + unary[s];
+        if (val < f[i][s]) f[i][s] = val, arg[i][s] = t;
+      }
+    }
+    work += static_cast<int64_t>(ku) * kv;
+  }
+  int best = -1;
+  for (int s = 0; s < model_.k[path[n - 1]]; ++s) {
+    if (f[n - 1][s] < kNone && (best < 0 || f[n - 1][s] < f[n - 1][best])) best = s;
+  }
+  if (best < 0) return false;
+  std::vector<int> choice(n);
+  choice[n - 1] = best;
+  for (int i = n - 1; i > 0; --i) choice[i - 1] = arg[i][choice[i]];
+  bool same = true;
+  for (int i = 0; i < n && same; ++i) same = choice[i] == x_[path[i]];
+  if (same) return false;
+  // Keep it only if it fits and the true cost drops.
+  const int64_t before = cost_;
+  const bool was_journaling = journaling_;
+  const size_t mark = journal_.size();
+  journaling_ = true;
+  for (int i = 0; i < n; ++i) Apply(path[i], choice[i]);
+  bool ok = forbidden_ == 0 && cost_ < before;
+  for (int i = 0; i < n && ok; ++i) ok = SegmentsFit(path[i]);
+  if (!ok) {
+    journaling_ = false;
+    while (journal_.size() > mark) {
+      auto [v, old] = journal_.back();
+      journal_.pop_back();
+      Apply(v, old);
+    }
+  }
+  journaling_ = was_journaling;
+  if (!was_journaling) journal_.resize(mark);
+  return ok;
+}
+
 void LocalSearch::Kick(std::mt19937_64& rng, int count) {
   const int V = model_.num_vars();
   if (V == 0) return;

@@ -52,6 +52,11 @@ class LocalSearch {
     deadline_ = deadline;
     stop_ = stop;
   }
+  // Re-optimises a random path of up to `length` variables exactly (dynamic programming along the
+  // path, every other variable fixed) under `guide` costs (e.g. the Lagrangian-penalised unary
+  // costs, which price memory; same layout as the model's unary), then keeps the result only if it
+  // fits the limit and lowers the true cost. Returns whether it was kept.
+  bool PathMove(std::mt19937_64& rng, int length, const std::vector<Cost>& guide, int64_t& work);
   // Sets v to s unconditionally (cost, forbidden count and profile follow).
   void Apply(int v, int s);
   // Cost change of v -> s; false if it would choose a forbidden pair.

@@ -299,16 +299,6 @@ void MilpSearch::Run(std::chrono::steady_clock::time_point deadline, bool bounde
     Cbc_setAllowableGap(cbc, 0.999);  // integer costs: a gap below 1 proves optimality
     Cbc_setAllowableFractionGap(cbc, 0.0);
     Cbc_setParameter(cbc, "threads", "1");
-    if (const char* extra = getenv("SPMDC_MILP_PARAMS")) {
-      std::string all = extra;
-      size_t pos = 0;
-      while (pos < all.size()) {
-        size_t eq = all.find('=', pos), end = all.find(',', pos);
-        if (end == std::string::npos) end = all.size();
-        Cbc_setParameter(cbc, all.substr(pos, eq - pos).c_str(), all.substr(eq + 1, end - eq - 1).c_str());
-        pos = end + 1;
-      }
-    }
     if (has_solution_) {
       std::vector<int> idx;
       std::vector<double> val;
@@ -322,14 +312,7 @@ void MilpSearch::Run(std::chrono::steady_clock::time_point deadline, bool bounde
       }
       Cbc_setMIPStartI(cbc, static_cast<int>(idx.size()), idx.data(), val.data());
     }
-    const auto t_solve = std::chrono::steady_clock::now();
     Cbc_solve(cbc);
-    if (getenv("SPMDC_MILP_DEBUG")) {
-      std::fprintf(stderr, "milp round: rows %zu cols %d solve %.2fs status %d proven %d obj %.1f bound %.1f nodes %d\n",
-                   rows.size(), layout.num_cols,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t_solve).count(),
-                   Cbc_status(cbc), Cbc_isProvenOptimal(cbc), Cbc_getObjValue(cbc), Cbc_getBestPossibleObjValue(cbc), Cbc_getNodeCount(cbc));
-    }
     const double bound = Cbc_getBestPossibleObjValue(cbc);
     const bool proven = Cbc_isProvenOptimal(cbc);
     const double* sol = Cbc_bestSolution(cbc);

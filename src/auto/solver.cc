@@ -5,6 +5,7 @@
 #include <mutex>
 #include <thread>
 
+#include "auto/dual.h"
 #include "auto/lagrangian.h"
 #include "auto/milp.h"
 
@@ -27,25 +28,6 @@ SearchParams ParamsFor(int thread, uint64_t seed) {
     case 1: p.target_mix = 0.5; break;
     case 2: p.deflection = 0.7; break;
     case 3: p.inner_iterations = 10, p.ils_every = 2; break;
-  }
-  if (const char* env = getenv("SPMDC_SEARCH")) {  // TUNING ONLY
-    std::string all = env;
-    size_t pos = 0;
-    while (pos < all.size()) {
-      size_t eq = all.find('=', pos), end = all.find(',', pos);
-      if (end == std::string::npos) end = all.size();
-      std::string k = all.substr(pos, eq - pos);
-      double val = atof(all.substr(eq + 1, end - eq - 1).c_str());
-      if (k == "inner") p.inner_iterations = (int)val;
-      if (k == "theta") p.theta = val;
-      if (k == "patience") p.patience = (int)val;
-      if (k == "ils_every") p.ils_every = (int)val;
-      if (k == "ils_kicks") p.ils_kicks = (int)val;
-      if (k == "kick_size") p.kick_size = (int)val;
-      if (k == "target") p.target_mix = val;
-      if (k == "deflect") p.deflection = val;
-      pos = end + 1;
-    }
   }
   return p;
 }
@@ -82,6 +64,9 @@ StatusOr<SolveResult> Solve(const Problem& problem, const SolveOptions& options)
     best_cost = best_lb = m.offset;
     method = "presolve (every choice forced or dominated)";
   } else {
+    // A bound that needs no search (messages at zero: every variable and edge at its minimum), in
+    // case no thread gets as far as its first one.
+    best_lb = DualSolver(m).CertifiedBound();
     const int n = std::max(1, options.threads);
     std::atomic<bool> stop{false};
     SearchBudget budget{deadline, options.work_limit, &stop};

@@ -6,11 +6,13 @@
 //    the penalised pairwise problem gives a certified lower bound and, decoded, an assignment that
 //    is cheap under the penalties; the multipliers follow subgradient steps. Every decoded
 //    assignment is repaired under the limit and improved by local search with memory as a hard
-//    constraint (local_search.h); iterated local search perturbs the incumbent between rounds.
+//    constraint (local_search.h); between rounds, random paths are re-optimised exactly under the
+//    penalised costs and random regions perturbed (iterated local search).
 // 3. Small models also go to an exact MILP (milp.h, COIN-OR CBC), which can prove optimality.
 // The answer is the best assignment found (ties: the lowest thread), checked with Evaluate, and the
-// best bound of any thread. Threads do not communicate, so a run with a work limit is
-// deterministic for a given input, seed and thread count.
+// best bound of any thread. Threads do not communicate, so a run with a work limit that ends
+// before the time limit is deterministic for a given input, seed and thread count (the MILP, when
+// used, then also stops at a node limit; it adds timing dependence only if its clock runs out).
 #pragma once
 
 #include <cstdint>

@@ -103,6 +103,55 @@ Problem RandomProblem(std::mt19937_64& rng, int n, double forbidden_rate) {
   return p;
 }
 
+// A problem shaped like XLA's: a random tree plus a few extra edges, where some edges are "follow"
+// maps (each strategy of one end allows exactly one of the other: presolve merges them), some
+// nodes use no memory (presolve eliminates them) and some costs are forbidden.
+Problem StructuredProblem(std::mt19937_64& rng, int n) {
+  auto uni = [&](int lo, int hi) { return static_cast<int>(lo + rng() % (hi - lo + 1)); };
+  Problem p;
+  for (int i = 0; i < n; ++i) {
+    ProblemNode node;
+    node.lower = uni(0, 6);
+    node.upper = uni(0, 3) == 0 ? node.lower : node.lower + uni(1, 5);
+    const int k = uni(1, 3);
+    for (int s = 0; s < k; ++s) {
+      node.costs.push_back(uni(0, 9) == 0 ? kForbiddenCost : uni(0, 50));
+      node.usages.push_back(uni(0, 3) == 0 ? 0 : uni(1, 12));
+    }
+    p.nodes.push_back(node);
+  }
+  auto add_edge = [&](int a, int b) {
+    ProblemEdge edge{{a, b}, {}};
+    const int ka = static_cast<int>(p.nodes[a].costs.size()), kb = static_cast<int>(p.nodes[b].costs.size());
+    const bool follow = uni(0, 1) == 0;
+    for (int s = 0; s < ka; ++s) {
+      for (int t = 0; t < kb; ++t) {
+        edge.costs.push_back(follow ? (t == s % kb ? uni(0, 20) : kForbiddenCost) : uni(0, 40));
+      }
+    }
+    p.edges.push_back(edge);
+  };
+  for (int i = 1; i < n; ++i) add_edge(uni(0, i - 1), i);
+  for (int extra = uni(0, 3); extra > 0; --extra) {
+    const int a = uni(0, n - 1), b = uni(0, n - 1);
+    if (a != b) add_edge(a, b);
+  }
+  int64_t lo = 0, hi = 0;
+  for (int t = 0; t < 12; ++t) {
+    int64_t a = 0, b = 0;
+    for (const ProblemNode& node : p.nodes) {
+      if (node.lower <= t && t < node.upper) {
+        a += *std::min_element(node.usages.begin(), node.usages.end());
+        b += *std::max_element(node.usages.begin(), node.usages.end());
+      }
+    }
+    lo = std::max(lo, a);
+    hi = std::max(hi, b);
+  }
+  p.usage_limit = lo + (hi - lo) / 2;
+  return p;
+}
+
 std::string Message(const Status& s) { return std::string(s.message()); }
 
 TEST(IopddlReader, ParsesTheExample) {
@@ -337,6 +386,49 @@ TEST(Solver, MatchesBruteForce) {
     }
   }
   EXPECT_GT(checked, 30);
+}
+
+// Presolve's merges and eliminations keep the optimum, and the reconstruction is right (Solve
+// checks every answer with Evaluate).
+TEST(Solver, MatchesBruteForceOnStructuredProblems) {
+  std::mt19937_64 rng(4242);
+  int checked = 0;
+  PresolveStats total;
+  for (int trial = 0; trial < 30; ++trial) {
+    Problem p = StructuredProblem(rng, 6 + trial % 4);
+    const BruteForce bf = Enumerate(p);
+    StatusOr<Presolved> pre = Presolve(p);
+    if (pre.ok()) {
+      total.merged += pre->stats.merged;
+      total.eliminated += pre->stats.eliminated;
+      total.dominated += pre->stats.dominated;
+    }
+    SolveOptions o;
+    o.time_limit_s = 20;
+    o.work_limit = 200000;
+    StatusOr<SolveResult> r = Solve(p, o);
+    if (!bf.feasible) {
+      EXPECT_FALSE(r.ok()) << "trial " << trial;
+      continue;
+    }
+    ASSERT_TRUE(r.ok()) << "trial " << trial << ": " << r.status();
+    EXPECT_EQ(r->cost, bf.optimum) << "trial " << trial;
+    EXPECT_LE(r->lower_bound, bf.optimum) << "trial " << trial;
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+  // The reductions were exercised.
+  EXPECT_GT(total.merged, 10);
+  EXPECT_GT(total.eliminated, 10);
+}
+
+TEST(Solver, ZeroTimeStillAnswers) {
+  SolveOptions o;
+  o.time_limit_s = 0;
+  StatusOr<SolveResult> r = Solve(Example(), o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GE(r->cost, 445);
+  EXPECT_LE(r->lower_bound, 445);
 }
 
 TEST(Solver, ForbiddenStrategiesAreNeverChosen) {
