@@ -84,6 +84,8 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
   const double scale = std::ldexp(1.0, kLambdaScaleBits);
   FixedLambda fixed(P, 0);
   std::vector<Cost> penalised(m.unary.size());
+  // Penalised costs are summed over all variables in 64 bits by the soft local search.
+  const double theta_cap = std::ldexp(1.0, 61) / (m.num_vars() + 1);
   double theta = params_.theta;
   int stall = 0;
   double best_l = -HUGE_VAL;
@@ -123,7 +125,8 @@ void LagrangianSearch::Run(const SearchBudget& budget, const std::vector<int>* s
     work_ += entries;
     for (int v = 0; v < m.num_vars(); ++v) {
       for (int s = 0; s < m.k[v]; ++s) {
-        penalised[m.unary_offset[v] + s] = static_cast<Cost>(std::llround(dual.Theta(v, s)));
+        penalised[m.unary_offset[v] + s] =
+            static_cast<Cost>(std::llround(std::clamp(dual.Theta(v, s), -theta_cap, theta_cap)));
       }
     }
     {

@@ -86,7 +86,7 @@ void MilpSearch::Send(int fd, int type) const {
 
 bool MilpSearch::Start(std::chrono::steady_clock::time_point deadline, bool bounded_nodes) {
   int fds[2];
-  if (pipe(fds) != 0) return false;
+  if (pipe2(fds, O_CLOEXEC) != 0) return false;
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid < 0) {

@@ -511,6 +511,10 @@ void Presolver::Dominance() {
     if (k < 2 || k > 1024) continue;
     const WVar& var = vars_[v];
     CleanEdges(v);
+    // Pairs of strategies times the entries compared per pair: skip hubs where this explodes.
+    int64_t row = static_cast<int64_t>(var.terms.size());
+    for (int eid : var.edges) row += K(Other(edges_[eid], v));
+    if (static_cast<int64_t>(k) * k * row > 50'000'000) continue;
     std::vector<char> keep(k, 1);
     for (int p = 0; p < k; ++p) {
       for (int q = 0; q < k && keep[p]; ++q) {
