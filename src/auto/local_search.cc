@@ -12,6 +12,8 @@ LocalSearch::LocalSearch(const Model& model, const std::vector<Cost>* unary, boo
       limited_(model.has_limit && hard_memory) {}
 
 void LocalSearch::Set(const std::vector<int>& x) {
+  journaling_ = false;
+  journal_.clear();
   x_ = x;
   cost_ = 0;
   forbidden_ = 0;

@@ -22,7 +22,7 @@ class LocalSearch {
   explicit LocalSearch(const Model& model, const std::vector<Cost>* unary = nullptr,
                        bool hard_memory = true);
 
-  // Starts from x (any assignment, feasible or not).
+  // Starts from x (any assignment, feasible or not); ends any Mark().
   void Set(const std::vector<int>& x);
   const std::vector<int>& x() const { return x_; }
   // Model cost of x without the offset (finite pairs only; see forbidden()).
