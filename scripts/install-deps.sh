@@ -12,10 +12,11 @@ cd "$(dirname "$0")/.."
 # ocl-icd-opencl-dev: Debian's oneDNN CMake package (dnnl-config.cmake) requires the OpenCL
 # headers and loader, but libdnnl-dev only Recommends them, and --no-install-recommends skips
 # Recommends. ccache: CMakeLists.txt compiles through it when installed (rebuilds of a clean tree,
-# and the fresh-machine test's build, hit its cache).
+# and the fresh-machine test's build, hit its cache). coinor-libcbc-dev: the MILP solver of
+# src/auto (found through pkg-config); zlib1g-dev: gzip-compressed IOPDDL problems.
 packages=(cmake ninja-build ccache g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
           ocl-icd-opencl-dev libfmt-dev libabsl-dev libgoogle-perftools-dev llvm-14-tools python3
-          libcli11-dev nlohmann-json3-dev)
+          libcli11-dev nlohmann-json3-dev coinor-libcbc-dev pkg-config zlib1g-dev)
 # Test only: tests/html/report_html_test.py renders `spmdc report --format html` in headless
 # Chromium (skipped without it, a failure under CI=true). Nothing spmdc builds or runs needs it.
 packages+=(chromium)
