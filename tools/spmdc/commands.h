@@ -19,5 +19,6 @@ Command AddVerifyCommand(CLI::App& root);
 Command AddReportCommand(CLI::App& root);
 Command AddExampleCommand(CLI::App& root);
 Command AddCalibrateCommand(CLI::App& root);
+Command AddSolveCommand(CLI::App& root);
 
 }  // namespace spmdc::cli

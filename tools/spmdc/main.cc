@@ -39,7 +39,7 @@ int Main(int argc, char** argv) {
       AddCheckCommand(app),   AddPrintCommand(app),     AddPropagateCommand(app),
       AddExplainCommand(app), AddPartitionCommand(app), AddCompileCommand(app),
       AddRunCommand(app),     AddVerifyCommand(app),    AddReportCommand(app),
-      AddExampleCommand(app), AddCalibrateCommand(app),
+      AddExampleCommand(app), AddCalibrateCommand(app),   AddSolveCommand(app),
   };
   for (Command& c : commands) c.app->footer(kCommandFooter);
 
