@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "ir/shape_inference.h"
 #include "partitioner/computation_partitioner.h"
 #include "partitioner/halo.h"
 #include "propagation/dim_mapping.h"
@@ -33,6 +34,17 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
   // Single-device (maximal) or manual operands are not held by every device.
   auto usable = [](const Sharding& s) { return s.IsReplicated() || (s.IsTiled() && !s.IsManualSubgroup()); };
   if (!usable(ls) || !usable(rs)) return std::nullopt;
+  // Dims in no list (a ragged-dot's ragged and group dims, dot_dims.h) must be whole.
+  auto listed = [&](int64_t dim, bool lhs) {
+    for (const auto* dims : {&d.batch, &d.contracting, &d.lhs_non_contracting, &d.rhs_non_contracting})
+      for (const DotDim& x : *dims)
+        if ((lhs ? x.lhs : x.rhs) == dim) return true;
+    return false;
+  };
+  for (int64_t i = 0; i < dot.operand(0)->shape().rank(); ++i)
+    if (!listed(i, true) && TilesOnDim(ls, i) != 1) return std::nullopt;
+  for (int64_t i = 0; i < dot.operand(DotRhsOperand(dot))->shape().rank(); ++i)
+    if (!listed(i, false) && TilesOnDim(rs, i) != 1) return std::nullopt;
   for (const DotDim& x : d.batch)
     if (TilesOnDim(ls, x.lhs) != TilesOnDim(rs, x.rhs)) return std::nullopt;
   for (const DotDim& x : d.contracting)
@@ -70,6 +82,18 @@ std::optional<DotPlan> PlanLocalDot(const Instruction& dot, const DotDims& d, co
   std::optional<TileGrouping> grouping = GroupDevicesByTile(num_devices, out_tiles, out, con, contracting_tiles);
   if (!grouping) return std::nullopt;
   return DotPlan{ls, rs, std::move(grouping->sharding), std::move(grouping->groups), 0};
+}
+
+// A scaled-dot scale takes its operand's sharding when every tile of the operand holds whole
+// blocks of the scale (each tiled dim divides evenly in both); a scalar scale is replicated.
+std::optional<Sharding> ScaleSharding(const Sharding& operand, const Shape& operand_shape, const Shape& scale) {
+  if (scale.rank() == 0 || operand.IsReplicated()) return Sharding::Replicate();
+  if (!operand.IsTiled() || scale.rank() != operand_shape.rank()) return std::nullopt;
+  for (int64_t i = 0; i < scale.rank(); ++i) {
+    const int64_t t = operand.NumTilesOnDim(i);
+    if (t > 1 && (operand_shape.dim(i) % t != 0 || scale.dim(i) % t != 0)) return std::nullopt;
+  }
+  return operand;
 }
 
 }  // namespace
@@ -121,15 +145,30 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
   return PValue{rs, *inter, v.base_shape};
 }
 
+// The dot family: a dot, a ragged-dot in its non-contracting form (its ragged and group dims
+// whole, its group sizes replicated; per-batch group sizes keep the dims they count whole) and a
+// scaled-dot (each scale tiled like its operand, whole blocks per tile). Other ragged-dot forms
+// and scales that do not tile run replicated.
 Status ComputationPartitioner::Dot(const Instruction* instr) {
   Sharding target = TargetOf(instr);
-  DotDims d = DotDimsOfDot(*instr);
+  std::optional<DotDims> family = DotDimsOfDotFamily(*instr);
+  if (!family) return Default(instr);
+  const DotDims& d = *family;
+  const bool scaled = instr->opcode() == Opcode::kScaledDot, ragged = instr->opcode() == Opcode::kRaggedDot;
+  const int64_t ri = DotRhsOperand(*instr);
   const PValue& L = Get(instr->operand(0));
-  const PValue& R = Get(instr->operand(1));
+  const PValue& R = Get(instr->operand(ri));
   const Shape& ls = instr->operand(0)->shape();
-  const Shape& rs = instr->operand(1)->shape();
+  const Shape& rs = instr->operand(ri)->shape();
   int64_t n = b_.num_devices();
   if (L.sharding.IsTuple() || R.sharding.IsTuple() || target.IsTuple()) return Default(instr);
+  // Lhs dims a ragged-dot's group sizes are given per (group_sizes [prefix..., g]) stay whole.
+  std::vector<int64_t> group_prefix;
+  if (ragged && instr->operand(2)->shape().IsArray() && instr->operand(2)->shape().rank() > 1) {
+    StatusOr<RaggedDotMode> mode = ClassifyRaggedDot(*instr, ls.rank(), rs.rank());
+    if (!mode.ok()) return Default(instr);
+    group_prefix = mode->group_prefix;
+  }
   auto own = [](const std::vector<DotDim>& dims, bool lhs) {
     std::vector<int64_t> out_dims, op_dims;
     for (const DotDim& x : dims) {
@@ -139,17 +178,25 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
     return std::make_pair(out_dims, op_dims);
   };
   // Layers repeat the same dot with the same shardings: plan once per distinct situation.
-  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", ls.ToString(false), rs.ToString(false),
+  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", OpcodeName(instr->opcode()),
+                                ls.ToString(false), rs.ToString(false),
                                 instr->shape().ToString(false), fmt::join(instr->ints_attr(AttrId::kLhsBatchDims), ","),
                                 fmt::join(instr->ints_attr(AttrId::kLhsContractingDims), ","),
                                 fmt::join(instr->ints_attr(AttrId::kRhsBatchDims), ","),
                                 fmt::join(instr->ints_attr(AttrId::kRhsContractingDims), ","),
                                 L.sharding.ToString(false), R.sharding.ToString(false), target.ToString(false));
+  if (scaled)
+    key += fmt::format("|{}|{}", instr->operand(1)->shape().ToString(false), instr->operand(3)->shape().ToString(false));
   std::vector<DotPlan> plans;
   auto cached = dot_plans_.find(key);
   if (cached != dot_plans_.end()) plans.push_back(cached->second);
   auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
     if (cached != dot_plans_.end()) return;
+    for (int64_t dim : group_prefix)
+      if (TilesOnDim(lsh, dim) != 1) return;
+    if (scaled && (!ScaleSharding(lsh, ls, instr->operand(1)->shape()) ||
+                   !ScaleSharding(rsh, rs, instr->operand(3)->shape())))
+      return;
     std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
     if (!plan) return;
     // Local compute counts too (as bytes at ~64 flops per byte moved), so that a plan that
@@ -190,7 +237,7 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
                                           [](const DotPlan& a, const DotPlan& b) { return a.cost < b.cost; });
   dot_plans_.emplace(key, best);
   PValue lv = Operand(instr, 0, best.lhs);
-  PValue rv = Operand(instr, 1, best.rhs);
+  PValue rv = Operand(instr, ri, best.rhs);
   Instruction* lhs = lv.hlo;
   Instruction* rhs = rv.hlo;
   if (!best.reduce_groups.empty()) {
@@ -201,7 +248,15 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
     rhs = r_.MaskPadding(rv, b_.Zero(rs.dtype()), &rc);
   }
   Shape local = best.result.ShardShape(instr->shape());
-  Instruction* out = CloneWith(instr, {lhs, rhs}, local);
+  std::vector<Instruction*> operands = {lhs, rhs};
+  if (ragged) {
+    operands.push_back(Operand(instr, 2, Sharding::Single(instr->operand(2)->shape(), Sharding::Replicate())).hlo);
+  } else if (scaled) {
+    const Sharding lscale = *ScaleSharding(best.lhs, ls, instr->operand(1)->shape());
+    const Sharding rscale = *ScaleSharding(best.rhs, rs, instr->operand(3)->shape());
+    operands = {lhs, Operand(instr, 1, lscale).hlo, rhs, Operand(instr, 3, rscale).hlo};
+  }
+  Instruction* out = CloneWith(instr, operands, local);
   if (!best.reduce_groups.empty()) {
     if (std::optional<PValue> rs = ReduceScatterTo(PValue{out, best.result, instr->shape()}, best.reduce_groups,
                                                    target, "add")) {

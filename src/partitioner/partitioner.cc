@@ -271,7 +271,7 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
     case Opcode::kTranspose: return Transpose(instr);
     case Opcode::kReshape: return Reshape(instr);
     case Opcode::kReduce: return Reduce(instr);
-    case Opcode::kDot: return Dot(instr);
+    case Opcode::kDot: case Opcode::kRaggedDot: case Opcode::kScaledDot: return Dot(instr);
     case Opcode::kConvolution: return Convolution(instr);
     case Opcode::kReduceWindow: return ReduceWindow(instr);
     case Opcode::kSelectAndScatter: return SelectAndScatter(instr);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/shape_inference.h"
 #include "support/check.h"
 
 namespace spmdc {
@@ -26,7 +27,12 @@ bool SpatialIsBatch(int64_t lhs_size, const WindowDim& wd) {
 
 }  // namespace
 
-DotDims DotDimsOfDot(const Instruction& dot) {
+namespace {
+
+// The dot of `lhs_rank` x `rhs_rank` operands; `lhs_skip` / `rhs_skip` (-1: none) are dims left
+// out of every list (a ragged-dot's ragged and group dims); the lhs one still has its output dim.
+DotDims DotDimsWith(const Instruction& dot, int64_t lhs_rank, int64_t rhs_rank, int64_t lhs_skip,
+                    int64_t rhs_skip) {
   const auto& lb = dot.ints_attr(AttrId::kLhsBatchDims);
   const auto& rb = dot.ints_attr(AttrId::kRhsBatchDims);
   const auto& lc = dot.ints_attr(AttrId::kLhsContractingDims);
@@ -35,11 +41,44 @@ DotDims DotDimsOfDot(const Instruction& dot) {
   for (size_t i = 0; i < lb.size(); ++i) d.batch.push_back({lb[i], rb[i], static_cast<int64_t>(i), -1});
   for (size_t i = 0; i < lc.size(); ++i) d.contracting.push_back({lc[i], rc[i], -1, -1});
   int64_t out = static_cast<int64_t>(lb.size());
-  for (int64_t i = 0; i < dot.operand(0)->shape().rank(); ++i)
-    if (!Contains(lb, i) && !Contains(lc, i)) d.lhs_non_contracting.push_back({i, -1, out++, -1});
-  for (int64_t i = 0; i < dot.operand(1)->shape().rank(); ++i)
-    if (!Contains(rb, i) && !Contains(rc, i)) d.rhs_non_contracting.push_back({-1, i, out++, -1});
+  for (int64_t i = 0; i < lhs_rank; ++i) {
+    if (Contains(lb, i) || Contains(lc, i)) continue;
+    if (i == lhs_skip) {
+      ++out;
+      continue;
+    }
+    d.lhs_non_contracting.push_back({i, -1, out++, -1});
+  }
+  for (int64_t i = 0; i < rhs_rank; ++i)
+    if (!Contains(rb, i) && !Contains(rc, i) && i != rhs_skip) d.rhs_non_contracting.push_back({-1, i, out++, -1});
   return d;
+}
+
+}  // namespace
+
+DotDims DotDimsOfDot(const Instruction& dot) {
+  return DotDimsWith(dot, dot.operand(0)->shape().rank(), dot.operand(1)->shape().rank(), -1, -1);
+}
+
+int64_t DotRhsOperand(const Instruction& instr) { return instr.opcode() == Opcode::kScaledDot ? 2 : 1; }
+
+std::optional<DotDims> DotDimsOfDotFamily(const Instruction& instr) {
+  const int64_t rhs = DotRhsOperand(instr);
+  if (instr.operand_count() <= rhs || !instr.operand(0)->shape().IsArray() || !instr.operand(rhs)->shape().IsArray())
+    return std::nullopt;
+  const int64_t lhs_rank = instr.operand(0)->shape().rank(), rhs_rank = instr.operand(rhs)->shape().rank();
+  switch (instr.opcode()) {
+    case Opcode::kDot:
+    case Opcode::kScaledDot:
+      return DotDimsWith(instr, lhs_rank, rhs_rank, -1, -1);
+    case Opcode::kRaggedDot: {
+      StatusOr<RaggedDotMode> mode = ClassifyRaggedDot(instr, lhs_rank, rhs_rank);
+      if (!mode.ok() || mode->kind != RaggedDotMode::kNonContracting || !mode->rhs_group) return std::nullopt;
+      return DotDimsWith(instr, lhs_rank, rhs_rank, mode->lhs_ragged, *mode->rhs_group);
+    }
+    default:
+      return std::nullopt;
+  }
 }
 
 DotDims DotDimsOfConvolution(const Instruction& conv) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ir/instruction.h"
@@ -23,6 +24,15 @@ struct DotDims {
 
 // For a dot: batch dims come first in the output, then lhs then rhs non-contracting dims.
 DotDims DotDimsOfDot(const Instruction& dot);
+// The dot family (dot, ragged-dot, scaled-dot) read as a dot of operands 0 and
+// DotRhsOperand(). A ragged-dot is read in its ragged non-contracting form (the MoE one) only:
+// its lhs ragged dim and rhs group dim take part in no list (they stay unsharded: group sizes
+// count rows of the whole lhs, and a row meets the rhs slice of its group), which both users of
+// DotDims treat as "must be unsharded". nullopt for the other ragged-dot forms and for malformed
+// dimension numbers.
+std::optional<DotDims> DotDimsOfDotFamily(const Instruction& instr);
+// The operand index of the rhs: 2 for scaled-dot (lhs, lhs_scale, rhs, rhs_scale), else 1.
+int64_t DotRhsOperand(const Instruction& instr);
 // For a convolution: batch/feature dims plus spatial dims recognised as batch-like, contracting
 // or non-contracting (a convolution written as a dot); the rest are conv_spatial.
 DotDims DotDimsOfConvolution(const Instruction& conv);

@@ -756,7 +756,9 @@ class Driver {
     switch (i->opcode()) {
       case Opcode::kBroadcast: op_class_[e.id] = kBroadcastOp; break;
       case Opcode::kParameter: op_class_[e.id] = kParameterOp; break;
-      case Opcode::kDot: case Opcode::kConvolution: op_class_[e.id] = kDotOp; break;
+      case Opcode::kDot: case Opcode::kConvolution: case Opcode::kRaggedDot: case Opcode::kScaledDot:
+        op_class_[e.id] = kDotOp;
+        break;
       default: break;
     }
     // The lowest aggressiveness at which the forward rule may change anything.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "fmt/format.h"
 #include "propagation/dim_mapping.h"
 #include "propagation/dot_dims.h"
 #include "propagation/factor_rule.h"
@@ -150,9 +151,12 @@ bool ImproveElement(Instruction* instr, int64_t index, const Sharding& candidate
 
 // ---- dot / convolution ---------------------------------------------------------------------
 
+// Operand `k` (0: lhs, 1: rhs) of a dot-family instruction.
+const Instruction* DotSide(const Instruction& dot, int k) { return dot.operand(k == 0 ? 0 : DotRhsOperand(dot)); }
+
 // The result sharding implied by operand `k` of a dot-like instruction.
 Sharding DotResultFromOperand(const Instruction& dot, const DotDims& d, int k) {
-  const Sharding& os = *dot.operand(k)->sharding();
+  const Sharding& os = *DotSide(dot, k)->sharding();
   if (os.IsTileMaximal()) return os;
   std::vector<int64_t> src, dst;
   auto add = [&](const std::vector<DotDim>& dims) {
@@ -185,19 +189,23 @@ std::optional<Sharding> LookaheadUserSharding(const Instruction& instr) {
   return s;
 }
 
+// The dot rule, for every member of the dot family (dot_dims.h: a ragged-dot's ragged and group
+// dims and a scaled-dot's scales carry nothing to the result).
 bool InferDot(Instruction* instr, const DotDims& d, PropagationState& s) {
+  const std::string names[2] = {fmt::format("{}(lhs)", OpcodeName(instr->opcode())),
+                                fmt::format("{}(rhs)", OpcodeName(instr->opcode()))};
   std::optional<Sharding> from[2];
   for (int k = 0; k < 2; ++k) {
-    if (!HasPropagatable(instr->operand(k))) continue;
+    if (!HasPropagatable(DotSide(*instr, k))) continue;
     Sharding cand = DotResultFromOperand(*instr, d, k);
     Improvement imp = Improve(cand, instr->sharding(), instr->shape(), s.may_combine(), false);
     if (imp.result) from[k] = *imp.result;
-    else s.Reject(instr, cand, instr->operand(k), k == 0 ? "dot(lhs)" : "dot(rhs)", EventKind::kForward, imp.why_not);
+    else s.Reject(instr, cand, DotSide(*instr, k), names[k], EventKind::kForward, imp.why_not);
   }
   if (!from[0] && !from[1]) return false;
   if (!from[1] || !from[0]) {
     int k = from[0] ? 0 : 1;
-    s.Set(instr, *from[k], instr->operand(k), k == 0 ? "dot(lhs)" : "dot(rhs)", EventKind::kForward);
+    s.Set(instr, *from[k], DotSide(*instr, k), names[k], EventKind::kForward);
     return true;
   }
   int first = 0;
@@ -210,11 +218,10 @@ bool InferDot(Instruction* instr, const DotDims& d, PropagationState& s) {
       decided = true;
     }
   }
-  if (!decided && instr->operand(0)->shape().byte_size() < instr->operand(1)->shape().byte_size())
+  if (!decided && DotSide(*instr, 0)->shape().byte_size() < DotSide(*instr, 1)->shape().byte_size())
     first = 1;
-  const char* names[2] = {"dot(lhs)", "dot(rhs)"};
-  s.Set(instr, *from[first], instr->operand(first), names[first], EventKind::kForward);
-  s.Improve(instr, *from[1 - first], instr->operand(1 - first), names[1 - first], EventKind::kForward);
+  s.Set(instr, *from[first], DotSide(*instr, first), names[first], EventKind::kForward);
+  s.Improve(instr, *from[1 - first], DotSide(*instr, 1 - first), names[1 - first], EventKind::kForward);
   return true;
 }
 
@@ -598,6 +605,8 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
       return true;
     case Opcode::kReverse:
       return s.is_spmd;
+    case Opcode::kRaggedDot: case Opcode::kScaledDot:
+      return DotDimsOfDotFamily(i).has_value();
     case Opcode::kAllReduce: case Opcode::kReduceScatter: case Opcode::kCollectivePermute:
       // Current XLA accepts these with or without a channel id (older versions required none).
       return true;
@@ -737,6 +746,11 @@ bool InferFromOperands(Instruction* instr, PropagationState& s) {
     }
     case Opcode::kDot:
       return InferDot(instr, DotDimsOfDot(*instr), s);
+    case Opcode::kRaggedDot:
+    case Opcode::kScaledDot: {
+      std::optional<DotDims> d = DotDimsOfDotFamily(*instr);
+      return d && InferDot(instr, *d, s);
+    }
     case Opcode::kParameter:
       return InferParameter(instr, s);
     case Opcode::kSort:

@@ -32,8 +32,8 @@ Sharding SubSharding(const Instruction& user, const Sharding& us, int64_t index)
 // operand implies.
 Sharding DotOperandFromResult(const Instruction& dot, const DotDims& d, int64_t k, const Sharding& us,
                               bool may_combine) {
-  const Instruction* operand = dot.operand(k);
-  const Instruction* other = dot.operand(1 - k);
+  const Instruction* operand = dot.operand(k == 0 ? 0 : DotRhsOperand(dot));
+  const Instruction* other = dot.operand(k == 0 ? DotRhsOperand(dot) : 0);
   auto own = [k](const DotDim& x) { return k == 0 ? x.lhs : x.rhs; };
   auto theirs = [k](const DotDim& x) { return k == 0 ? x.rhs : x.lhs; };
   std::vector<int64_t> src, dst;
@@ -231,6 +231,14 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
     }
     case Opcode::kDot:
       return DotOperandFromResult(user, DotDimsOfDot(user), index, us, may_combine);
+    case Opcode::kRaggedDot:
+    case Opcode::kScaledDot: {
+      // lhs and rhs as for a dot; group sizes and scales take nothing from the result.
+      std::optional<DotDims> d = DotDimsOfDotFamily(user);
+      const int64_t k = index == 0 ? 0 : index == DotRhsOperand(user) ? 1 : -1;
+      if (!d || k < 0) return std::nullopt;
+      return DotOperandFromResult(user, *d, k, us, may_combine);
+    }
     case Opcode::kReduce: {
       if (instr.shape().rank() == 0) return std::nullopt;
       Sharding sub = user.shape().IsTuple() ? SubSharding(user, us, index) : us;
