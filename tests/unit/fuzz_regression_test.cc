@@ -69,5 +69,45 @@ ENTRY main {
                                   2, /*propagate=*/true);
 }
 
+// A module that is per-device as written (tests/lit/partition/manual_entry_signature.hlo): a
+// manual while whose condition and body carry no shardings was cloned pointing at the source
+// module's computations ("calls a computation that is not in the module"); found by the pipeline
+// target on its seeds. Its computations are now copied as manual code, nested control flow too.
+TEST(FuzzRegression, UnannotatedManualWhileGetsTheOutputModulesComputations) {
+  const std::string text = R"(
+HloModule manual_entry, num_partitions=2
+cond {
+  p = (s32[], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(3)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+inner {
+  x = f32[4,8] parameter(0)
+  ROOT y = f32[4,8] tanh(x)
+}
+body {
+  p = (s32[], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[4,8] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  y = f32[4,8] call(x), to_apply=inner
+  ROOT t = (s32[], f32[4,8]) tuple(i2, y)
+}
+ENTRY main {
+  p = f32[4,8] parameter(0), sharding={manual}
+  q = f32[8,3] parameter(1), sharding={manual}
+  z = s32[] constant(0), sharding={manual}
+  t = (s32[], f32[4,8]) tuple(z, p), sharding={{manual}, {manual}}
+  w = (s32[], f32[4,8]) while(t), condition=cond, body=body, sharding={{manual}, {manual}}
+  g = f32[4,8] get-tuple-element(w), index=1, sharding={manual}
+  d = f32[4,3] dot(g, q), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sharding={manual}
+  ROOT r = (f32[4,8], f32[4,3]) tuple(g, d), sharding={{manual}, {manual}}
+})";
+  ExpectPartitionedModuleVerifies(text, 2, /*propagate=*/false);
+  ExpectPartitionedModuleVerifies(text, 2, /*propagate=*/true);
+}
+
 }  // namespace
 }  // namespace spmdc
