@@ -18,7 +18,9 @@ void ExpectPartitionedModuleVerifies(const std::string& text, int64_t n, bool pr
   auto module = ParseHloModule(text);
   ASSERT_TRUE(module.ok()) << module.status();
   ASSERT_TRUE(VerifyModule(**module).ok());
-  if (propagate) ASSERT_TRUE(PropagateShardings(**module).ok());
+  if (propagate) {
+    ASSERT_TRUE(PropagateShardings(**module).ok());
+  }
   auto result = PartitionAndCleanUp(**module, PartitionOptions{n});
   ASSERT_TRUE(result.ok()) << result.status();
   Status verified = VerifyModule(*result->module);
@@ -107,6 +109,24 @@ ENTRY main {
 })";
   ExpectPartitionedModuleVerifies(text, 2, /*propagate=*/false);
   ExpectPartitionedModuleVerifies(text, 2, /*propagate=*/true);
+}
+
+// Mixed precision (accepted by the verifier, as by XLA's with allow_mixed_precision): a slice
+// whose result type is not its operand's. The partitioner's local slice took the operand's type
+// ("partitioner bug: %a became f64[2,8] where ... of f32[8,8] expects f32[2,8]"); found by the
+// pipeline target from the strided-slice seed.
+TEST(FuzzRegression, MixedPrecisionSliceKeepsTheDeclaredType) {
+  const std::string text = R"(
+HloModule mixed_slice
+ENTRY %e {
+  %x = f64[16,8] parameter(0), sharding={devices=[4,1]<=[4]}
+  %a = f32[8,8] slice(%x), slice={[0:16:2], [0:8]}, sharding={devices=[4,1]<=[4]}
+  %b = f32[16,4] slice(%x), slice={[0:16], [0:4]}, sharding={devices=[4,1]<=[4]}
+  %c = f32[5,8] slice(%x), slice={[1:16:3], [0:8]}, sharding={devices=[4,1]<=[4]}
+  ROOT %t = (f32[8,8], f32[16,4], f32[5,8]) tuple(%a, %b, %c)
+})";
+  ExpectPartitionedModuleVerifies(text, 4, /*propagate=*/false);
+  ExpectPartitionedModuleVerifies(text, 4, /*propagate=*/true);
 }
 
 }  // namespace
