@@ -188,7 +188,9 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     // The operand's own tiling becomes per-device (manual) data of the shard shape.
     const PValue& v = Get(instr->operand(0));
     bool auto_src = v.sharding.IsReplicated() || (v.sharding.IsTiled() && IsPlainTiled(v.sharding));
-    if (!target.IsManual() || !auto_src ||
+    // The shard shape, element type included (a custom call's shape is not inferred, so the
+    // verifier lets any through).
+    if (!target.IsManual() || !auto_src || v.base_shape.dtype() != instr->shape().dtype() ||
         !(v.sharding.ShardShape(v.base_shape).dims() == instr->shape().dims()))
       return Unimplemented("%{}: custom-call SPMDFullToShardShape from {} to {} with shape {} is not supported",
                            instr->name(), v.sharding.ToString(false), target.ToString(false),
@@ -201,7 +203,7 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   if (instr->IsCustomCall("SPMDShardToFullShape")) {
     const PValue& v = Get(instr->operand(0));
     bool auto_dst = target.IsReplicated() || (target.IsTiled() && IsPlainTiled(target));
-    if (!v.sharding.IsManual() || !auto_dst ||
+    if (!v.sharding.IsManual() || !auto_dst || v.hlo->shape().dtype() != instr->shape().dtype() ||
         !(target.ShardShape(instr->shape()).dims() == v.hlo->shape().dims()))
       return Unimplemented("%{}: custom-call SPMDShardToFullShape from {} to {} with shape {} is not supported",
                            instr->name(), v.sharding.ToString(false), target.ToString(false),
