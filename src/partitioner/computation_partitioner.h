@@ -51,6 +51,9 @@ class ComputationPartitioner {
       : p_(p), src_(src), b_(st, out), r_(&b_) {}
 
   StatusOr<PValue> Run(const std::vector<Sharding>& param_shardings, const Sharding& root_sharding);
+  // The target of instructions without a sharding (else replicated): manual for the computations
+  // of per-device control flow that carries no shardings (Handle).
+  void set_default_target(const Sharding& s) { default_target_ = s; }
 
  private:
   Status Handle(const Instruction* instr);
@@ -123,6 +126,7 @@ class ComputationPartitioner {
   // (the sort dim T*k long, whole), which those slices cut. The entry is k.
   absl::flat_hash_map<const Instruction*, int64_t> topk_k_;
   std::optional<Sharding> target_override_;  // the in-group target while handling InGroups
+  std::optional<Sharding> default_target_;   // set_default_target
 };
 
 class Partitioner {
@@ -130,9 +134,12 @@ class Partitioner {
   Partitioner(const Module& src, const PartitionOptions& options) : src_(src), options_(options) {}
 
   StatusOr<PartitionResult> Run();
-  // A partitioned copy of `c` whose parameters have `params` and whose root ends as `root`.
+  // A partitioned copy of `c` whose parameters have `params` and whose root ends as `root`;
+  // instructions without a sharding are partitioned to `default_target` when given (else
+  // replicated).
   StatusOr<Computation*> PartitionCalled(const Computation& c, const std::vector<Sharding>& params,
-                                         const Sharding& root);
+                                         const Sharding& root,
+                                         const std::optional<Sharding>& default_target = std::nullopt);
   SpmdModuleState& state() { return state_; }
 
  private:

@@ -50,7 +50,9 @@ Sharding ComputationTarget(const Instruction* instr) {
 }
 
 Sharding ComputationPartitioner::TargetOf(const Instruction* instr) const {
-  return target_override_ ? *target_override_ : ComputationTarget(instr);
+  if (target_override_) return *target_override_;
+  if (default_target_ && !instr->has_sharding()) return Sharding::Single(instr->shape(), *default_target_);
+  return ComputationTarget(instr);
 }
 
 void ComputationPartitioner::Set(const Instruction* instr, PValue v) {
@@ -186,7 +188,9 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     // The operand's own tiling becomes per-device (manual) data of the shard shape.
     const PValue& v = Get(instr->operand(0));
     bool auto_src = v.sharding.IsReplicated() || (v.sharding.IsTiled() && IsPlainTiled(v.sharding));
-    if (!target.IsManual() || !auto_src ||
+    // The shard shape, element type included (a custom call's shape is not inferred, so the
+    // verifier lets any through).
+    if (!target.IsManual() || !auto_src || v.base_shape.dtype() != instr->shape().dtype() ||
         !(v.sharding.ShardShape(v.base_shape).dims() == instr->shape().dims()))
       return Unimplemented("%{}: custom-call SPMDFullToShardShape from {} to {} with shape {} is not supported",
                            instr->name(), v.sharding.ToString(false), target.ToString(false),
@@ -199,7 +203,7 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   if (instr->IsCustomCall("SPMDShardToFullShape")) {
     const PValue& v = Get(instr->operand(0));
     bool auto_dst = target.IsReplicated() || (target.IsTiled() && IsPlainTiled(target));
-    if (!v.sharding.IsManual() || !auto_dst ||
+    if (!v.sharding.IsManual() || !auto_dst || v.hlo->shape().dtype() != instr->shape().dtype() ||
         !(target.ShardShape(instr->shape()).dims() == v.hlo->shape().dims()))
       return Unimplemented("%{}: custom-call SPMDShardToFullShape from {} to {} with shape {} is not supported",
                            instr->name(), v.sharding.ToString(false), target.ToString(false),
@@ -213,8 +217,8 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
     // Control flow whose computations carry shardings throughout (after propagation) partitions
     // them with the manual shardings it carries, so the output module owns them. When they are
     // unannotated (a module that is per-device as written), partitioning would read them as
-    // replicated; the clone below then keeps the source's computations, which are already
-    // per-device code.
+    // replicated: the clone below gets copies of them partitioned as manual throughout (the
+    // output module must own every computation it calls).
     bool control_flow = instr->opcode() == Opcode::kWhile || instr->opcode() == Opcode::kConditional ||
                         instr->opcode() == Opcode::kCall;
     if (target.IsManual() && control_flow && CalledComputationsAnnotated(instr)) return Dispatch(instr);
@@ -241,13 +245,16 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
       ops.push_back(v.hlo);
     }
     Instruction* clone = CloneWith(instr, ops, instr->shape());
-    // The clone's reducers and comparators (scalar computations) must be the output module's own
-    // copies, not the source module's.
-    for (Computation* c : control_flow ? std::vector<Computation*>{} : instr->called_computations()) {
+    // The clone's called computations must be the output module's own copies, not the source
+    // module's: reducers and comparators (scalar code) partitioned replicated; per-device control
+    // flow's computations manual throughout (where they carry a sharding, theirs).
+    const Sharding leaf = control_flow ? Sharding::Manual() : Sharding::Replicate();
+    for (Computation* c : instr->called_computations()) {
       std::vector<Sharding> params;
-      for (Instruction* p : c->parameters()) params.push_back(Sharding::Single(p->shape(), Sharding::Replicate()));
+      for (Instruction* p : c->parameters()) params.push_back(Sharding::Single(p->shape(), leaf));
       ASSIGN_OR_RETURN(Computation* pc,
-                       p_->PartitionCalled(*c, params, Sharding::Single(c->root()->shape(), Sharding::Replicate())));
+                       p_->PartitionCalled(*c, params, Sharding::Single(c->root()->shape(), leaf),
+                                           control_flow ? std::optional<Sharding>(leaf) : std::nullopt));
       clone->ReplaceCalledComputation(c, pc);
     }
     Set(instr, PValue{clone, target, instr->shape()});
@@ -492,11 +499,13 @@ Status ComputationPartitioner::Default(const Instruction* instr) {
 }
 
 StatusOr<Computation*> Partitioner::PartitionCalled(const Computation& c, const std::vector<Sharding>& params,
-                                                    const Sharding& root) {
+                                                    const Sharding& root,
+                                                    const std::optional<Sharding>& default_target) {
   auto comp = std::make_unique<Computation>(out_->UniqueName(c.name()));
   comp->set_execution_thread(c.execution_thread());
   Computation* raw = out_->AddComputation(std::move(comp));
   ComputationPartitioner cp(this, &state_, c, raw);
+  if (default_target) cp.set_default_target(*default_target);
   RETURN_IF_ERROR(cp.Run(params, root).status());
   return raw;
 }

@@ -112,6 +112,10 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   const SliceSpec* spec = instr->attr<SliceSpec>(AttrId::kSlice);
   const PaddingConfig* padding = instr->attr<PaddingConfig>(AttrId::kPadding);
   if ((is_pad ? !padding : !spec) || !IsPlainTiled(target)) return false;
+  // Mixed precision (the verifier accepts a result type other than the operand's, as XLA's does
+  // with allow_mixed_precision): the local ops below take their operand's type; the general path
+  // keeps the declared one.
+  if (instr->shape().dtype() != instr->operand(0)->shape().dtype()) return false;
   int64_t dim = -1;
   for (int64_t d : moved) {
     if (target.NumTilesOnDim(d) == 1) continue;
@@ -534,7 +538,8 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
   }
   Instruction* c = nullptr;
   if (instr->opcode() == Opcode::kSlice) {
-    // Dims kept whole (start 0, stride 1, full limit) are sliced whole in their shard too.
+    // Dims kept whole (start 0, stride 1, full limit) are sliced whole in their shard too. The
+    // declared element type (a mixed-precision slice's is not its operand's).
     const SliceSpec* spec = instr->attr<SliceSpec>(AttrId::kSlice);
     SliceSpec local = *spec;
     for (int64_t d = 0; d < out.rank(); ++d)
@@ -542,6 +547,7 @@ Status ComputationPartitioner::Slicing(const Instruction* instr) {
     Attributes attrs;
     attrs.Set(AttrId::kSlice, local);
     c = b_.Add(Opcode::kSlice, {ops[0]}, std::move(attrs), nullptr, instr->name());
+    c->mutable_shape()->set_dtype(out.dtype());
   } else {
     c = CloneWith(instr, ops, target.ShardShape(out));
   }

@@ -38,6 +38,8 @@ StatusOr<bool> ComputationPartitioner::TopKSort(const Instruction* instr, const 
   int64_t k = -1;
   auto first_k = [&](const Instruction* user) {
     if (user->opcode() != Opcode::kSlice || user == src_.root()) return false;
+    // A mixed-precision slice (its element type not its operand's) is no plain cut of candidates.
+    if (user->shape().dtype() != user->operand(0)->shape().dtype()) return false;
     const SliceSpec* spec = user->attr<SliceSpec>(AttrId::kSlice);
     for (int64_t d = 0; d < shape0.rank(); ++d) {
       if (spec->starts[d] != 0 || spec->strides[d] != 1) return false;

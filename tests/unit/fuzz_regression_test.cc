@@ -1,5 +1,6 @@
 // Inputs that the libFuzzer targets (fuzz/) found failing, reduced, each checked for the property
 // the target checks: the partitioned, cleaned-up module passes the verifier.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -18,7 +19,9 @@ void ExpectPartitionedModuleVerifies(const std::string& text, int64_t n, bool pr
   auto module = ParseHloModule(text);
   ASSERT_TRUE(module.ok()) << module.status();
   ASSERT_TRUE(VerifyModule(**module).ok());
-  if (propagate) ASSERT_TRUE(PropagateShardings(**module).ok());
+  if (propagate) {
+    ASSERT_TRUE(PropagateShardings(**module).ok());
+  }
   auto result = PartitionAndCleanUp(**module, PartitionOptions{n});
   ASSERT_TRUE(result.ok()) << result.status();
   Status verified = VerifyModule(*result->module);
@@ -67,6 +70,94 @@ ENTRY main {
   ROOT f = f32[6,8] custom-call(ms), custom_call_target="SPMDShardToFullShape", sharding={devices=[2,1]<=[2]}
 })",
                                   2, /*propagate=*/true);
+}
+
+// A module that is per-device as written (tests/lit/partition/manual_entry_signature.hlo): a
+// manual while whose condition and body carry no shardings was cloned pointing at the source
+// module's computations ("calls a computation that is not in the module"); found by the pipeline
+// target on its seeds. Its computations are now copied as manual code, nested control flow too.
+TEST(FuzzRegression, UnannotatedManualWhileGetsTheOutputModulesComputations) {
+  const std::string text = R"(
+HloModule manual_entry, num_partitions=2
+cond {
+  p = (s32[], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(3)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+inner {
+  x = f32[4,8] parameter(0)
+  ROOT y = f32[4,8] tanh(x)
+}
+body {
+  p = (s32[], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[4,8] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  y = f32[4,8] call(x), to_apply=inner
+  ROOT t = (s32[], f32[4,8]) tuple(i2, y)
+}
+ENTRY main {
+  p = f32[4,8] parameter(0), sharding={manual}
+  q = f32[8,3] parameter(1), sharding={manual}
+  z = s32[] constant(0), sharding={manual}
+  t = (s32[], f32[4,8]) tuple(z, p), sharding={{manual}, {manual}}
+  w = (s32[], f32[4,8]) while(t), condition=cond, body=body, sharding={{manual}, {manual}}
+  g = f32[4,8] get-tuple-element(w), index=1, sharding={manual}
+  d = f32[4,3] dot(g, q), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sharding={manual}
+  ROOT r = (f32[4,8], f32[4,3]) tuple(g, d), sharding={{manual}, {manual}}
+})";
+  ExpectPartitionedModuleVerifies(text, 2, /*propagate=*/false);
+  ExpectPartitionedModuleVerifies(text, 2, /*propagate=*/true);
+}
+
+// Mixed precision (accepted by the verifier, as by XLA's with allow_mixed_precision): a slice
+// whose result type is not its operand's. The partitioner's local slice took the operand's type
+// ("partitioner bug: %a became f64[2,8] where ... of f32[8,8] expects f32[2,8]"); found by the
+// pipeline target from the strided-slice seed.
+TEST(FuzzRegression, MixedPrecisionSliceKeepsTheDeclaredType) {
+  const std::string text = R"(
+HloModule mixed_slice
+ENTRY %e {
+  %x = f64[16,8] parameter(0), sharding={devices=[4,1]<=[4]}
+  %a = f32[8,8] slice(%x), slice={[0:16:2], [0:8]}, sharding={devices=[4,1]<=[4]}
+  %b = f32[16,4] slice(%x), slice={[0:16], [0:4]}, sharding={devices=[4,1]<=[4]}
+  %c = f32[5,8] slice(%x), slice={[1:16:3], [0:8]}, sharding={devices=[4,1]<=[4]}
+  ROOT %t = (f32[8,8], f32[16,4], f32[5,8]) tuple(%a, %b, %c)
+})";
+  ExpectPartitionedModuleVerifies(text, 4, /*propagate=*/false);
+  ExpectPartitionedModuleVerifies(text, 4, /*propagate=*/true);
+}
+
+// SPMDShardToFullShape / SPMDFullToShardShape are custom calls, whose shapes the verifier does not
+// infer: one that changes the element type (f32 shard, f64 full value) passed the dims check and
+// left an f32 value where f64 was declared ("partitioner bug: %f became f32[2,5] ..."); found by
+// the pipeline target. Now it is unsupported (exit 3), like any other shape mismatch there.
+TEST(FuzzRegression, ManualRegionCustomCallsKeepTheElementType) {
+  for (const char* text : {R"(
+HloModule to_full
+ENTRY %e {
+  %a = f32[8,5] parameter(0), sharding={devices=[4,1]<=[4]}
+  %m = f32[2,5] custom-call(%a), custom_call_target="SPMDFullToShardShape", sharding={manual}
+  %x = f32[2,5] exponential(%m), sharding={manual}
+  ROOT %f = f64[8,5] custom-call(%x), custom_call_target="SPMDShardToFullShape", sharding={devices=[4,1]<=[4]}
+})",
+                           R"(
+HloModule to_shard
+ENTRY %e {
+  %a = f32[8,5] parameter(0), sharding={devices=[4,1]<=[4]}
+  %m = f64[2,5] custom-call(%a), custom_call_target="SPMDFullToShardShape", sharding={manual}
+  %x = f64[2,5] exponential(%m), sharding={manual}
+  ROOT %f = f64[8,5] custom-call(%x), custom_call_target="SPMDShardToFullShape", sharding={devices=[4,1]<=[4]}
+})"}) {
+    auto module = ParseHloModule(text);
+    ASSERT_TRUE(module.ok()) << module.status();
+    ASSERT_TRUE(VerifyModule(**module).ok());
+    auto result = PartitionAndCleanUp(**module, PartitionOptions{4});
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kUnimplemented) << result.status();
+    EXPECT_THAT(std::string(result.status().message()), ::testing::HasSubstr("is not supported")) << text;
+  }
 }
 
 }  // namespace
