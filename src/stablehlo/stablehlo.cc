@@ -266,6 +266,18 @@ class Translator {
     }
     return it->second;
   }
+  // The entries of an attribute dictionary after its opening brace, through the closing `}`:
+  // `key = value` or a bare `key` (a unit attribute), keys bare or quoted.
+  void AttrDictEntries(OpInfo& op) {
+    while (!Peek("}")) {
+      std::string key = Peek("\"") ? String() : Ident();
+      std::string value = "unit";
+      if (Eat("=")) value = RawValue();
+      op.attrs[key] = value;
+      if (!Eat(",")) break;
+    }
+    Expect("}");
+  }
   // `: (T, T) -> T` or `: (T, T) -> (T, T)` or `: T, T` (all operands and results alike) or
   // `: T -> T`; fills the result types (operand types are checked against the operands).
   void Signature(OpInfo& op, bool results_like_operands) {
@@ -902,16 +914,7 @@ void Translator::GenericOp(OpInfo& op) {
   Expect("(");
   op.operands = Uses();
   Expect(")");
-  auto dict = [&] {
-    while (!Peek("}")) {
-      std::string key = Peek("\"") ? String() : Ident();
-      std::string value = "unit";
-      if (Eat("=")) value = RawValue();
-      op.attrs[key] = value;
-      if (!Eat(",")) break;
-    }
-    Expect("}");
-  };
+  auto dict = [&] { AttrDictEntries(op); };
   if (Eat("<{")) {
     dict();
     Expect(">");
@@ -1044,16 +1047,7 @@ void Translator::PrettyOp(OpInfo& op) {
     Expect("(");
     op.operands = Uses();
     Expect(")");
-    if (Eat("{")) {
-      while (!Peek("}")) {
-        std::string key = Peek("\"") ? String() : Ident();
-        std::string value = "unit";
-        if (Eat("=")) value = RawValue();
-        op.attrs[key] = value;
-        if (!Eat(",")) break;
-      }
-      Expect("}");
-    }
+    if (Eat("{")) AttrDictEntries(op);
     Signature(op, false);
     return;
   }
@@ -1183,16 +1177,7 @@ void Translator::PrettyOp(OpInfo& op) {
       }
       Expect("}");
     }
-    if (Eat("{")) {
-      while (!Peek("}")) {
-        std::string key = Ident();
-        std::string value = "unit";
-        if (Eat("=")) value = RawValue();
-        op.attrs[key] = value;
-        if (!Eat(",")) break;
-      }
-      Expect("}");
-    }
+    if (Eat("{")) AttrDictEntries(op);
     Signature(op, false);
     return;
   }
@@ -1234,16 +1219,7 @@ void Translator::PrettyOp(OpInfo& op) {
       words.push_back(key);
     }
   }
-  if (Eat("{")) {
-    while (!Peek("}")) {
-      std::string key = Ident();
-      std::string value = "unit";
-      if (Eat("=")) value = RawValue();
-      op.attrs[key] = value;
-      if (!Eat(",")) break;
-    }
-    Expect("}");
-  }
+  if (Eat("{")) AttrDictEntries(op);
   for (size_t i = 0; i < words.size(); ++i) op.attrs["word" + std::to_string(i)] = words[i];
   Signature(op, n == "stablehlo.optimization_barrier");
 }
