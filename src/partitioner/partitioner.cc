@@ -82,6 +82,17 @@ void LeafShapes(const Shape& s, std::vector<const Shape*>& out) {
   if (!s.IsTuple()) return out.push_back(&s);
   for (const Shape& e : s.tuple_shapes()) LeafShapes(e, out);
 }
+// Same tuple structure, element types and dims (layouts aside).
+bool SameLeaves(const Shape& a, const Shape& b) {
+  std::vector<const Shape*> la, lb;
+  LeafShapes(a, la);
+  LeafShapes(b, lb);
+  if (la.size() != lb.size() || a.IsTuple() != b.IsTuple()) return false;
+  for (size_t i = 0; i < la.size(); ++i)
+    if (la[i]->IsArray() != lb[i]->IsArray() || la[i]->dtype() != lb[i]->dtype() || la[i]->dims() != lb[i]->dims())
+      return false;
+  return true;
+}
 ExpectedLeaf ExpectLeaf(const Shape& base, const Sharding& s) {
   if (!base.IsArray() || s.IsManual() || s.IsManualSubgroup() || s.IsUnknown()) return {base.dtype(), std::nullopt};
   if (s.IsTiled()) {
@@ -359,6 +370,14 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
       if (instr->IsCustomCall("CustomSPMDPartitioning")) return CustomPartitioning(instr);
       if (instr->IsCustomCall("Sharding") || instr->IsCustomCall("LayoutConstraint") ||
           instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo")) {
+        // Annotations of their operand, partitioned to a copy of it: they must have its shape (a
+        // custom call's shape is not inferred, so the verifier lets any through).
+        if (instr->operand_count() != 1 || !SameLeaves(instr->operand(0)->shape(), instr->shape()))
+          return Unimplemented("%{}: custom-call {} of shape {} on {} is not supported (it annotates one "
+                               "value and keeps its shape)",
+                               instr->name(), instr->custom_call_target(), instr->shape().ToString(false),
+                               instr->operand_count() == 1 ? instr->operand(0)->shape().ToString(false)
+                                                           : fmt::format("{} operands", instr->operand_count()));
         PValue v = Operand(instr, 0, target);
         Set(instr, PValue{b_.Add(Opcode::kCopy, {v.hlo}), target, instr->shape()});
         return absl::OkStatus();

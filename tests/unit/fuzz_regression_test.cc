@@ -130,10 +130,11 @@ ENTRY %e {
   ExpectPartitionedModuleVerifies(text, 4, /*propagate=*/true);
 }
 
-// SPMDShardToFullShape / SPMDFullToShardShape are custom calls, whose shapes the verifier does not
-// infer: one that changes the element type (f32 shard, f64 full value) passed the dims check and
-// left an f32 value where f64 was declared ("partitioner bug: %f became f32[2,5] ..."); found by
-// the pipeline target. Now it is unsupported (exit 3), like any other shape mismatch there.
+// SPMDShardToFullShape / SPMDFullToShardShape and the Sharding constraint are custom calls, whose
+// shapes the verifier does not infer: one that changes the element type (f32 shard, f64 full
+// value) passed the dims check and left an f32 value where f64 was declared ("partitioner bug:
+// %f became f32[2,5] ..."); found by the pipeline target. Now it is unsupported (exit 3), like any
+// other shape mismatch there.
 TEST(FuzzRegression, ManualRegionCustomCallsKeepTheElementType) {
   for (const char* text : {R"(
 HloModule to_full
@@ -142,6 +143,12 @@ ENTRY %e {
   %m = f32[2,5] custom-call(%a), custom_call_target="SPMDFullToShardShape", sharding={manual}
   %x = f32[2,5] exponential(%m), sharding={manual}
   ROOT %f = f64[8,5] custom-call(%x), custom_call_target="SPMDShardToFullShape", sharding={devices=[4,1]<=[4]}
+})",
+                           R"(
+HloModule constraint
+ENTRY %e {
+  %a = f64[8,5] parameter(0), sharding={devices=[4,1]<=[4]}
+  ROOT %s = f32[8,5] custom-call(%a), custom_call_target="Sharding", sharding={devices=[4,1]<=[4]}
 })",
                            R"(
 HloModule to_shard
