@@ -167,5 +167,24 @@ ENTRY %e {
   }
 }
 
+// Mixed precision elsewhere (a tuple declaring f32 for an f16 operand): the handlers build local
+// ops with their operands' types; a value that comes out so for a mixed-precision instruction is
+// unsupported (exit 3), not an internal error ("partitioner bug: %t became (f32[2,2], f16[4,4])
+// ..."; found by the pipeline target).
+TEST(FuzzRegression, MixedPrecisionTupleIsUnsupported) {
+  auto module = ParseHloModule(R"(
+HloModule m, num_partitions=4
+ENTRY e {
+  a = f32[4,4] parameter(0), sharding={devices=[2,2]<=[4]}
+  b = f16[4,4] parameter(1), sharding={replicated}
+  ROOT t = (f32[4,4], f32[4,4]) tuple(a, b), sharding={{devices=[2,2]<=[4]}, {replicated}}
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  ASSERT_TRUE(VerifyModule(**module).ok());
+  auto result = PartitionAndCleanUp(**module, PartitionOptions{4});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnimplemented) << result.status();
+  EXPECT_THAT(std::string(result.status().message()), ::testing::HasSubstr("mixed precision is not partitioned"));
+}
+
 }  // namespace
 }  // namespace spmdc
