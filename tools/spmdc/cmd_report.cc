@@ -1,5 +1,6 @@
 // spmdc report IN --num-partitions N: the cost model's report (report.cc builds it).
 #include "commands.h"
+#include "partitioning.h"
 #include "report.h"
 
 namespace spmdc::cli {
@@ -31,6 +32,7 @@ Command AddReportCommand(CLI::App& root) {
       ->capture_default_str();
   app->add_flag("--partitioned", args->report.partitioned, "IN already is a per-device program");
   AddPropagationArgs(app, args->propagation);
+  AddWeightUpdateArgs(app, args->report.weight_update);
   AddOutput(app, args->report.out);
   return {app, [args]() -> Status {
             ASSIGN_OR_RETURN(auto module, LoadAnnotated(args->module, args->num_partitions));

@@ -22,6 +22,7 @@ struct RunArgs {
   PropagationArgs propagation;
   std::optional<int64_t> num_partitions;
   bool replicate_custom_partitioning = false;
+  WeightUpdateArgs weight_update;
   std::string inputs;   // a.npy,b.npy
   std::string outputs;  // DIR
   uint64_t seed = 0;
@@ -48,6 +49,7 @@ Status Run(const RunArgs& args) {
     // As `compile` does: infer the shardings the user did not give, then partition.
     module->set_num_partitions(n);
     Status propagated = PropagateShardings(*module, args.propagation.ToOptions()).status();
+    if (propagated.ok()) propagated = ApplyWeightUpdateSharding(*module, args.weight_update, args.module.mesh);
     partitioned = propagated.ok()
                       ? PartitionAndClean(*module, n, args.replicate_custom_partitioning)
                       : StatusOr<PartitionResult>(propagated);
@@ -111,6 +113,7 @@ Command AddRunCommand(CLI::App& root) {
   AddSeed(app, args->seed);
   AddMemoryLimit(app, args->memory_limit);
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
+  AddWeightUpdateArgs(app, args->weight_update);
   AddPropagationArgs(app, args->propagation);
   return {app, [args] { return Run(*args); }};
 }

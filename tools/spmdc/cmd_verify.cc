@@ -24,6 +24,7 @@ struct VerifyArgs {
   PropagationArgs propagation;
   std::optional<int64_t> num_partitions;
   bool replicate_custom_partitioning = false;
+  WeightUpdateArgs weight_update;
   bool propagate = false;
   uint64_t seed = 0;
   std::optional<int64_t> memory_limit;
@@ -157,6 +158,7 @@ StatusOr<PartitionResult> PartitionCopy(const Module& module, int64_t n, const V
   (*copy)->set_num_partitions(n);
   if (args.propagate)
     RETURN_IF_ERROR(PropagateShardings(**copy, args.propagation.ToOptions()).status());
+  RETURN_IF_ERROR(ApplyWeightUpdateSharding(**copy, args.weight_update, args.module.mesh));
   return PartitionAndClean(**copy, n, args.replicate_custom_partitioning);
 }
 
@@ -278,6 +280,7 @@ Command AddVerifyCommand(CLI::App& root) {
   AddSeed(app, args->seed);
   AddMemoryLimit(app, args->memory_limit);
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
+  AddWeightUpdateArgs(app, args->weight_update);
   AddPropagationArgs(app, args->propagation);
   return {app, [args] { return Verify(*args); }};
 }

@@ -58,6 +58,18 @@ void AddReplicateCustomPartitioning(CLI::App* app, bool& replicate) {
                 "refusing them");
 }
 
+void AddWeightUpdateArgs(CLI::App* app, WeightUpdateArgs& args) {
+  app->add_flag("--shard-weight-update{gather}", args.mode,
+                "shard the optimizer update across data-parallel replicas: gradient all-reduces "
+                "become reduce-scatters, the optimizer state is stored sharded, the new weights "
+                "are all-gathered (=keep-sharded: left sharded, FSDP-style)")
+      ->type_name("[=gather|keep-sharded]")
+      ->check(OneOf({"gather", "keep-sharded"}));
+  app->add_option("--weight-update-axis", args.axis,
+                  "the data-parallel mesh axis (default: 'data', else the mesh's only axis)")
+      ->type_name("AXIS");
+}
+
 PropagationOptions PropagationArgs::ToOptions() const {
   PropagationOptions options;
   if (to_output) options.allow_to_output = std::vector<bool>{true};

@@ -40,6 +40,14 @@ StatusOr<int64_t> NumPartitionsOf(const std::optional<int64_t>& flag, const Modu
 // --replicate-custom-partitioning (partition, compile, run, verify).
 void AddReplicateCustomPartitioning(CLI::App* app, bool& replicate);
 
+// --shard-weight-update[=gather|keep-sharded] and --weight-update-axis AXIS (compile, run,
+// verify, report): partitioner/weight_update.h, applied after propagation.
+struct WeightUpdateArgs {
+  std::string mode;  // "" (off), "gather" or "keep-sharded"
+  std::string axis;  // "": "data" when the mesh has it, else the mesh's only axis
+};
+void AddWeightUpdateArgs(CLI::App* app, WeightUpdateArgs& args);
+
 // --propagate-to-output, --propagate-to-parameters; with `rule_choices` also --no-spmd and
 // --cse-prevention-only (propagate, explain).
 struct PropagationArgs {

@@ -5,7 +5,9 @@
 #include "cli.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
+#include "cost/cost.h"
 #include "hlo/shardy_import.h"
+#include "partitioner/weight_update.h"
 #include "runtime/executor.h"
 
 namespace spmdc::cli {
@@ -33,6 +35,37 @@ StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n,
   for (const std::string& w : result.stats.warnings)
     std::fprintf(stderr, "spmdc: warning: %s\n", w.c_str());
   return result;
+}
+
+Status ApplyWeightUpdateSharding(Module& module, const WeightUpdateArgs& args,
+                                 const std::optional<std::string>& mesh_text) {
+  if (args.mode.empty()) return absl::OkStatus();
+  WeightUpdateOptions options;
+  options.keep_sharded = args.mode == "keep-sharded";
+  if (mesh_text) {
+    ASSIGN_OR_RETURN(options.mesh, Mesh::Parse(*mesh_text));
+  } else {
+    CostOptions cost;
+    cost.num_partitions = module.num_partitions();
+    std::optional<Mesh> inferred = MeshForCollectives(module, cost);
+    if (!inferred)
+      return InvalidArgument("--shard-weight-update: no mesh: give --mesh (with a data axis)");
+    options.mesh = *inferred;
+  }
+  if (!args.axis.empty()) {
+    options.axis = args.axis;
+  } else if (options.mesh.AxisIndex("data")) {
+    options.axis = "data";
+  } else if (options.mesh.num_axes() == 1) {
+    options.axis = options.mesh.axes()[0].name;
+  } else {
+    return InvalidArgument("--shard-weight-update: the mesh {} has no axis named 'data': name the data-parallel "
+                           "one with --weight-update-axis",
+                           options.mesh.ToString());
+  }
+  ASSIGN_OR_RETURN(WeightUpdateResult result, ShardWeightUpdate(module, options));
+  std::fprintf(stderr, "spmdc: %s\n", result.Summary(options).c_str());
+  return absl::OkStatus();
 }
 
 Status EmitPartitioned(const std::string& out_path, bool stats, const PartitionResult& result) {

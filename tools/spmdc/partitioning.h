@@ -9,6 +9,7 @@
 
 #include "ir/literal.h"
 #include "ir/module.h"
+#include "options.h"
 #include "partitioner/partitioner.h"
 #include "support/status.h"
 
@@ -18,6 +19,12 @@ namespace spmdc::cli {
 // partitioner's warnings (full rematerializations, replicated custom calls) go to stderr.
 StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n,
                                             bool replicate_custom_partitioning);
+
+// With args.mode set, shards the weight update of the propagated `module` over the data axis
+// (partitioner/weight_update.h) on the mesh of --mesh (else the one its shardings imply) and
+// prints what it did on stderr. Errors: no such axis, or no mesh with one (exit 2).
+Status ApplyWeightUpdateSharding(Module& module, const WeightUpdateArgs& args,
+                                 const std::optional<std::string>& mesh_text);
 
 // Prints the per-device program to `out_path` (empty or '-': stdout) and, with `stats`, the
 // collective statistics (to stderr when the program goes to stdout).

@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "partitioner/partitioner.h"
+#include "partitioning.h"
 #include "sharding/sharding.h"
 
 namespace spmdc::cli {
@@ -232,6 +233,7 @@ Status RunReport(const ReportOptions& args, std::unique_ptr<Module> module, int6
     per_device = std::move(module);
   } else {
     RETURN_IF_ERROR(PropagateShardings(*module, args.propagation).status());
+    RETURN_IF_ERROR(ApplyWeightUpdateSharding(*module, args.weight_update, args.mesh));
     // Collectives are described on the annotated mesh, else one inferred from the shardings.
     options.mesh = MeshForCollectives(*module, options);
     ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(*module, PartitionOptions{n}));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "options.h"
 #include "propagation/propagation.h"
 #include "support/status.h"
 
@@ -26,6 +27,7 @@ struct ReportOptions {
   std::string out;                      // -o; empty: stdout
   bool partitioned = false;             // the module already is a per-device program
   PropagationOptions propagation;
+  WeightUpdateArgs weight_update;       // --shard-weight-update, after propagation
 };
 // `module` is loaded and annotated, with num_partitions = n. Unless options.partitioned it is
 // propagated and partitioned first, as `compile` does.
