@@ -18,6 +18,25 @@ bool IsScalarBroadcast(const Instruction* x) {
          (x->opcode() == Opcode::kConstant && x->shape().IsArray() && x->shape().dims().empty());
 }
 
+// An op that passes its operand through unchanged where the shapes agree: a reshape or copy to
+// the same dims, or a sharding annotation (custom-call "Sharding": JAX pins results with one, or
+// with such a reshape).
+bool IsIdentity(const Instruction* x) {
+  if (x->operand_count() != 1 || !x->operand(0)->shape().IsArray() ||
+      x->operand(0)->shape().dims() != x->shape().dims() || x->operand(0)->shape().dtype() != x->shape().dtype())
+    return false;
+  switch (x->opcode()) {
+    case Opcode::kReshape:
+    case Opcode::kCopy:
+    case Opcode::kBitcast:
+      return true;
+    case Opcode::kCustomCall:
+      return x->string_attr(AttrId::kCustomCallTarget) == "Sharding";
+    default:
+      return false;
+  }
+}
+
 // One update: the values it computes (members), the parameters and gradients it reads, and the
 // entry-result positions it produces.
 struct Component {
@@ -115,7 +134,7 @@ StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdat
       if (x->shape().IsArray() && x->shape().dims() == dims) {
         if (x->opcode() == Opcode::kParameter) {
           c.params.insert(x);
-        } else if (IsElementwiseOpcode(x->opcode())) {
+        } else if (IsElementwiseOpcode(x->opcode()) || IsIdentity(x)) {
           c.members.push_back(x);
           c.member_set.insert(x);
           for (const Instruction* o : x->operands()) stack.push_back(o);
@@ -152,6 +171,15 @@ StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdat
   for (int64_t k = 0; k < static_cast<int64_t>(all.size()); ++k)
     if (parent[k] == k) components.push_back(std::move(all[k]));
 
+  // What the result depends on (in the entry computation).
+  std::set<const Instruction*> live;
+  for (std::vector<const Instruction*> stack = {root}; !stack.empty();) {
+    const Instruction* x = stack.back();
+    stack.pop_back();
+    if (!live.insert(x).second) continue;
+    for (const Instruction* o : x->operands()) stack.push_back(o);
+  }
+
   bool changed_root = false;
   for (Component& c : components) {
     const Instruction* first = root->operand(c.leaves.front());
@@ -167,11 +195,12 @@ StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdat
       skip("no gradient: not an update");
       continue;
     }
-    // Closed: every value of the update is used only by the update and the entry result.
+    // Closed: every value of the update is used only by the update and the entry result (dead
+    // users, which the clean-up removes, do not count).
     std::string leak;
     for (const Instruction* m : c.members)
       for (const Instruction* u : m->users())
-        if (u != root && !c.member_set.count(u) && leak.empty())
+        if (u != root && !c.member_set.count(u) && live.count(u) && leak.empty())
           leak = fmt::format("%{} is also used by %{}, outside the update", m->name(), u->name());
     if (!leak.empty()) {
       skip(leak);
@@ -179,8 +208,9 @@ StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdat
     }
     std::vector<const Instruction*> state, weights;
     for (const Instruction* p : c.params) {
-      const bool only_update = std::all_of(p->users().begin(), p->users().end(),
-                                           [&](const Instruction* u) { return c.member_set.count(u) > 0; });
+      const bool only_update = std::all_of(p->users().begin(), p->users().end(), [&](const Instruction* u) {
+        return c.member_set.count(u) > 0 || !live.count(u);
+      });
       (only_update ? state : weights).push_back(p);
     }
     if (weights.empty()) {
@@ -229,6 +259,45 @@ StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdat
       skip("no sharding expresses the split");
       continue;
     }
+    // The gradients' producers, back through layout ops (each used only by the next) to what
+    // computes them: a dot, convolution or reduction, whose partial sums over the data axis then
+    // reduce-scatter instead of being all-reduced and sliced. A gradient made otherwise (a
+    // while loop's accumulator, an all-reduce already in the program) would stay all-reduced,
+    // and the update's all-gather would only add traffic: such updates are left alone.
+    std::vector<std::pair<Instruction*, std::shared_ptr<const Sharding>>> chains;
+    std::string unfit;
+    for (const Instruction* g : c.gradients) {
+      PartitionSpec s = split;
+      Instruction* x = const_cast<Instruction*>(g);
+      while (unfit.empty()) {
+        std::shared_ptr<const Sharding> xs = Make(mesh, s);
+        if (!xs) {
+          unfit = fmt::format("no sharding of %{} matches the split", x->name());
+          break;
+        }
+        chains.push_back({x, xs});
+        const Opcode op = x->opcode();
+        if (op == Opcode::kDot || op == Opcode::kConvolution || op == Opcode::kReduce) break;
+        Instruction* next = op == Opcode::kTranspose || op == Opcode::kConvert || op == Opcode::kCopy ? x->operand(0) : nullptr;
+        if (!next || next->user_count() != 1) {
+          unfit = fmt::format("its gradient %{} comes from %{} ({}), not a dot, convolution or reduction: it "
+                              "would stay all-reduced",
+                              g->name(), x->name(), OpcodeName(op));
+          break;
+        }
+        if (op == Opcode::kTranspose) {
+          const std::vector<int64_t>& perm = x->dimensions();  // output dim j is operand dim perm[j]
+          PartitionSpec operand(s.size());
+          for (size_t j = 0; j < perm.size(); ++j) operand[perm[j]] = s[j];
+          s = operand;
+        }
+        x = next;
+      }
+    }
+    if (!unfit.empty()) {
+      skip(unfit);
+      continue;
+    }
     for (const Instruction* m : c.members) const_cast<Instruction*>(m)->set_sharding(sharded);
     for (const Instruction* p : state) {
       const_cast<Instruction*>(p)->set_sharding(sharded);
@@ -238,37 +307,22 @@ StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdat
       for (const Instruction* p : weights) const_cast<Instruction*>(p)->set_sharding(sharded);
     for (int64_t leaf : c.leaves) {
       const Instruction* out = root->operand(leaf);
-      const bool is_state = std::any_of(out->users().begin(), out->users().end(),
-                                        [&](const Instruction* u) { return u != root && c.member_set.count(u); });
+      // State feeds the rest of its update (m' feeds w'), also through the identity ops that
+      // pin an output's sharding (reshape, Sharding custom call).
+      bool is_state = false;
+      for (const Instruction *y = out, *above = nullptr; y && !is_state;) {
+        for (const Instruction* u : y->users())
+          if (u != root && u != above && c.member_set.count(u) && live.count(u)) is_state = true;
+        above = y;
+        y = IsIdentity(y) && c.member_set.count(y->operand(0)) ? y->operand(0) : nullptr;
+      }
       if (is_state || options.keep_sharded) {
         root_shardings[leaf] = *sharded;
         changed_root = true;
       }
       if (!is_state) update.weights.push_back(out->name());
     }
-    // The gradients' producers, back through layout ops to what computes them (each used only
-    // by the next), so that their partial sums are reduce-scattered rather than all-reduced and
-    // sliced. Any sharding is correct for any value; these only choose the cheaper collective.
-    for (const Instruction* g : c.gradients) {
-      PartitionSpec s = split;
-      Instruction* x = const_cast<Instruction*>(g);
-      while (true) {
-        std::shared_ptr<const Sharding> xs = Make(mesh, s);
-        if (!xs) break;
-        x->set_sharding(xs);
-        if (x->opcode() == Opcode::kTranspose) {
-          const std::vector<int64_t>& perm = x->dimensions();  // output dim j is operand dim perm[j]
-          PartitionSpec operand(s.size());
-          for (size_t j = 0; j < perm.size(); ++j) operand[perm[j]] = s[j];
-          s = operand;
-        } else if (x->opcode() != Opcode::kConvert && x->opcode() != Opcode::kCopy) {
-          break;  // the dot, reduction or whatever made the gradient
-        }
-        Instruction* next = x->operand(0);
-        if (next->user_count() != 1 || next->opcode() == Opcode::kParameter) break;
-        x = next;
-      }
-    }
+    for (const auto& [x, xs] : chains) x->set_sharding(xs);
     result.updates.push_back(std::move(update));
   }
   if (changed_root) root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(root_shardings)));

@@ -65,6 +65,12 @@ Status ApplyWeightUpdateSharding(Module& module, const WeightUpdateArgs& args,
   }
   ASSIGN_OR_RETURN(WeightUpdateResult result, ShardWeightUpdate(module, options));
   std::fprintf(stderr, "spmdc: %s\n", result.Summary(options).c_str());
+  // Why some outputs were left alone: the first few (the rest are usually alike).
+  constexpr size_t kShown = 3;
+  for (size_t i = 0; i < result.skipped.size() && i < kShown; ++i)
+    std::fprintf(stderr, "spmdc:   left alone: %s\n", result.skipped[i].c_str());
+  if (result.skipped.size() > kShown)
+    std::fprintf(stderr, "spmdc:   ... and %zu more\n", result.skipped.size() - kShown);
   return absl::OkStatus();
 }
 
