@@ -93,13 +93,17 @@ class Module:
 
     def propagate(self, mesh: Optional[str] = None, shards: Optional[Mapping[str, str]] = None,
                   *, to_output: Union[bool, Sequence[bool]] = False,
-                  to_parameters: Union[bool, Sequence[bool]] = False) -> "Module":
+                  to_parameters: Union[bool, Sequence[bool]] = False,
+                  flatten_calls: bool = True) -> "Module":
         """A copy annotated as annotate() does, with a sharding inferred for every instruction
         (``spmdc propagate``). ``to_output``/``to_parameters`` let propagation change the entry
         result's / parameters' shardings: one flag for all, or one per result tuple element /
-        per parameter."""
+        per parameter. ``flatten_calls`` first gives every `call` instruction its own callee
+        (JAX calls one computation for jax.nn.relu from every layer; propagation relates a
+        callee to one call site, so the others would stay unsharded); the CLI's ``propagate``
+        does not do this yet."""
         return Module(self._m.propagate(mesh, dict(shards or {}), _flags(to_output),
-                                        _flags(to_parameters)))
+                                        _flags(to_parameters), flatten_calls))
 
     def explain(self, name: str) -> str:
         """Why instruction ``name`` has its sharding: the rule chain back to the annotations

@@ -129,9 +129,10 @@ PropagationOptions PropagationOf(const std::vector<bool>& to_output,
 
 PyModule Propagate(const PyModule& m, const std::optional<std::string>& mesh,
                    const std::map<std::string, std::string>& shards,
-                   const std::vector<bool>& to_output, const std::vector<bool>& to_parameters) {
+                   const std::vector<bool>& to_output, const std::vector<bool>& to_parameters,
+                   bool flatten_calls) {
   PyModule out = Annotated(m, mesh, shards);
-  Check(RunFlattenCalls(*out.module).status());  // one callee per call site (passes.h)
+  if (flatten_calls) Check(RunFlattenCalls(*out.module).status());  // one callee per call site
   const int64_t params = out.module->entry()->num_parameters();
   if (to_parameters.size() > 1 && static_cast<int64_t>(to_parameters.size()) != params)
     Raise(InvalidArgument("to_parameters has {} flags but the entry computation has {} parameters",
@@ -148,7 +149,7 @@ PyModule Propagate(const PyModule& m, const std::optional<std::string>& mesh,
 }
 
 std::string Explain(const PyModule& m, const std::string& name) {
-  PyModule propagated = m.provenance ? m : Propagate(m, std::nullopt, {}, {}, {});
+  PyModule propagated = m.provenance ? m : Propagate(m, std::nullopt, {}, {}, {}, true);
   const Instruction* instr = FindInstruction(*propagated.module, name);
   if (!instr) Raise(InvalidArgument("no instruction named '{}'", name));
   std::string out = ExplainSharding(*propagated.provenance, *instr);
@@ -373,6 +374,7 @@ NB_MODULE(_spmdc, m) {
       .def("propagate", &Propagate, "mesh"_a = nb::none(),
            "shards"_a = std::map<std::string, std::string>{},
            "to_output"_a = std::vector<bool>{}, "to_parameters"_a = std::vector<bool>{},
+           "flatten_calls"_a = true,
            "A copy annotated as annotate() does, then propagated.")
       .def("explain", &Explain, "name"_a,
            "Why `name` has its sharding (propagates a copy first unless this module came from "

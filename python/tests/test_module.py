@@ -168,3 +168,35 @@ def test_the_stubs_cover_the_extension():
     for name, _ in inspect.getmembers(spmdc._spmdc.Module):
         if not name.startswith("__"):
             assert f"def {name}(" in stub, name
+
+
+SHARED_CALLEE = """HloModule m, num_partitions=4
+
+%relu (a: f32[8,16]) -> f32[8,16] {
+  %a = f32[8,16] parameter(0)
+  %z = f32[] constant(0)
+  %zb = f32[8,16] broadcast(%z), dimensions={}
+  ROOT %r = f32[8,16] maximum(%a, %zb)
+}
+
+ENTRY %e {
+  %x = f32[8,16] parameter(0), sharding={devices=[4,1]<=[4]}
+  %w = f32[16,16] parameter(1)
+  %h1 = f32[8,16] dot(%x, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %a1 = f32[8,16] call(%h1), to_apply=%relu
+  %h2 = f32[8,16] dot(%a1, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT %a2 = f32[8,16] call(%h2), to_apply=%relu
+}
+"""
+
+
+def test_propagate_gives_each_call_site_its_own_callee():
+    m = spmdc.Module.parse(SHARED_CALLEE)
+    flat = m.propagate(to_output=True)
+    assert "%relu.clone" in flat.text()
+    inst = by_name(flat)
+    for name in ("a1", "h2", "a2"):
+        assert inst[name]["sharding"] == "{devices=[4,1]<=[4]}", name
+    shared = m.propagate(to_output=True, flatten_calls=False)
+    assert "relu.clone" not in shared.text()
+    assert flat.verify()["outputs"] == 1
