@@ -3,6 +3,7 @@
     import spmdc.jax
     mesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
     p = spmdc.jax.plan(loss, params, batch, mesh=mesh)
+    params, batch = p.put(params, batch)             # where jit expects them
     step = jax.jit(loss, in_shardings=p.in_shardings, out_shardings=p.out_shardings)
     print(spmdc.jax.explain(loss, params, batch, mesh=mesh, name="dot_general"))
     print(spmdc.jax.report(loss, params, batch, mesh=mesh)["step_time_seconds"])
@@ -136,6 +137,12 @@ class Plan:
     module: Module
     strategy: str
 
+    def put(self, *args: Any) -> Tuple[Any, ...]:
+        """`args` placed as in_shardings says (jax.device_put): jax.jit refuses an argument
+        committed to another sharding (an array on one device, say) where in_shardings names
+        one."""
+        return tuple(jax.device_put(a, s) for a, s in zip(args, self.in_shardings))
+
     def jit(self, fn: Callable, **kwargs: Any) -> Callable:
         """jax.jit(fn) with this plan's shardings."""
         return jax.jit(fn, in_shardings=self.in_shardings, out_shardings=self.out_shardings,
@@ -190,7 +197,8 @@ def _choose(module: Module, strategy: str, mesh: Mesh, leaves: List[Any],
 
 def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[Sequence[int]] = None,
          strategy: str = "propagate") -> Plan:
-    """NamedShardings (on `mesh`) for the arguments and results of `fn`, to pass to jax.jit.
+    """NamedShardings for the arguments and results of `fn`, to pass to jax.jit, on `mesh`
+    with its axes made Auto (the same mesh when they already are).
 
     strategy="propagate": keeps the user's annotations (NamedSharding leaves of the example
     arguments, with_sharding_constraint calls), splits the first dimension of each other leaf
@@ -212,13 +220,17 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
         batch_leaves += [batch_argnums is None or k in batch_argnums] * n
     chosen = _choose(module, strategy, mesh, leaves, user_specs, batch_leaves)
     param_specs, result_specs = chosen.entry_specs()
+    # On the mesh with Auto axes: with Explicit ones JAX would type-check every op of fn
+    # against the shardings (and refuse a contraction over a sharded dimension without an
+    # out_sharding), where the plan means XLA to partition fn as spmdc propagated it.
+    auto = _auto_mesh(mesh)
     in_leaves = []
     for spec, user in zip(param_specs, user_specs):
-        in_leaves.append(NamedSharding(mesh, user if user is not None else _to_partition_spec(spec)))
+        in_leaves.append(NamedSharding(auto, user if user is not None else _to_partition_spec(spec)))
     if out_tree.num_leaves != len(result_specs):
         raise _spmdc.InternalError(
             f"plan: fn returns {out_tree.num_leaves} arrays but the module's result has "
             f"{len(result_specs)} leaves")
-    out_leaves = [NamedSharding(mesh, _to_partition_spec(s)) for s in result_specs]
+    out_leaves = [NamedSharding(auto, _to_partition_spec(s)) for s in result_specs]
     in_shardings = tuple(jax.tree_util.tree_unflatten(treedef, in_leaves))
     return Plan(in_shardings, jax.tree_util.tree_unflatten(out_tree, out_leaves), chosen, strategy)

@@ -94,6 +94,24 @@ def test_plan_default_everywhere_and_shape_dtype_structs(mesh):
     assert_same(p.jit(mlp)(params, x), mlp(params, x))
 
 
+def test_plan_on_an_explicit_mesh_with_committed_arguments(mesh):
+    # jax.make_mesh gives Explicit axes; x is committed to device 0, so it must be put first.
+    explicit = jax.make_mesh((2, 4), ("data", "model"), devices=jax.devices()[:8])
+    params = mlp_params(jax.random.PRNGKey(12), [32, 64, 16])
+    (w1, b1), (w2, b2) = params
+    annotated = [(jax.device_put(w1, NamedSharding(explicit, P(None, "model"))), b1), (w2, b2)]
+    x = jax.device_put(jax.random.normal(jax.random.PRNGKey(13), (16, 32)), jax.devices()[0])
+    p = spmdc.jax.plan(mlp, annotated, x, mesh=explicit, batch_argnums=[1])
+    # The plan's mesh is the same devices and axes, Auto.
+    assert p.in_shardings[1] == NamedSharding(mesh, P("data"))
+    assert p.in_shardings[0][0][0].spec == P(None, "model")
+    with pytest.raises(ValueError):
+        p.jit(mlp)(annotated, x)
+    got = p.jit(mlp)(*p.put(annotated, x))
+    assert got.sharding == p.out_shardings
+    assert_same(got, mlp(params, x))
+
+
 # --- a small transformer block --------------------------------------------------------------
 
 def layer_norm(x, scale):
