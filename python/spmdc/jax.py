@@ -13,7 +13,8 @@ Arguments are pytrees of jax.Array, numpy arrays, scalars or jax.ShapeDtypeStruc
 (so are jax.lax.with_sharding_constraint calls inside the function); every other leaf is free.
 The function is lowered with ``jax.jit(fn, keep_unused=True)`` (so that the module's entry
 parameters are the argument leaves, in order) on a copy of ``mesh`` whose axes are all
-``AxisType.Auto`` (explicit axes make JAX pin every intermediate value).
+``AxisType.Auto`` (explicit axes make JAX pin every intermediate value), or, where that fails
+and ``mesh`` has Explicit axes (code written for them), on ``mesh`` itself.
 
 How ``plan`` chooses (strategy="propagate", today's only one): the user's annotations are kept;
 every free argument leaf (of the arguments in ``batch_argnums``, default all) whose first
@@ -67,17 +68,37 @@ def _abstract(leaf: Any, mesh: Mesh, spec: Optional[PartitionSpec]) -> jax.Shape
     return jax.ShapeDtypeStruct(shape, dtype, sharding=sharding)
 
 
-def _lower_text(fn: Callable, args: Sequence[Any], mesh: Mesh, dialect: str
-                ) -> Tuple[str, List[Any], Any, List[Optional[PartitionSpec]], Any]:
+@dataclasses.dataclass
+class _Lowered:
+    text: str
+    leaves: List[Any]                       # the argument leaves, in parameter order
+    treedef: Any                            # of the positional arguments (a tuple)
+    user_specs: List[Optional[PartitionSpec]]  # per leaf, the user's spec or None
+    out_tree: Any                           # of fn's result
+    mesh: Mesh                              # the mesh it was lowered on
+
+
+def _lower_text(fn: Callable, args: Sequence[Any], mesh: Mesh, dialect: str) -> _Lowered:
+    """Lowers on the Auto copy of `mesh`; where that fails and `mesh` has Explicit axes (fn is
+    written for them: jax.sharding.reshard, out_sharding=...), on `mesh` itself."""
     leaves, treedef = jax.tree_util.tree_flatten(tuple(args))
-    auto = _auto_mesh(mesh)
     specs = [_user_spec(leaf, mesh) for leaf in leaves]
-    abstract = [_abstract(leaf, auto, spec) for leaf, spec in zip(leaves, specs)]
-    abstract_args = jax.tree_util.tree_unflatten(treedef, abstract)
-    with jax.set_mesh(auto):
-        lowered = jax.jit(fn, keep_unused=True).lower(*abstract_args)
+
+    def on(m: Mesh):
+        abstract = [_abstract(leaf, m, spec) for leaf, spec in zip(leaves, specs)]
+        with jax.set_mesh(m):
+            return jax.jit(fn, keep_unused=True).lower(*jax.tree_util.tree_unflatten(treedef, abstract))
+
+    used = _auto_mesh(mesh)
+    try:
+        lowered = on(used)
+    except Exception:
+        if used == mesh:
+            raise
+        used = mesh
+        lowered = on(used)
     text = lowered.as_text(dialect=dialect) if dialect == "hlo" else lowered.as_text()
-    return text, leaves, treedef, specs, lowered.out_tree
+    return _Lowered(text, leaves, treedef, specs, lowered.out_tree, used)
 
 
 def lower(fn: Callable, *args: Any, mesh: Mesh, dialect: str = "hlo") -> Module:
@@ -86,7 +107,7 @@ def lower(fn: Callable, *args: Any, mesh: Mesh, dialect: str = "hlo") -> Module:
     Shardy attributes); both read into the same IR."""
     if dialect not in ("hlo", "stablehlo"):
         raise BadInputError(f"dialect must be 'hlo' or 'stablehlo', got {dialect!r}")
-    text = _lower_text(fn, args, mesh, dialect)[0]
+    text = _lower_text(fn, args, mesh, dialect).text
     name = getattr(fn, "__name__", "fn")
     module = Module.parse(text, f"{name}.{'hlo' if dialect == 'hlo' else 'mlir'}")
     return module.annotate(mesh=mesh_text(mesh))
@@ -198,7 +219,8 @@ def _choose(module: Module, strategy: str, mesh: Mesh, leaves: List[Any],
 def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[Sequence[int]] = None,
          strategy: str = "propagate") -> Plan:
     """NamedShardings for the arguments and results of `fn`, to pass to jax.jit, on `mesh`
-    with its axes made Auto (the same mesh when they already are).
+    with its axes made Auto (the same mesh when they already are), or on `mesh` itself when fn
+    lowers only there (code written for Explicit axes).
 
     strategy="propagate": keeps the user's annotations (NamedSharding leaves of the example
     arguments, with_sharding_constraint calls), splits the first dimension of each other leaf
@@ -206,9 +228,10 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
     where it divides, and lets spmdc's propagation infer the remaining arguments and every
     result. strategy="auto" is reserved for spmdc's cost-model search (UnsupportedError until
     this build has it)."""
-    text, leaves, treedef, user_specs, out_tree = _lower_text(fn, example_args, mesh, "hlo")
+    low = _lower_text(fn, example_args, mesh, "hlo")
+    leaves, treedef, user_specs, out_tree = low.leaves, low.treedef, low.user_specs, low.out_tree
     name = getattr(fn, "__name__", "fn")
-    module = Module.parse(text, f"{name}.hlo").annotate(mesh=mesh_text(mesh))
+    module = Module.parse(low.text, f"{name}.hlo").annotate(mesh=mesh_text(mesh))
     if module.num_parameters != len(leaves):
         raise _spmdc.InternalError(
             f"plan: {len(leaves)} argument leaves but the lowered module has "
@@ -220,10 +243,10 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
         batch_leaves += [batch_argnums is None or k in batch_argnums] * n
     chosen = _choose(module, strategy, mesh, leaves, user_specs, batch_leaves)
     param_specs, result_specs = chosen.entry_specs()
-    # On the mesh with Auto axes: with Explicit ones JAX would type-check every op of fn
-    # against the shardings (and refuse a contraction over a sharded dimension without an
-    # out_sharding), where the plan means XLA to partition fn as spmdc propagated it.
-    auto = _auto_mesh(mesh)
+    # On the mesh fn was lowered on: the Auto copy where it lowers there (with Explicit axes JAX
+    # would type-check every op of fn against the shardings, and refuse a contraction over a
+    # sharded dimension without an out_sharding), `mesh` itself for code written for Explicit.
+    auto = low.mesh
     in_leaves = []
     for spec, user in zip(param_specs, user_specs):
         in_leaves.append(NamedSharding(auto, user if user is not None else _to_partition_spec(spec)))
