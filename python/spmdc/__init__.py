@@ -131,9 +131,12 @@ class Module:
                seed: int = 0) -> Dict[str, float]:
         """Runs the module on one device and partitioned on ``num_partitions`` in-process devices
         on the same random inputs and compares every output (``spmdc verify``). Returns
-        {num_partitions, outputs, max_abs_error, max_rel_error}; raises MismatchError when they
-        differ. Modules with manual regions (shard_map) raise UnsupportedError: the CLI's
-        ``spmdc verify --propagate`` compares those."""
+        {num_partitions, outputs, max_abs_error, max_rel_error, manual_reference}; raises
+        MismatchError when they differ. A module with manual regions (shard_map), which one
+        device cannot run, needs ``propagate=True``: its reference is then the module sharded
+        only as the regions require, on the same devices (manual_reference 1), as ``spmdc
+        verify --propagate`` does. A manual entry signature raises UnsupportedError (the CLI
+        runs those group by group)."""
         return self._m.verify(num_partitions, propagate, seed)
 
     def entry_specs(self, mesh: Optional[str] = None

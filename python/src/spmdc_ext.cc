@@ -214,35 +214,89 @@ std::string ReportJson(const PyModule& m, std::optional<int64_t> num_partitions,
   return Take(cli::RenderReport(options, std::move(copy), n));
 }
 
-// One device against n devices on the same random inputs (`spmdc verify` for modules without
-// manual regions; those the CLI compares).
+bool IsManualSharding(const Sharding& s) {
+  if (s.IsTuple()) {
+    for (const Sharding& e : s.tuple_elements())
+      if (IsManualSharding(e)) return true;
+    return false;
+  }
+  return s.IsManual() || s.IsManualSubgroup();
+}
+
+// The reference of a module with manual regions (shard_map bodies), which one device cannot
+// run: the module with every sharding dropped but the manual regions' own (their values, the
+// SPMDFullToShardShape / SPMDShardToFullShape boundaries, Sharding constraints), propagated and
+// partitioned like the module under test, so without the user's other choices. As `spmdc
+// verify --propagate` compares such modules.
+std::unique_ptr<Module> ManualRegionsOnly(const Module& module) {
+  std::unique_ptr<Module> stripped = module.Clone();
+  for (Computation* c : stripped->computations()) {
+    for (Instruction* i : c->instructions()) {
+      if (!i->has_sharding() || IsManualSharding(*i->sharding())) continue;
+      if (i->IsCustomCall("SPMDFullToShardShape") || i->IsCustomCall("SPMDShardToFullShape") ||
+          i->IsCustomCall("Sharding"))
+        continue;
+      i->clear_sharding();
+    }
+  }
+  return stripped;
+}
+
+// Propagated (with `propagate`, calls flattened first as propagate() does) and partitioned.
+PartitionResult PartitionForVerify(Module& module, int64_t n, bool propagate) {
+  if (propagate) {
+    Check(RunFlattenCalls(module).status());
+    Check(PropagateShardings(module).status());
+  }
+  return Take(PartitionAndCleanUp(module, PartitionOptions{n}));
+}
+
+// One device against n devices on the same random inputs (`spmdc verify`). A module with manual
+// regions is compared, with `propagate`, against the module sharded only as its manual regions
+// require, on the same n devices; one whose entry parameters or result are manual is left to
+// the CLI, which runs such programs group by group.
 std::map<std::string, double> Verify(const PyModule& m, std::optional<int64_t> num_partitions,
                                      bool propagate, uint64_t seed) {
   int64_t n = PartitionsOf(m, num_partitions);
   std::map<std::string, double> out;
   nb::gil_scoped_release release;
+  const Computation* entry = m.module->entry();
+  bool manual_region = false;
   for (const Computation* c : m.module->computations())
     for (const Instruction* i : c->instructions())
-      if (i->has_sharding() && (i->sharding()->IsManual() || i->sharding()->IsManualSubgroup()))
-        Raise(Unimplemented(
-            "verify: %{} is in a manual region; `spmdc verify --propagate` compares such modules",
-            i->name()));
+      if (i->has_sharding() && IsManualSharding(*i->sharding())) manual_region = true;
+  std::vector<const Instruction*> signature(entry->parameters().begin(), entry->parameters().end());
+  signature.push_back(entry->root());
+  for (const Instruction* i : signature)
+    if (i->has_sharding() && IsManualSharding(*i->sharding()))
+      Raise(Unimplemented(
+          "verify: %{} is manual at the entry signature; `spmdc verify` compares such modules",
+          i->name()));
+  if (manual_region && !propagate)
+    Raise(Unimplemented("verify: the module has manual regions (shard_map); one device cannot "
+                        "run them: verify(propagate=True) compares against the module sharded "
+                        "only as they require"));
   std::unique_ptr<Module> under_test = m.module->Clone();
   under_test->set_num_partitions(n);
   Check(VerifyModuleShardings(*under_test, nullptr, n));
-  if (propagate) {
-    Check(RunFlattenCalls(*under_test).status());  // as propagate() does
-    Check(PropagateShardings(*under_test).status());
-  }
-  PartitionResult partitioned = Take(PartitionAndCleanUp(*under_test, PartitionOptions{n}));
-  const Computation* entry = m.module->entry();
+  PartitionResult partitioned = PartitionForVerify(*under_test, n, propagate);
   std::vector<Literal> arguments;
   for (int64_t p = 0; p < entry->num_parameters(); ++p)
     arguments.push_back(RandomLiteral(entry->parameter(p)->shape(), ParameterSeed(seed, p)));
-  SingleDeviceContext device;
-  Literal reference = Take(Execute(*m.module, arguments, &device));
   SpmdOptions options;
   options.global_result_shape = entry->root()->shape();
+  Literal reference;
+  if (manual_region) {
+    std::unique_ptr<Module> plain = ManualRegionsOnly(*m.module);
+    plain->set_num_partitions(n);
+    PartitionResult plain_partitioned = PartitionForVerify(*plain, n, true);
+    reference = Take(ExecuteSpmd(*plain_partitioned.module, n, arguments,
+                                 plain_partitioned.parameter_shardings,
+                                 plain_partitioned.result_sharding, options));
+  } else {
+    SingleDeviceContext device;
+    reference = Take(Execute(*m.module, arguments, &device));
+  }
   Literal result = Take(ExecuteSpmd(*partitioned.module, n, arguments,
                                     partitioned.parameter_shardings, partitioned.result_sharding,
                                     options));
@@ -264,6 +318,7 @@ std::map<std::string, double> Verify(const PyModule& m, std::optional<int64_t> n
   out["outputs"] = static_cast<double>(got.size());
   out["max_abs_error"] = max_abs;
   out["max_rel_error"] = max_rel;
+  out["manual_reference"] = manual_region ? 1.0 : 0.0;
   return out;
 }
 
