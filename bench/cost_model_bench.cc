@@ -2,12 +2,15 @@
 // the example models x parallel strategies on 2 and 4 in-process devices. Each case is
 // propagated and partitioned as `spmdc run` does, run (a warm-up, then the median of several
 // steps, more for short ones; SpmdOptions::step_seconds: first device start to last device end), and predicted by
-// src/cost under a cpu-local profile that runtime/calibration.h measures in this process for
-// that device count (the same figures `spmdc calibrate` measures). Prints per case predicted vs
+// src/cost under a cpu-local profile for that device count and clock: one that `spmdc
+// calibrate --devices N [--clock cpu] -o FILE` wrote (--profile FILE), else one measured in this
+// process by the same function (runtime/calibration.h CalibrateCpuLocal). Prints per case predicted vs
 // measured, then the Spearman rank correlation of predicted and measured over the strategies
 // (all cases, and within each model), and the median absolute relative error. Asserts nothing.
 //
-//   build/bench/cost_model_bench [repetitions=7] [MODEL]   (MODEL: only that model's cases)
+//   build/bench/cost_model_bench [repetitions=7] [MODEL] [--profile FILE]...
+//     MODEL: only that model's cases; --profile: a profile `spmdc calibrate` wrote, used for the
+//     device count and clock its "calibration" record names (2 or 4 devices; wall or cpu)
 //
 // The machine is often shared: run it when `uptime` is low (it prints the load average before
 // and after); calibration and cases alternate per device count so both see the same load.
@@ -16,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <thread>
@@ -24,6 +28,7 @@
 #include "cost/cost.h"
 #include "hlo/parser.h"
 #include "models/examples.h"
+#include "nlohmann/json.hpp"
 #include "models/models.h"
 #include "partitioner/partitioner.h"
 #include "propagation/propagation.h"
@@ -189,11 +194,54 @@ double MedianOf(std::vector<double> v) {
 }  // namespace
 }  // namespace spmdc
 
+namespace spmdc {
+namespace {
+
+// A profile `spmdc calibrate` wrote, and the (devices, clock) its "calibration" record names.
+struct GivenProfile {
+  int64_t devices = 0;
+  int clock = 0;
+  HardwareProfile profile;
+};
+
+GivenProfile ReadProfile(const std::string& path) {
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  StatusOr<HardwareProfile> profile = ParseHardwareProfile(text, path);
+  if (!in || !profile.ok()) {
+    std::fprintf(stderr, "cost_model_bench: %s: %s\n", path.c_str(),
+                 in ? profile.status().ToString().c_str() : "cannot read");
+    std::exit(2);
+  }
+  profile->path = path;
+  const nlohmann::json j = nlohmann::json::parse(text);
+  if (!j.contains("calibration") || !j["calibration"].contains("devices")) {
+    std::fprintf(stderr, "cost_model_bench: %s: no \"calibration\" record (not written by spmdc calibrate)\n",
+                 path.c_str());
+    std::exit(2);
+  }
+  return {j["calibration"]["devices"].get<int64_t>(), j["calibration"].value("cpu_clock", false) ? kCpu : kWall,
+          *profile};
+}
+
+}  // namespace
+}  // namespace spmdc
+
 int main(int argc, char** argv) {
   using namespace spmdc;
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 7;
-  // Optional: only the models whose name is argv[2] (for profiling one of them).
-  const std::string only = argc > 2 ? argv[2] : "";
+  std::vector<std::string> positional;
+  std::vector<GivenProfile> given;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--profile" && i + 1 < argc) {
+      given.push_back(ReadProfile(argv[++i]));
+    } else {
+      positional.push_back(a);
+    }
+  }
+  const int reps = positional.size() > 0 ? std::atoi(positional[0].c_str()) : 7;
+  // Optional: only the models whose name is the second argument (for profiling one of them).
+  const std::string only = positional.size() > 1 ? positional[1] : "";
   const std::vector<Model> models = {
       {"mlp", Mlp}, {"mlp-large", MlpLarge}, {"transformer", Transformer}, {"transformer-large", TransformerLarge}};
   const std::map<int64_t, std::vector<Strategy>> strategies = {{2, {{2, 1}, {1, 2}}}, {4, {{4, 1}, {1, 4}, {2, 2}}}};
@@ -202,17 +250,25 @@ int main(int argc, char** argv) {
               std::thread::hardware_concurrency(), reps, LoadAverage());
   std::vector<Case> cases;
   for (const auto& [devices, list] : strategies) {
-    Calibration cal[2];
+    HardwareProfile profile[2];
     for (int k : {kWall, kCpu}) {
+      auto file = std::find_if(given.begin(), given.end(),
+                               [&](const GivenProfile& g) { return g.devices == devices && g.clock == k; });
+      if (file != given.end()) {
+        profile[k] = file->profile;
+        std::printf("\n[%s] %s (from %s)\n", kClockName[k], profile[k].description.c_str(), profile[k].path.c_str());
+        continue;
+      }
       CalibrationOptions co;
       co.devices = devices;
       co.cpu_clock = k == kCpu;
+      co.invocation = "bench/cost_model_bench";
       StatusOr<Calibration> c = CalibrateCpuLocal(co);
       SPMDC_CHECK(c.ok());
-      cal[k] = *c;
-      std::printf("\n[%s] %s", kClockName[k], cal[k].Summary().c_str());
+      profile[k] = c->profile;
+      std::printf("\n[%s] %s", kClockName[k], c->Summary().c_str());
     }
-    const HardwareProfile* hw[2] = {&cal[kWall].profile, &cal[kCpu].profile};
+    const HardwareProfile* hw[2] = {&profile[kWall], &profile[kCpu]};
     std::printf("\n%-18s %-8s | %10s %10s %7s | %10s %10s %7s | %s\n", "model", "strategy", "predicted", "wall", "error",
                 "predicted", "cpu", "error", "cpu model: compute, communication");
     for (const Model& m : models) {

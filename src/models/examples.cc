@@ -32,6 +32,8 @@ const std::vector<Entry>& Entries() {
        [] { return BuildTransformerTrainingStep(SmallTransformerOptions(2, 4)); }},
       {{"transformer-large", "the transformer with enough layers for 100000 instructions, one device", 1},
        [] { return BuildTransformerTrainingStep(TransformerOptionsForInstructionCount(100000, SmallTransformerOptions())); }},
+      {{"moe", "GShard MoE transformer training step (top-2 gating over 8 experts, Adam), expert parallel over 4 devices", 4},
+       [] { return BuildTransformerTrainingStep(MoeOptions(4)); }},
       {{"gpt3", "GPT-3 175B-shaped training step (96 layers, d_model 12288, bf16), data=8 x model=64 (512 devices)", 512},
        [] { return BuildTransformerTrainingStep(Gpt3Options()); }},
   };
@@ -66,6 +68,16 @@ TransformerOptions SmallTransformerOptions(int64_t data, int64_t model) {
   o.vocab = 32;
   o.parallel.data = data;
   o.parallel.model = model;
+  return o;
+}
+
+TransformerOptions MoeOptions(int64_t data) {
+  TransformerOptions o = SmallTransformerOptions(data, 1);
+  o.batch = 8;
+  o.ffn = 128;
+  o.experts = 8;
+  o.optimizer = "adam";
+  o.parallel.annotate_results = data > 1;
   return o;
 }
 

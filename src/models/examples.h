@@ -40,4 +40,10 @@ TransformerOptions SmallTransformerOptions(int64_t data = 1, int64_t model = 1);
 // `layers` and the other fields can be shrunk for tests with the same structure.
 TransformerOptions Gpt3Options();
 
+// The GShard MoE example (`spmdc example moe`): the small transformer (B=8 S=16 D=64 H=4 F=128
+// L=2, 32 classes) whose second layer's feed-forward block is a top-2 MoE of 8 experts
+// (capacity factor 1.25: C = 5), trained with Adam, expert parallel over `data` devices
+// (the batch and the experts split over them; 1, 2, 4 or 8).
+TransformerOptions MoeOptions(int64_t data = 4);
+
 }  // namespace spmdc

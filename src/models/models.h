@@ -68,15 +68,32 @@ struct TransformerOptions {
   // Megatron's vocab-parallel output layer: w_out[D,vocab] split over "model" on its vocab dim
   // (the logits, their softmax and its reductions then stay split too). False: w_out replicated.
   bool vocab_parallel = false;
+  // GShard mixture-of-experts: with experts > 0, the feed-forward block of every moe_every-th
+  // layer (layers moe_every-1, 2·moe_every-1, ...) is a top-2-gated MoE layer of `experts`
+  // experts (each a D -> F -> D MLP), one group of S tokens per sequence, expert capacity
+  // C = ceil(capacity_factor · 2S / E) (tokens past it are dropped, as GShard drops them), and
+  // the load-balancing loss aux_loss_weight · E² · mean(density · density_proxy) added to the
+  // loss. Expert parallelism is over "data": the groups (the batch) and the experts' dim are
+  // both split over it, so dispatch and combine reshard between them with all-to-all. F is split
+  // over "model" when model > 1.
+  int64_t experts = 0;
+  int64_t moe_every = 2;
+  double capacity_factor = 1.25;
+  double aux_loss_weight = 0.01;
+  // "sgd", or "adam": Adam (β1 0.9, β2 0.999, ε 1e-8) with its first and second moments as
+  // parameters m_<weight>, v_<weight> (after the weights, each sharded as its weight) and the
+  // step count `step` s32[] last; the result adds the new moments after the new weights.
+  std::string optimizer = "sgd";
   ParallelismOptions parallel;
 };
 
-// One SGD training step of a pre-LayerNorm transformer (dense input, no embedding).
+// One training step (SGD or Adam) of a pre-LayerNorm transformer (dense input, no embedding).
 //   params: x[B,S,D], target (y[B,S,D] f32, or labels s32[B,S] when vocab > 0), then per layer
 //   ln1_scale[D], ln1_bias[D], wq[D,H,Dh], wk[D,H,Dh], wv[D,H,Dh], wo[H,Dh,D], ln2_scale[D],
-//   ln2_bias[D], w1[D,F], b1[F], w2[F,D], b2[D]; then lnf_scale[D], lnf_bias[D] and, when
-//   vocab > 0, w_out[D,vocab].
-//   result: (loss, new weights... in parameter order).
+//   ln2_bias[D], w1[D,F], b1[F], w2[F,D], b2[D] (an MoE layer instead: wg[D,E], wi[E,D,F],
+//   wo[E,F,D]); then lnf_scale[D], lnf_bias[D] and, when vocab > 0, w_out[D,vocab]; with Adam
+//   then m_*, v_* per weight and step.
+//   result: (loss, new weights... in parameter order[, new m..., new v...]).
 std::string BuildTransformerTrainingStep(const TransformerOptions& options);
 
 // Number of instructions (lines of the form `name = ...`) in HLO text.

@@ -14,11 +14,11 @@ namespace spmdc::models_internal {
 // ""), on the mesh of `p`. Axes of size 1 are ignored. Empty when `p` is not annotated.
 std::string Spec(const ParallelismOptions& p, const std::vector<std::string>& axes);
 
-// Adds Grad(loss, weights), the SGD update w - lr * dw (or the gradients themselves when
-// `output_gradients`), the result tuple (loss, ...) and returns the module text (with
-// num_partitions when annotated).
+// Adds Grad(loss, weights), the update (SGD: w - lr * dw; Adam with `adam`: see
+// TransformerOptions::optimizer) or the gradients themselves when `output_gradients`, the result
+// tuple (loss, ...) and returns the module text (with num_partitions when annotated).
 std::string FinishTrainingStep(graph::Graph& g, graph::Value loss, const std::vector<graph::Value>& weights,
                                double learning_rate, bool output_gradients, const std::string& name,
-                               const ParallelismOptions& p);
+                               const ParallelismOptions& p, bool adam = false);
 
 }  // namespace spmdc::models_internal

@@ -1,5 +1,6 @@
-// A pre-LayerNorm transformer training step (attention + MLP blocks, loss, backward by
-// autodiff, SGD update) in HLO, with optional data / Megatron tensor / 2-D parallel annotations.
+// A pre-LayerNorm transformer training step (attention + MLP or GShard MoE blocks, loss, backward
+// by autodiff, SGD or Adam update) in HLO, with optional data / Megatron tensor / 2-D / expert
+// parallel annotations.
 #include <cmath>
 
 #include "fmt/format.h"
@@ -33,6 +34,13 @@ class TransformerBuilder {
     if (!p_.constrain_activations || !p_.annotated()) return v;
     return g_.ShardingConstraint(v, Spec(p_, axes));
   }
+  // The constraints of an MoE layer, always set when annotated: expert parallelism is the
+  // choice to split the experts' tensors over "data", which propagation alone would not make
+  // for the activations (GShard annotates them the same way).
+  Value ConstrainExperts(Value v, const std::vector<std::string>& axes) {
+    if (!p_.annotated()) return v;
+    return g_.ShardingConstraint(v, Spec(p_, axes));
+  }
   Value Weight(const std::vector<int64_t>& dims, const std::string& name, const std::vector<std::string>& axes) {
     Value w = g_.Param(TensorShape{t_, dims}, name, Spec(p_, axes));
     weights_.push_back(w);
@@ -41,13 +49,20 @@ class TransformerBuilder {
   Value LayerNorm(Value x, Value scale, Value bias);
   Value Attention(Value x, Value wq, Value wk, Value wv, Value wo);
   Value Mlp(Value x, Value w1, Value b1, Value w2, Value b2);
+  // GShard's top-2 MoE layer (TransformerOptions::experts); adds its load-balancing loss to aux_.
+  Value Moe(Value x, Value wg, Value wi, Value wo);
   Value Activation(Value x);
+  // The one-hot of the largest entry along the last dim of [G,S,E] (as f32 0/1; random inputs
+  // have no ties), and (exclusive) running counts of a 0/1 mask along S, per expert.
+  Value TopOneHot(Value probs);
+  Value ExclusiveCumsum(Value mask);
 
   const TransformerOptions& o_;
   const ParallelismOptions& p_;
   const std::string t_;
   Graph g_;
   std::vector<Value> weights_;
+  std::vector<Value> aux_;  // load-balancing losses of the MoE layers (scalars)
 };
 
 Value TransformerBuilder::LayerNorm(Value x, Value scale, Value bias) {
@@ -123,10 +138,94 @@ Value TransformerBuilder::Mlp(Value x, Value w1, Value b1, Value w2, Value b2) {
   return out;
 }
 
+Value TransformerBuilder::TopOneHot(Value probs) {
+  const std::vector<int64_t> dims = g_.shape(probs).dims;  // [G,S,E]
+  Value top = Bcast(g_.ReduceMax(probs, {2}), dims, {0, 1});
+  return g_.Convert(g_.Compare(probs, top, "EQ"), t_);
+}
+
+Value TransformerBuilder::ExclusiveCumsum(Value mask) {
+  const std::vector<int64_t> dims = g_.shape(mask).dims;  // [G,S,E]
+  const int64_t S = dims[1];
+  // before[s', s] = 1 where s < s': counts[G,S,E] = Σ_s before[s', s] mask[g, s, e].
+  Value rows = g_.Iota(TensorShape{"s32", {S, S}}, 0), cols = g_.Iota(TensorShape{"s32", {S, S}}, 1);
+  Value before = g_.Convert(g_.Compare(cols, rows, "LT"), t_);
+  Value counts = g_.Dot(before, mask, DotDims{{}, {}, {1}, {1}});  // [S', G, E]
+  return g_.Transpose(counts, {1, 0, 2});
+}
+
+Value TransformerBuilder::Moe(Value x, Value wg, Value wi, Value wo) {
+  const int64_t G = o_.batch, S = o_.seq, E = o_.experts;
+  const int64_t C = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(o_.capacity_factor * 2.0 * S / E)));
+  const std::vector<int64_t> gse = {G, S, E}, gsec = {G, S, E, C};
+  // Gates: softmax over experts of x · wg.
+  Value logits = g_.Dot(x, wg, DotDims{{}, {}, {2}, {0}});  // [G,S,E]
+  Value shifted = g_.Sub(logits, Bcast(g_.ReduceMax(logits, {2}), gse, {0, 1}));
+  Value e = g_.Exp(shifted);
+  Value probs = g_.Div(e, Bcast(g_.ReduceSum(e, {2}), gse, {0, 1}));
+  g_.SetName(probs, "moe_gates");
+  // Top-1 and top-2 experts, and each token's position in its expert's buffer: top-1 tokens
+  // first in token order, then top-2 tokens after every top-1 token of that expert.
+  Value mask1 = TopOneHot(probs);
+  Value mask2 = TopOneHot(g_.Mul(probs, g_.Sub(Scalar(1.0, gse), mask1)));
+  Value pos1 = ExclusiveCumsum(mask1);
+  Value top1_count = Bcast(g_.ReduceSum(mask1, {1}), gse, {0, 2});
+  Value pos2 = g_.Add(ExclusiveCumsum(mask2), top1_count);
+  // Load balancing (GShard): E² · mean over groups and experts of the fraction of tokens whose
+  // top-1 is e times the mean gate of e.
+  const double inv_s = 1.0 / static_cast<double>(S);
+  Value density = g_.Mul(g_.ReduceSum(mask1, {1}), Scalar(inv_s, {G, E}));
+  Value proxy = g_.Mul(g_.ReduceSum(probs, {1}), Scalar(inv_s, {G, E}));
+  Value balance = g_.ReduceSum(g_.Mul(density, proxy), {0, 1});
+  aux_.push_back(g_.Mul(balance, g_.Constant(o_.aux_loss_weight * E / static_cast<double>(G), t_)));  // E² / (G·E)
+  // Drop what overflows the capacity; the two kept gates, normalised to sum to 1.
+  auto keep = [&](Value mask, Value pos) {
+    return g_.Mul(mask, g_.Convert(g_.Compare(pos, Scalar(static_cast<double>(C), gse), "LT"), t_));
+  };
+  mask1 = keep(mask1, pos1);
+  mask2 = keep(mask2, pos2);
+  Value gate1 = g_.ReduceSum(g_.Mul(probs, mask1), {2});  // [G,S] (0 when dropped)
+  Value gate2 = g_.ReduceSum(g_.Mul(probs, mask2), {2});
+  Value denom = g_.Add(g_.Add(gate1, gate2), Scalar(1e-9, {G, S}));
+  gate1 = g_.Div(gate1, denom);
+  gate2 = g_.Div(gate2, denom);
+  // dispatch[G,S,E,C] = 1 where token s goes to slot c of expert e; combine weights it.
+  Value slots = g_.Iota(TensorShape{t_, gsec}, 3);
+  auto onehot = [&](Value mask, Value pos) {
+    Value at = g_.Convert(g_.Compare(Bcast(pos, gsec, {0, 1, 2}), slots, "EQ"), t_);
+    return g_.Mul(at, Bcast(mask, gsec, {0, 1, 2}));
+  };
+  Value d1 = onehot(mask1, pos1), d2 = onehot(mask2, pos2);
+  Value dispatch = g_.Add(d1, d2);
+  Value combine = g_.Add(g_.Mul(d1, Bcast(gate1, gsec, {0, 1})), g_.Mul(d2, Bcast(gate2, gsec, {0, 1})));
+  g_.SetName(dispatch, "moe_dispatch");
+  g_.SetName(combine, "moe_combine");
+  // Expert inputs [E,G,C,D] (einsum GSEC,GSD->EGCD), computed where the tokens are (split over
+  // groups), then resharded onto the experts: the dispatch all-to-all.
+  Value gathered = ConstrainExperts(g_.Dot(dispatch, x, DotDims{{0}, {0}, {1}, {1}}), {"data", "", "", ""});  // [G,E,C,D]
+  Value in = g_.Transpose(gathered, {1, 0, 2, 3});
+  in = ConstrainExperts(in, {"data", "", "", ""});
+  g_.SetName(in, "moe_expert_inputs");
+  Value h = g_.Dot(in, wi, DotDims{{0}, {0}, {3}, {1}});  // [E,G,C,F]
+  h = ConstrainExperts(Activation(h), {"data", "", "", "model"});
+  Value out = g_.Dot(h, wo, DotDims{{0}, {0}, {3}, {1}});  // [E,G,C,D]
+  out = ConstrainExperts(out, {"data", "", "", ""});
+  g_.SetName(out, "moe_expert_outputs");
+  // Back to the tokens: resharded onto the groups (the combine all-to-all), then the einsum
+  // GSEC,EGCD->GSD where the tokens are.
+  out = ConstrainExperts(out, {"", "data", "", ""});
+  Value y = g_.Dot(combine, out, DotDims{{0}, {1}, {2, 3}, {0, 2}});  // [G,S,D]
+  y = ConstrainExperts(y, {"data", "", ""});
+  g_.SetName(y, "moe");
+  return y;
+}
+
 std::string TransformerBuilder::Build() {
   const int64_t B = o_.batch, S = o_.seq, D = o_.model, H = o_.heads, F = o_.ffn;
   SPMDC_CHECK_MSG(B >= 1 && S >= 1 && H >= 1 && D % H == 0 && F >= 1 && o_.layers >= 0,
                   "bad transformer options");
+  SPMDC_CHECK_MSG(o_.optimizer == "sgd" || o_.optimizer == "adam", "optimizer must be sgd or adam");
+  SPMDC_CHECK_MSG(o_.experts == 0 || (o_.experts >= 2 && o_.moe_every >= 1), "MoE needs at least 2 experts");
   const int64_t Dh = D / H;
   const std::vector<int64_t> act = {B, S, D};
   Value x = g_.Param(TensorShape{t_, act}, "x", Spec(p_, {"data", "", ""}));
@@ -143,13 +242,21 @@ std::string TransformerBuilder::Build() {
     Value wo = Weight({H, Dh, D}, name("wo"), {"model", "", ""});
     Value ln2_s = Weight({D}, name("ln2_scale"), {""});
     Value ln2_b = Weight({D}, name("ln2_bias"), {""});
-    Value w1 = Weight({D, F}, name("w1"), {"", "model"});
-    Value b1 = Weight({F}, name("b1"), {"model"});
-    Value w2 = Weight({F, D}, name("w2"), {"model", ""});
-    Value b2 = Weight({D}, name("b2"), {""});
     h = g_.Add(h, Attention(LayerNorm(h, ln1_s, ln1_b), wq, wk, wv, wo));
     h = Constrain(h, {"data", "", ""});
-    h = g_.Add(h, Mlp(LayerNorm(h, ln2_s, ln2_b), w1, b1, w2, b2));
+    if (o_.experts > 0 && l % o_.moe_every == o_.moe_every - 1) {
+      const int64_t E = o_.experts;
+      Value wg = Weight({D, E}, name("wg"), {"", ""});
+      Value wi = Weight({E, D, F}, name("wi"), {"data", "", "model"});
+      Value wo2 = Weight({E, F, D}, name("wo_experts"), {"data", "model", ""});
+      h = g_.Add(h, Moe(LayerNorm(h, ln2_s, ln2_b), wg, wi, wo2));
+    } else {
+      Value w1 = Weight({D, F}, name("w1"), {"", "model"});
+      Value b1 = Weight({F}, name("b1"), {"model"});
+      Value w2 = Weight({F, D}, name("w2"), {"model", ""});
+      Value b2 = Weight({D}, name("b2"), {""});
+      h = g_.Add(h, Mlp(LayerNorm(h, ln2_s, ln2_b), w1, b1, w2, b2));
+    }
     h = Constrain(h, {"data", "", ""});
   }
   Value lnf_s = Weight({D}, "lnf_scale", {""});
@@ -175,8 +282,10 @@ std::string TransformerBuilder::Build() {
     loss = g_.Mul(g_.ReduceSum(g_.Mul(diff, diff), {0, 1, 2}),
                   g_.Constant(1.0 / static_cast<double>(B * S * D), t_));
   }
+  for (Value aux : aux_) loss = g_.Add(loss, aux);
   return models_internal::FinishTrainingStep(g_, loss, weights_, o_.learning_rate, o_.output_gradients,
-                                             "transformer_train_step", p_);
+                                             o_.experts > 0 ? "moe_train_step" : "transformer_train_step", p_,
+                                             o_.optimizer == "adam");
 }
 
 }  // namespace

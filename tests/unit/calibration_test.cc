@@ -14,7 +14,8 @@ namespace {
 TEST(CalibrationTest, ProfileIsCompleteAndRoundTripsThroughJson) {
   CalibrationOptions o;
   o.devices = 2;
-  o.repetitions = 1;
+  o.quick = true;
+  o.collective_seconds = 2;
   StatusOr<Calibration> c = CalibrateCpuLocal(o);
   ASSERT_TRUE(c.ok()) << c.status();
   const HardwareProfile& p = c->profile;
@@ -30,6 +31,13 @@ TEST(CalibrationTest, ProfileIsCompleteAndRoundTripsThroughJson) {
   EXPECT_EQ(p.links[0].domain_devices, 0);
   EXPECT_GT(p.links[0].bandwidth, 0);
   EXPECT_GT(p.links[0].latency, 0);
+  EXPECT_GT(p.MatmulFlops(DType::kBF16), 0);
+  // Every collective kind was measured at two sizes at least and has its own fit.
+  for (const char* kind : {"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute"}) {
+    ASSERT_TRUE(p.links[0].collectives.count(kind)) << kind;
+    EXPECT_GT(p.links[0].collectives.at(kind).bandwidth, 0) << kind;
+    EXPECT_GT(p.links[0].collectives.at(kind).latency, 0) << kind;
+  }
   EXPECT_NE(c->Summary().find("f32 dot"), std::string::npos);
 
   StatusOr<HardwareProfile> back = ParseHardwareProfile(c->ProfileJson(), "cpu-local.json");
@@ -45,6 +53,33 @@ TEST(CalibrationTest, ProfileIsCompleteAndRoundTripsThroughJson) {
   EXPECT_DOUBLE_EQ(back->matmul_half_size, p.matmul_half_size);
   EXPECT_DOUBLE_EQ(back->links[0].latency, p.links[0].latency);
   EXPECT_DOUBLE_EQ(back->links[0].bandwidth, p.links[0].bandwidth);
+  EXPECT_DOUBLE_EQ(back->MatmulFlops(DType::kBF16), p.MatmulFlops(DType::kBF16));
+  for (const auto& [kind, f] : p.links[0].collectives) {
+    ASSERT_TRUE(back->links[0].collectives.count(kind)) << kind;
+    EXPECT_DOUBLE_EQ(back->links[0].collectives.at(kind).bandwidth, f.bandwidth) << kind;
+    EXPECT_DOUBLE_EQ(back->links[0].collectives.at(kind).latency, f.latency) << kind;
+  }
+}
+
+// Points made from known α and β are fitted back exactly; points bandwidth alone explains get
+// the latency floor (1 ns), never a negative latency.
+TEST(CalibrationTest, FitAlphaBetaRecoversTheModel) {
+  const double alpha = 3e-6, beta = 2e9;
+  std::vector<CollectiveSample> points;
+  for (int64_t steps : {2, 6, 14})
+    for (double wire : {4e3, 1e6, 6e7}) points.push_back({"all-reduce", 4, 0, alpha * steps + wire / beta, steps, wire});
+  std::vector<const CollectiveSample*> all;
+  for (const CollectiveSample& p : points) all.push_back(&p);
+  CollectiveFit f = FitAlphaBeta(all);
+  EXPECT_NEAR(f.latency / alpha, 1, 1e-9);
+  EXPECT_NEAR(f.bandwidth / beta, 1, 1e-9);
+  EXPECT_LT(f.max_error, 1e-9);
+  EXPECT_TRUE(f.note.empty());
+
+  for (CollectiveSample& p : points) p.seconds = p.wire_bytes / beta;  // no latency at all
+  f = FitAlphaBeta(all);
+  EXPECT_NEAR(f.bandwidth / beta, 1, 1e-6);
+  EXPECT_DOUBLE_EQ(f.latency, 1e-9);
 }
 
 TEST(CalibrationTest, StepTimeChargesOverheadsAndTranscendentalRate) {

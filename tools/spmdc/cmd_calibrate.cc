@@ -1,11 +1,15 @@
-// spmdc calibrate [-o OUT] [--quick]: measures this machine's in-process backend (calibrate.h)
-// and writes the `cpu-local` hardware profile that `report --hardware cpu-local` reads.
+// spmdc calibrate [-o OUT] [--quick]: measures this machine's in-process backend
+// (runtime/calibration.h, the one calibration bench/cost_model_bench also uses) and writes the
+// `cpu-local` hardware profile that `report --hardware cpu-local` reads.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
-#include "calibrate.h"
+#include <algorithm>
+#include <thread>
+
 #include "commands.h"
+#include "runtime/calibration.h"
 
 namespace spmdc::cli {
 
@@ -33,6 +37,7 @@ Command AddCalibrateCommand(CLI::App& root) {
     bool quick = false;
     int64_t devices = 0;
     double time_limit = 60;
+    std::string clock = "wall";
   };
   auto args = std::make_shared<Args>();
   app->add_option("-o,--output", args->out,
@@ -49,18 +54,31 @@ Command AddCalibrateCommand(CLI::App& root) {
                   "seconds the whole calibration may take (default 60; 5 with --quick)")
       ->type_name("S")
       ->check(CLI::Range(0.5, 3600.0));
+  app->add_option("--clock", args->clock,
+                  "what a step's time is: 'wall' (what a run here takes now) or 'cpu' (the "
+                  "devices' CPU time as an idle machine's wall time, for a machine others share)")
+      ->type_name("wall|cpu")
+      ->check(CLI::IsMember({"wall", "cpu"}));
   return {app, [args, app]() -> Status {
             CalibrationOptions options;
             options.quick = args->quick;
-            options.devices = args->devices;
-            options.time_budget_seconds = app->get_option("--time-limit")->count()
-                                              ? args->time_limit
-                                          : args->quick ? 5.0
-                                                        : 60.0;
+            const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+            options.devices = args->devices > 0 ? args->devices : std::clamp(cores, 2, 8);
+            options.cpu_clock = args->clock == "cpu";
+            const double limit = app->get_option("--time-limit")->count() ? args->time_limit
+                                 : args->quick                             ? 5.0
+                                                                           : 60.0;
+            // The compute figures take a few seconds whatever the limit; the collective points
+            // get 60% of it (their sizes beyond the two smallest run while it lasts).
+            options.collective_seconds = 0.6 * limit;
+            options.invocation = args->quick ? "spmdc calibrate --quick" : "spmdc calibrate";
             options.progress = [](const std::string& line) {
               std::fprintf(stderr, "calibrate: %s\n", line.c_str());
             };
-            ASSIGN_OR_RETURN(std::string profile, CalibrateCpuLocal(options));
+            ASSIGN_OR_RETURN(Calibration calibration, CalibrateCpuLocal(options));
+            const std::string profile = calibration.ProfileJson();
+            // What `report --hardware` will read must parse.
+            RETURN_IF_ERROR(ParseHardwareProfile(profile, "cpu-local").status());
             std::string path = args->out.empty() ? DefaultProfilePath() : args->out;
             if (path != "-") {
               std::error_code ec;
