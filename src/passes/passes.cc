@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "support/check.h"
 
 namespace spmdc {
 
@@ -191,6 +192,72 @@ StatusOr<bool> RunCleanup(Module& module) {
   ASSIGN_OR_RETURN(bool b, RunCse(module));
   ASSIGN_OR_RETURN(bool c, RunDce(module));
   return r || a || b || c;
+}
+
+namespace {
+
+// A copy of `c` in `module` under a fresh name; its instructions get fresh names and ids, and
+// call the same computations `c`'s call.
+Computation* CloneComputation(Module& module, const Computation& c) {
+  auto clone = std::make_unique<Computation>(module.UniqueName(c.name() + ".clone"));
+  clone->set_execution_thread(c.execution_thread());
+  clone->set_location(c.location());
+  absl::flat_hash_map<const Instruction*, Instruction*> map;
+  for (Instruction* old : c.instructions()) {
+    auto ni = std::make_unique<Instruction>(old->opcode(), old->shape(), module.UniqueName(old->name()));
+    ni->set_parameter_number(old->parameter_number());
+    ni->set_location(old->location());
+    ni->set_sharding(old->sharding_ptr());
+    if (old->literal()) ni->set_literal(*old->literal());
+    for (const auto& [id, value] : old->attrs().entries())
+      if (id != AttrId::kControlPredecessors) ni->attrs().Set(id, value);
+    ni->attrs().unknown() = old->attrs().unknown();
+    map[old] = clone->AddInstruction(std::move(ni));
+  }
+  for (Instruction* old : c.instructions()) {
+    Instruction* ni = map[old];
+    for (Instruction* op : old->operands()) ni->AppendOperand(map.at(op));
+    if (const auto* cp = old->control_predecessors())
+      for (Instruction* p : *cp) ni->AddControlPredecessor(map.at(p));
+  }
+  if (c.root()) clone->set_root(map.at(c.root()));
+  SPMDC_CHECK(clone->RebuildParameterList().ok());
+  return module.AddComputation(std::move(clone));
+}
+
+}  // namespace
+
+StatusOr<bool> RunFlattenCalls(Module& module) {
+  bool changed = false;
+  // Each round clones the shared callees of the computations reachable now; clones call what
+  // the originals call, so nested shared callees are split in later rounds. The call graph is
+  // acyclic, so this ends (after at most its depth rounds).
+  for (bool again = true; again;) {
+    again = false;
+    absl::flat_hash_map<const Computation*, std::vector<Instruction*>> calls;
+    absl::flat_hash_set<const Computation*> other_uses;
+    std::vector<Computation*> order = module.MakeComputationPostOrder();
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {  // callers first
+      for (Instruction* i : (*it)->instructions()) {
+        for (Computation* callee : i->called_computations()) {
+          if (i->opcode() == Opcode::kCall)
+            calls[callee].push_back(i);
+          else
+            other_uses.insert(callee);
+        }
+      }
+    }
+    for (Computation* callee : order) {
+      auto found = calls.find(callee);
+      if (found == calls.end() || found->second.size() < 2 || other_uses.contains(callee)) continue;
+      for (size_t k = 1; k < found->second.size(); ++k) {
+        Computation* clone = CloneComputation(module, *callee);
+        found->second[k]->ReplaceCalledComputation(callee, clone);
+      }
+      changed = again = true;
+    }
+  }
+  return changed;
 }
 
 }  // namespace spmdc

@@ -1,5 +1,5 @@
-// Clean-up passes run after partitioning (GSPMD.md §3.1 step 6). Each returns whether it changed
-// the module.
+// Clean-up passes run after partitioning (GSPMD.md §3.1 step 6), and FlattenCalls, run before
+// propagation by the Python package. Each returns whether it changed the module.
 #pragma once
 
 #include "ir/module.h"
@@ -23,6 +23,14 @@ StatusOr<bool> RunCse(Module& module);
 // gradient of a value used by several column-parallel dots (Megatron's QKV) sums three
 // all-reduces; after this pass it all-reduces their sum. The summation order changes (as in XLA).
 StatusOr<bool> RunAllReduceReassociate(Module& module);
+// Gives every `call` its own callee: a computation that several call instructions call (JAX's
+// HLO export calls one `relu` or `gelu` computation from every layer) is cloned for each caller
+// after the first, callees of clones too, as XLA's FlattenCallGraph does. Propagation relates a
+// callee to one caller (its parameters and root take that call site's shardings), so without
+// this every other call site of a shared callee stays unsharded. Computations that other
+// instructions also apply (reduce's to_apply, while bodies) are left alone. Clones are named
+// NAME.clone (and .clone.N), their instructions get fresh names.
+StatusOr<bool> RunFlattenCalls(Module& module);
 // All-reduce reassociation, tuple simplification, CSE, DCE.
 StatusOr<bool> RunCleanup(Module& module);
 

@@ -219,7 +219,8 @@ const std::vector<std::string>& ReportFormats() {
   return formats;
 }
 
-Status RunReport(const ReportOptions& args, std::unique_ptr<Module> module, int64_t n) {
+StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Module> module,
+                                   int64_t n) {
   ASSIGN_OR_RETURN(HardwareProfile hw, LoadHardwareProfile(args.hardware, args.hardware_dir));
   CostOptions options;
   options.num_partitions = n;
@@ -255,6 +256,11 @@ Status RunReport(const ReportOptions& args, std::unique_ptr<Module> module, int6
     out = args.format == "json" ? ToJson(report, hw, options.mesh)
                                 : ToText(*per_device, report, hw, options.mesh);
   }
+  return out;
+}
+
+Status RunReport(const ReportOptions& args, std::unique_ptr<Module> module, int64_t n) {
+  ASSIGN_OR_RETURN(std::string out, RenderReport(args, std::move(module), n));
   return WriteOutput(args.out, out);
 }
 

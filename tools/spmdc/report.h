@@ -31,6 +31,10 @@ struct ReportOptions {
 };
 // `module` is loaded and annotated, with num_partitions = n. Unless options.partitioned it is
 // propagated and partitioned first, as `compile` does.
+// The report of `module` in options.format (options.out is not used): what RunReport writes, and
+// what the Python package's Module.report() returns (JSON).
+StatusOr<std::string> RenderReport(const ReportOptions& options, std::unique_ptr<Module> module,
+                                   int64_t n);
 Status RunReport(const ReportOptions& options, std::unique_ptr<Module> module, int64_t n);
 
 }  // namespace spmdc::cli

@@ -1,0 +1,125 @@
+// RunFlattenCalls (passes.h): every call site gets its own callee, nested shared callees too,
+// computations also applied by other instructions are left alone; after it, propagation
+// shards every call site of what was one shared callee (before it, only one).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+
+#include "hlo/parser.h"
+#include "hlo/printer.h"
+#include "interpreter/interpreter.h"
+#include "ir/verifier.h"
+#include "passes/passes.h"
+#include "propagation/propagation.h"
+#include "runtime/host_values.h"
+
+namespace spmdc {
+namespace {
+
+std::unique_ptr<Module> Parse(std::string_view text) {
+  auto m = ParseHloModule(text);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  return m.ok() ? std::move(*m) : nullptr;
+}
+
+Instruction* Find(Module& m, std::string_view name) {
+  for (Computation* c : m.computations())
+    for (Instruction* i : c->instructions())
+      if (i->name() == name) return i;
+  ADD_FAILURE() << "no instruction " << name;
+  return nullptr;
+}
+
+// Two layers calling one relu, as JAX exports jax.nn.relu; relu calls a shared helper.
+constexpr std::string_view kShared = R"(
+HloModule m, num_partitions=4
+
+%clip (c: f32[8,16]) -> f32[8,16] {
+  %c = f32[8,16] parameter(0)
+  %z = f32[] constant(0)
+  %zb = f32[8,16] broadcast(%z), dimensions={}
+  ROOT %m = f32[8,16] maximum(%c, %zb)
+}
+
+%relu (a: f32[8,16]) -> f32[8,16] {
+  %a = f32[8,16] parameter(0)
+  ROOT %r = f32[8,16] call(%a), to_apply=%clip
+}
+
+%sum (p: f32[], q: f32[]) -> f32[] {
+  %p = f32[] parameter(0)
+  %q = f32[] parameter(1)
+  ROOT %s = f32[] add(%p, %q)
+}
+
+ENTRY %e {
+  %x = f32[8,16] parameter(0), sharding={devices=[4,1]<=[4]}
+  %w = f32[16,16] parameter(1)
+  %h1 = f32[8,16] dot(%x, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %a1 = f32[8,16] call(%h1), to_apply=%relu
+  %h2 = f32[8,16] dot(%a1, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %a2 = f32[8,16] call(%h2), to_apply=%relu
+  %zero = f32[] constant(0)
+  %r1 = f32[8] reduce(%a1, %zero), dimensions={1}, to_apply=%sum
+  %r2 = f32[8] reduce(%a2, %zero), dimensions={1}, to_apply=%sum
+  ROOT %t = (f32[8,16], f32[8], f32[8]) tuple(%a2, %r1, %r2)
+}
+)";
+
+TEST(FlattenCalls, EveryCallSiteGetsItsOwnCallee) {
+  auto m = Parse(kShared);
+  ASSERT_NE(m, nullptr);
+  auto before = m->Clone();
+  auto changed = RunFlattenCalls(*m);
+  ASSERT_TRUE(changed.ok()) << changed.status().message();
+  EXPECT_TRUE(*changed);
+  ASSERT_TRUE(VerifyModule(*m).ok());
+  Instruction* a1 = Find(*m, "a1");
+  Instruction* a2 = Find(*m, "a2");
+  ASSERT_NE(a1->to_apply(), a2->to_apply());
+  EXPECT_EQ(a1->to_apply()->name(), "relu");
+  EXPECT_EQ(a2->to_apply()->name(), "relu.clone");
+  // The nested helper is split too: each relu calls its own clip.
+  Computation* clip1 = a1->to_apply()->root()->to_apply();
+  Computation* clip2 = a2->to_apply()->root()->to_apply();
+  EXPECT_NE(clip1, clip2);
+  // The reducer, shared by two reduces, is not a call target: one computation still.
+  EXPECT_EQ(Find(*m, "r1")->to_apply(), Find(*m, "r2")->to_apply());
+  // Instruction names stay unique across the module.
+  std::set<std::string> names;
+  for (Computation* c : m->computations())
+    for (Instruction* i : c->instructions()) EXPECT_TRUE(names.insert(i->name()).second) << i->name();
+  // A second run has nothing left to do.
+  EXPECT_FALSE(*RunFlattenCalls(*m));
+  // Same values as before.
+  std::vector<Literal> args = {RandomLiteral(m->entry()->parameter(0)->shape(), 1),
+                               RandomLiteral(m->entry()->parameter(1)->shape(), 2)};
+  auto want = Execute(*before, args);
+  auto got = Execute(*m, args);
+  ASSERT_TRUE(want.ok() && got.ok());
+  EXPECT_EQ(PrintModule(*before).find("relu.clone"), std::string::npos);
+  std::vector<Literal> w = FlattenLeaves(*want), g = FlattenLeaves(*got);
+  ASSERT_EQ(w.size(), g.size());
+  for (size_t k = 0; k < w.size(); ++k) {
+    ASSERT_EQ(w[k].shape().byte_size(), g[k].shape().byte_size());
+    EXPECT_EQ(std::memcmp(w[k].raw(), g[k].raw(), w[k].shape().byte_size()), 0) << "output " << k;
+  }
+}
+
+TEST(FlattenCalls, PropagationThenShardsEveryCallSite) {
+  auto shared = Parse(kShared);
+  ASSERT_NE(shared, nullptr);
+  ASSERT_TRUE(PropagateShardings(*shared).ok());
+  auto flat = Parse(kShared);
+  ASSERT_TRUE(RunFlattenCalls(*flat).ok());
+  ASSERT_TRUE(PropagateShardings(*flat).ok());
+  for (const char* name : {"a1", "h2", "a2"}) {
+    Instruction* i = Find(*flat, name);
+    ASSERT_TRUE(i->has_sharding()) << name;
+    EXPECT_EQ(i->sharding()->ToString(false), "{devices=[4,1]<=[4]}") << name;
+  }
+}
+
+}  // namespace
+}  // namespace spmdc
