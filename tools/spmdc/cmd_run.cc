@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_split.h"
+#include "backend.h"
 #include "commands.h"
 #include "fmt/format.h"
 #include "inputs.h"
@@ -26,6 +27,7 @@ struct RunArgs {
   std::string outputs;  // DIR
   uint64_t seed = 0;
   std::optional<int64_t> memory_limit;
+  BackendArgs backend;
 };
 
 std::vector<std::string> SplitList(const std::string& s) {
@@ -35,10 +37,11 @@ std::vector<std::string> SplitList(const std::string& s) {
   return out;
 }
 
-Status Run(const RunArgs& args) {
+// `mpi`: this rank's part of an MPI run (backend.h); null for the in-process devices.
+Status RunBody(const RunArgs& args, MpiRun* mpi) {
   ASSIGN_OR_RETURN(auto module, LoadAnnotated(args.module, args.num_partitions));
   int64_t n = 0;
-  if (args.num_partitions) {
+  if (args.num_partitions || mpi) {
     ASSIGN_OR_RETURN(n, NumPartitionsOf(args.num_partitions, *module));
   }
   // The program is partitioned before any input exists, so that the estimate of what the run
@@ -71,7 +74,15 @@ Status Run(const RunArgs& args) {
   ASSIGN_OR_RETURN(std::vector<Literal> arguments,
                    MakeArguments(*module, SplitList(args.inputs), args.seed, n));
   Literal result;
-  if (n > 0) {
+  if (mpi) {
+    if (!partitioned.ok()) return partitioned.status();
+    // Every rank has its program and inputs: agree, compare programs, run.
+    RETURN_IF_ERROR(mpi->Settle(absl::OkStatus()));
+    RETURN_IF_ERROR(mpi->CheckSameProgram(*partitioned));
+    ASSIGN_OR_RETURN(result,
+                     mpi->Execute(*partitioned, module->entry()->root()->shape(), n, arguments));
+    if (!mpi->root()) return absl::OkStatus();  // rank 0 prints and writes the outputs
+  } else if (n > 0) {
     if (!partitioned.ok()) return partitioned.status();
     ASSIGN_OR_RETURN(result,
                      RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
@@ -93,6 +104,16 @@ Status Run(const RunArgs& args) {
   return absl::OkStatus();
 }
 
+Status Run(const RunArgs& args) {
+  if (!args.backend.mpi()) {
+    if (args.backend.devices_per_rank != 1 || args.backend.collective_timeout > 0)
+      return InvalidArgument("--devices-per-rank and --collective-timeout need --backend mpi");
+    return RunBody(args, nullptr);
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<MpiRun> mpi, MpiRun::Start(args.backend));
+  return mpi->Settle(RunBody(args, mpi.get()));
+}
+
 }  // namespace
 
 Command AddRunCommand(CLI::App& root) {
@@ -112,6 +133,7 @@ Command AddRunCommand(CLI::App& root) {
   AddMemoryLimit(app, args->memory_limit);
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
   AddPropagationArgs(app, args->propagation);
+  AddBackendArgs(app, args->backend);
   return {app, [args] { return Run(*args); }};
 }
 

@@ -1,0 +1,60 @@
+// --backend threads|mpi for run and verify: the in-process devices (the default), or an MPI job
+// (mpirun -np R spmdc run ... --backend mpi [--devices-per-rank K]) with K device threads per
+// rank and R x K devices in all (runtime/mpi_executor.h).
+//
+// Under MPI every rank runs the command: it loads and partitions the module itself, the ranks
+// check that they hold the same per-device program, run it, and rank 0 assembles the result,
+// prints and writes the outputs. Outcomes are agreed at fixed points (Settle): when any rank
+// fails, the first failing rank reports its error and every rank exits with its code; a device
+// that fails while its peers wait in collectives ends the whole job (MPI_Abort) with its code,
+// naming its rank and device.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/literal.h"
+#include "partitioner/partitioner.h"
+#include "support/status.h"
+
+namespace spmdc::cli {
+
+struct BackendArgs {
+  std::string backend = "threads";
+  int64_t devices_per_rank = 1;
+  double collective_timeout = 0;  // seconds; 0: none
+  bool mpi() const { return backend == "mpi"; }
+};
+// --backend, --devices-per-rank, --collective-timeout.
+void AddBackendArgs(CLI::App* app, BackendArgs& args);
+
+// This process's part of an MPI command.
+class MpiRun {
+ public:
+  // Initialises MPI. Unimplemented (exit 3) when this spmdc was built without MPI.
+  static StatusOr<std::unique_ptr<MpiRun>> Start(const BackendArgs& args);
+  ~MpiRun();
+
+  int rank() const;
+  int ranks() const;
+  bool root() const { return rank() == 0; }
+  // Collective: every rank's outcome so far. OK when every rank is fine. Otherwise the first
+  // failing rank gets its `status` back (to report) and every other rank exits at once, quietly,
+  // with that rank's exit code (MPI finalised).
+  Status Settle(const Status& status);
+  // Collective: the same per-device program (module text and signature shardings) on every rank.
+  Status CheckSameProgram(const PartitionResult& partitioned);
+  // Collective: runs the program; the assembled result on rank 0, an empty tuple elsewhere.
+  StatusOr<Literal> Execute(const PartitionResult& partitioned, const Shape& global_result_shape,
+                            int64_t n, const std::vector<Literal>& arguments);
+
+ private:
+  struct Impl;
+  explicit MpiRun(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace spmdc::cli
