@@ -83,6 +83,8 @@ class MpiWorld {
   };
   StatusOr<const GroupComm*> CommOf(const DeviceGroup& group);
   ThreadWorld* local() { return local_.get(); }
+  // A fresh thread world for the local devices (a run marks its devices done in it at the end).
+  void ResetLocal() { local_ = std::make_unique<ThreadWorld>(devices()); }
   MPI_Comm p2p() const { return p2p_; }
   // Records that local device `device` enters (what != nullptr) or leaves an MPI call.
   void Enter(int64_t device, const char* what, const DeviceGroup* group);

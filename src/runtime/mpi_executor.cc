@@ -136,7 +136,8 @@ Status MpiSession::CheckSameProgram(uint64_t hash) {
   for (int r = 1; r < ranks(); ++r)
     if (all[r] != all[0]) differ.push_back(r);
   if (differ.empty()) return absl::OkStatus();
-  return absl::FailedPreconditionError(fmt::format(
+  // A launch error (different modules or flags per rank), like a bad command line: exit 2.
+  return absl::InvalidArgumentError(fmt::format(
       "the ranks do not hold the same per-device program: rank{} {} partitioned the module "
       "differently from rank 0 (program hash {:016x} vs {:016x}); every rank must run the same "
       "spmdc on the same module and flags",
@@ -173,6 +174,7 @@ StatusOr<Literal> ExecuteSpmdMpi(MpiSession& session, const Module& module, int6
     return InvalidArgument("{} parameter shardings for {} parameters", param_shardings.size(),
                            params);
 
+  world.ResetLocal();
   // Communicators first, in the same order on every rank.
   RETURN_IF_ERROR(world.Prepare(AllGroups(world, module, num_partitions, replicas)));
 
