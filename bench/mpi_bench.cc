@@ -1,0 +1,137 @@
+// The MPI backend's collectives against the same MPI call made directly, 64 KiB to 64 MiB.
+// Run under mpirun (e.g. `mpirun -np 2 build/bench/mpi_bench`); rank 0 prints one row per
+// collective and size: the bandwidth through MpiCommunicator, the direct call's (on
+// MPI_COMM_WORLD) and their ratio. Prints figures; asserts nothing.
+//
+// Bandwidth is "algorithm bandwidth": bytes of one rank's buffer (the all-reduce / reduce-scatter
+// input, the all-gather result, the all-to-all / permute / broadcast buffer) over the time of one
+// call, the slowest rank's, best of 5 repetitions (backend and direct interleaved).
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "runtime/mpi_communicator.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int Iterations(int64_t bytes) {
+  return static_cast<int>(std::clamp<int64_t>((int64_t{512} << 20) / bytes, 3, 200));
+}
+
+// Seconds per call of `op` over `iters` calls, the slowest rank's.
+double TimeOnce(int iters, const std::function<void()>& op) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto t0 = Clock::now();
+  for (int i = 0; i < iters; ++i) op();
+  double mine = std::chrono::duration<double>(Clock::now() - t0).count() / iters, slowest = 0;
+  MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return slowest;
+}
+
+// Best of 5 of each, the two interleaved so that a noisy neighbour hurts both alike.
+std::pair<double, double> TimePair(int iters, const std::function<void()>& a,
+                                   const std::function<void()>& b) {
+  a();  // warm-up (first touch, connections)
+  b();
+  double ta = 1e30, tb = 1e30;
+  for (int rep = 0; rep < 5; ++rep) {
+    ta = std::min(ta, TimeOnce(iters, a));
+    tb = std::min(tb, TimeOnce(iters, b));
+  }
+  return {ta, tb};
+}
+
+void Must(const spmdc::Status& s) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "mpi_bench: %s\n", std::string(s.message()).c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
+
+}  // namespace
+
+int main() {
+  auto created = spmdc::MpiWorld::Create(1);
+  if (!created.ok()) {
+    std::fprintf(stderr, "mpi_bench: %s\n", std::string(created.status().message()).c_str());
+    return 1;
+  }
+  spmdc::MpiWorld& world = **created;
+  const int rank = world.rank(), n = world.ranks();
+  spmdc::DeviceGroup all;
+  for (int r = 0; r < n; ++r) all.push_back(r);
+  Must(world.Prepare({all}));
+  spmdc::MpiCommunicator comm(&world, rank);
+  spmdc::Reduction sum;
+  std::vector<std::pair<int64_t, int64_t>> ring;
+  for (int r = 0; r < n; ++r) ring.push_back({r, (r + 1) % n});
+
+  if (rank == 0) {
+    std::printf("MPI backend vs direct MPI calls, %d ranks (algorithm bandwidth, GB/s)\n", n);
+    std::printf("%-20s %10s %12s %12s %7s\n", "collective", "bytes", "backend", "direct", "ratio");
+  }
+  for (int64_t bytes :
+       {int64_t{64} << 10, int64_t{1} << 20, int64_t{16} << 20, int64_t{64} << 20}) {
+    const int iters = Iterations(bytes);
+    const int64_t count = bytes / 4;
+    std::vector<float> in(count, 1.0f), out(count, 0.0f);
+    std::vector<std::byte> big_in(bytes), big_out(bytes);
+    struct Row {
+      const char* name;
+      std::function<void()> backend, direct;
+    };
+    const int64_t chunk = bytes / n;  // all-gather / reduce-scatter / all-to-all piece per rank
+    std::vector<Row> rows = {
+        {"all-reduce f32",
+         [&] { Must(comm.AllReduce(all, spmdc::DType::kF32, in.data(), out.data(), count, sum)); },
+         [&] {
+           MPI_Allreduce(in.data(), out.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM,
+                         MPI_COMM_WORLD);
+         }},
+        {"all-gather", [&] { Must(comm.AllGather(all, big_in.data(), big_out.data(), chunk)); },
+         [&] {
+           MPI_Allgather(big_in.data(), static_cast<int>(chunk), MPI_BYTE, big_out.data(),
+                         static_cast<int>(chunk), MPI_BYTE, MPI_COMM_WORLD);
+         }},
+        {"reduce-scatter f32",
+         [&] {
+           Must(comm.ReduceScatter(all, spmdc::DType::kF32, in.data(), out.data(), count / n, sum));
+         },
+         [&] {
+           MPI_Reduce_scatter_block(in.data(), out.data(), static_cast<int>(count / n), MPI_FLOAT,
+                                    MPI_SUM, MPI_COMM_WORLD);
+         }},
+        {"all-to-all", [&] { Must(comm.AllToAll(all, big_in.data(), big_out.data(), chunk)); },
+         [&] {
+           MPI_Alltoall(big_in.data(), static_cast<int>(chunk), MPI_BYTE, big_out.data(),
+                        static_cast<int>(chunk), MPI_BYTE, MPI_COMM_WORLD);
+         }},
+        {"collective-permute",
+         [&] { Must(comm.CollectivePermute(all, ring, big_in.data(), big_out.data(), bytes)); },
+         [&] {
+           MPI_Sendrecv(big_in.data(), static_cast<int>(bytes), MPI_BYTE, (rank + 1) % n, 7,
+                        big_out.data(), static_cast<int>(bytes), MPI_BYTE, (rank + n - 1) % n, 7,
+                        MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         }},
+        {"broadcast",
+         [&] { Must(comm.CollectiveBroadcast(all, 0, big_in.data(), big_out.data(), bytes)); },
+         [&] { MPI_Bcast(big_out.data(), static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD); }},
+    };
+    for (const Row& row : rows) {
+      const auto [b, d] = TimePair(iters, row.backend, row.direct);
+      if (rank == 0)
+        std::printf("%-20s %10lld %12.3f %12.3f %7.3f\n", row.name, static_cast<long long>(bytes),
+                    bytes / b / 1e9, bytes / d / 1e9, d / b);
+    }
+  }
+  created->reset();
+  return 0;
+}
