@@ -11,8 +11,9 @@ usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--quick]
    thread backend.
 3. Faults: a rank killed with SIGKILL mid-run ends the job within 10 s, non-zero, with the killed
    rank named and no output file; a stopped rank (SIGSTOP) trips --collective-timeout (exit 5,
-   the waiting device named); ranks holding different programs, a rank whose input is missing and
-   a job of the wrong size are clear errors (exit 2).
+   the waiting device named); a device failing at run time ends the job with its exit code (3);
+   ranks holding different programs, a rank whose input is missing and a job of the wrong size
+   are clear errors (exit 2).
 
 Traffic stays on loopback (btl self,tcp on lo; oob on lo). As root, Open MPI needs
 OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM), which this test sets. Exit 77 (ctest: skipped) when mpirun is
@@ -103,6 +104,16 @@ ENTRY main {
   t = (s32[], f32[64]) tuple(z, x)
   w = (s32[], f32[64]) while(t), condition=cond, body=body
   ROOT o = f32[64] get-tuple-element(w), index=1, sharding={replicated}
+}
+"""
+
+
+CUSTOM_CALL = """HloModule cc, num_partitions=2
+
+ENTRY main {
+  x = f32[8] parameter(0), sharding={devices=[2]<=[2]}
+  y = f32[8] custom-call(x), custom_call_target="mystery", sharding={devices=[2]<=[2]}
+  ROOT z = f32[8] add(y, y), sharding={devices=[2]<=[2]}
 }
 """
 
@@ -257,6 +268,13 @@ def main():
                                           "--inputs", os.path.join(tmp, "missing.npy")],
                            capture_output=True, text=True, env=env(), timeout=300)
         expect(r, 2, "one rank's input missing", ["rank 1 of 2", "missing.npy"])
+        # A device that fails while running (an opaque custom call) ends the job with its code.
+        cc = os.path.join(tmp, "custom_call.hlo")
+        with open(cc, "w") as f:
+            f.write(CUSTOM_CALL)
+        r = mpirun(mpi, ["-np", "2", spmdc, "run", cc, "--backend", "mpi"])
+        expect(r, 3, "a device failing at run time",
+               ["device 0 (replica 0, partition 0) failed", "cannot be executed"])
         r = mpirun(mpi, ["-np", "2", spmdc, "run", os.path.join(tmp, "transformer-dp.hlo"),
                          "--backend", "mpi"])
         expect(r, 2, "a job of the wrong size", ["start it with mpirun -np 4"])
