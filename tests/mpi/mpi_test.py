@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The MPI backend end to end: Open MPI jobs of 2, 4 and 8 ranks on loopback.
 
-usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--quick]
+usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]
 
 1. mpi_communicator_test (MpiCommunicator against the thread backend, every collective and
    reduction) on 2 and 4 ranks, and on 2 ranks x 2 device threads.
@@ -14,6 +14,13 @@ usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--quick]
    the waiting device named); a device failing at run time ends the job with its exit code (3);
    ranks holding different programs, a rank whose input is missing and a job of the wrong size
    are clear errors (exit 2).
+
+With --two-hosts, instead: two "hosts", network namespaces joined by a veth pair (ip netns,
+Debian iproute2), one rank in each (mpirun starts the second through an rsh agent that enters
+its namespace); Open MPI's TCP transport and out-of-band channel are restricted to the veth
+subnet, so the program crosses a real network stack. The test checks that the ranks sit in
+different namespaces and that the veth pair carried the collectives' bytes. Namespaces that
+cannot be made (not root, no CAP_NET_ADMIN) skip it (77), or fail it under CI=true.
 
 Traffic stays on loopback (btl self,tcp on lo; oob on lo). As root, Open MPI needs
 OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM), which this test sets. Exit 77 (ctest: skipped) when mpirun is
@@ -180,9 +187,84 @@ def signal_rank(mpi, spmdc, tmp, tag, sig, extra, ranks=4, delay=2.0):
     return p.returncode, out, elapsed
 
 
+def ip(*args, check=True):
+    return subprocess.run(["ip"] + list(args), capture_output=True, text=True, check=check)
+
+
+def veth_bytes(ns, dev):
+    out = ip("-n", ns, "-s", "link", "show", dev).stdout.splitlines()
+    # "RX: bytes packets ..." then the numbers; TX likewise.
+    rx = int(out[3].split()[0])
+    tx = int(out[5].split()[0])
+    return rx + tx
+
+
+def two_hosts(mpi, spmdc):
+    if not shutil.which("ip"):
+        skip("ip (iproute2) not found")
+    tag = f"{os.getpid() % 100000}"
+    na, nb = f"spmdc-mpi-{tag}-a", f"spmdc-mpi-{tag}-b"
+    va, vb = f"smva{tag}", f"smvb{tag}"
+    subnet = f"10.213.{os.getpid() % 250}"
+    made = []
+    try:
+        for ns in (na, nb):
+            r = ip("netns", "add", ns, check=False)
+            if r.returncode != 0:
+                skip(f"cannot create network namespaces here: {r.stderr.strip()}")
+            made.append(ns)
+        ip("link", "add", va, "type", "veth", "peer", "name", vb)
+        ip("link", "set", va, "netns", na)
+        ip("link", "set", vb, "netns", nb)
+        ip("-n", na, "addr", "add", f"{subnet}.1/24", "dev", va)
+        ip("-n", nb, "addr", "add", f"{subnet}.2/24", "dev", vb)
+        for ns, dev in ((na, va), (nb, vb)):
+            ip("-n", ns, "link", "set", dev, "up")
+            ip("-n", ns, "link", "set", "lo", "up")
+        with tempfile.TemporaryDirectory(prefix="spmdc-mpi-hosts-") as tmp:
+            agent = os.path.join(tmp, "agent.sh")
+            with open(agent, "w") as f:
+                f.write("#!/bin/sh\n# Open MPI's rsh agent: the host is the namespace " + nb +
+                        "\nshift\nexec ip netns exec " + nb + " /bin/sh -c \"$*\"\n")
+            os.chmod(agent, 0o755)
+            hosts = os.path.join(tmp, "hosts")
+            with open(hosts, "w") as f:
+                f.write(f"{subnet}.1 slots=1\n{subnet}.2 slots=1\n")
+            base = ["ip", "netns", "exec", na, mpi, "--hostfile", hosts, "-np", "2",
+                    "--mca", "plm_rsh_agent", agent, "--mca", "btl", "self,tcp",
+                    "--mca", "btl_tcp_if_include", f"{subnet}.0/24",
+                    "--mca", "oob_tcp_if_include", f"{subnet}.0/24",
+                    "-x", "OMPI_ALLOW_RUN_AS_ROOT", "-x", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"]
+            r = subprocess.run(base + ["/bin/sh", "-c", "readlink /proc/self/ns/net"],
+                               capture_output=True, text=True, env=env(), timeout=120)
+            expect(r, 0, "a rank in each namespace")
+            spaces = set(r.stdout.split())
+            if len(spaces) != 2:
+                fail(f"the two ranks are not in two network namespaces: {r.stdout!r}")
+            for name in ("transformer-dp", "transformer-2d"):
+                subprocess.run([spmdc, "example", name, "-o", os.path.join(tmp, name + ".hlo")],
+                               check=True)
+            for name, k in (("transformer-dp", 2), ("transformer-2d", 4)):
+                before = veth_bytes(na, va)
+                r = subprocess.run(base + [spmdc, "verify", os.path.join(tmp, name + ".hlo"),
+                                           "--propagate", "--backend", "mpi",
+                                           "--devices-per-rank", str(k)],
+                                   capture_output=True, text=True, env=env(), timeout=600)
+                expect(r, 0, f"verify {name} on 2 hosts x {k} devices",
+                       [f"(MPI: 2 ranks x {k} devices)", "verify: ok"])
+                moved = veth_bytes(na, va) - before
+                if moved < 100000:
+                    fail(f"verify {name}: only {moved} bytes crossed the veth pair")
+                print(f"mpi_test: ok: {moved} bytes crossed the veth pair")
+    finally:
+        for ns in made:
+            ip("netns", "del", ns, check=False)
+    print("mpi_test: two hosts passed")
+
+
 def main():
     if len(sys.argv) < 3:
-        fail("usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--quick]")
+        fail("usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]")
     spmdc, comm_test = sys.argv[1], sys.argv[2]
     mpi = shutil.which("mpirun")
     if not mpi:
@@ -193,6 +275,9 @@ def main():
     if probe.returncode == 3 and "built without MPI" in probe.stderr:
         skip("spmdc was built without MPI (libopenmpi-dev missing at configure time)")
     expect(probe, 0, "singleton run (no mpirun) on one rank")
+    if "--two-hosts" in sys.argv[3:]:
+        two_hosts(mpi, spmdc)
+        return
 
     # 1. The communicator against the thread backend.
     if comm_test != "-":
