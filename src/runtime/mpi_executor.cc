@@ -146,9 +146,27 @@ Status MpiSession::CheckSameProgram(uint64_t hash) {
 
 // --- ExecuteSpmdMpi ----------------------------------------------------------------------------
 
+StatusOr<std::vector<std::vector<Literal>>> LocalShardsFromGlobal(
+    const MpiSession& session, int64_t num_partitions, const std::vector<Literal>& global_args,
+    const std::vector<Sharding>& param_shardings) {
+  if (!param_shardings.empty() && param_shardings.size() != global_args.size())
+    return InvalidArgument("{} parameter shardings for {} arguments", param_shardings.size(),
+                           global_args.size());
+  std::vector<std::vector<Literal>> out(session.devices_per_rank());
+  const int64_t first = session.rank() * session.devices_per_rank();
+  for (int64_t i = 0; i < session.devices_per_rank(); ++i) {
+    for (size_t p = 0; p < global_args.size(); ++p) {
+      const Sharding s = param_shardings.empty() ? Sharding::Replicate() : param_shardings[p];
+      ASSIGN_OR_RETURN(Literal shard,
+                       ShardForDevice(global_args[p], s, (first + i) % num_partitions));
+      out[i].push_back(std::move(shard));
+    }
+  }
+  return out;
+}
+
 StatusOr<Literal> ExecuteSpmdMpi(MpiSession& session, const Module& module, int64_t num_partitions,
-                                 const std::vector<Literal>& global_args,
-                                 const std::vector<Sharding>& param_shardings,
+                                 std::vector<std::vector<Literal>> shards,
                                  const Sharding& result_sharding, const MpiRunOptions& options) {
   MpiWorld& world = session.world();
   const Computation* entry = module.entry();
@@ -166,29 +184,27 @@ StatusOr<Literal> ExecuteSpmdMpi(MpiSession& session, const Module& module, int6
         devices % world.devices_per_rank() == 0
             ? fmt::format("{}", devices / world.devices_per_rank())
             : fmt::format("R --devices-per-rank K with R x K = {}", devices));
-  const int64_t params = entry->num_parameters();
-  if (static_cast<int64_t>(global_args.size()) != params)
-    return InvalidArgument("the entry computation takes {} parameters, {} arguments given", params,
-                           global_args.size());
-  if (!param_shardings.empty() && static_cast<int64_t>(param_shardings.size()) != params)
-    return InvalidArgument("{} parameter shardings for {} parameters", param_shardings.size(),
-                           params);
-
-  world.ResetLocal();
-  // Communicators first, in the same order on every rank.
-  RETURN_IF_ERROR(world.Prepare(AllGroups(world, module, num_partitions, replicas)));
-
   const int64_t k = world.devices_per_rank();
   const int64_t first = world.first_local_device();
-  std::vector<std::vector<Literal>> shards(k);
+  if (static_cast<int64_t>(shards.size()) != k)
+    return InvalidArgument("arguments for {} local devices, the rank runs {}", shards.size(), k);
   for (int64_t i = 0; i < k; ++i) {
-    const int64_t partition = (first + i) % num_partitions;
-    for (int64_t p = 0; p < params; ++p) {
-      const Sharding s = param_shardings.empty() ? Sharding::Replicate() : param_shardings[p];
-      ASSIGN_OR_RETURN(Literal shard, ShardForDevice(global_args[p], s, partition));
-      shards[i].push_back(std::move(shard));
+    if (static_cast<int64_t>(shards[i].size()) != entry->num_parameters())
+      return InvalidArgument("the entry computation takes {} parameters, {} arguments given",
+                             entry->num_parameters(), shards[i].size());
+    for (int64_t p = 0; p < entry->num_parameters(); ++p) {
+      const Shape& want = entry->parameter(p)->shape();
+      if (want.IsArray() &&
+          (!shards[i][p].shape().IsArray() || shards[i][p].shape().dims() != want.dims() ||
+           shards[i][p].shape().dtype() != want.dtype()))
+        return InvalidArgument("argument {} of device {} is {}, but the per-device parameter is {}",
+                               p, first + i, shards[i][p].shape().ToString(false),
+                               want.ToString(false));
     }
   }
+
+  // Communicators first, in the same order on every rank.
+  RETURN_IF_ERROR(world.Prepare(AllGroups(world, module, num_partitions, replicas)));
 
   int cores = options.spmd.cores;
   if (cores <= 0) {

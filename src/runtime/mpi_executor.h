@@ -63,12 +63,20 @@ struct MpiRunOptions {
 };
 
 // Collective over every rank. The world must have exactly replicas x num_partitions devices.
-// Returns the assembled result on rank 0 and an empty tuple on the other ranks. A device error
-// aborts the job (MpiSession::Abort) with exit_code_for(error), naming the device and its rank.
+// `local_args[i]` are the entry arguments of this rank's device i (global device
+// first_local_device() + i), already split (its shards; LocalShardsFromGlobal makes them from
+// whole host values). Returns the assembled result on rank 0 and an empty tuple on the other
+// ranks. A device error aborts the job (MpiSession::Abort) with exit_code_for(error), naming the
+// device and its rank.
 StatusOr<Literal> ExecuteSpmdMpi(MpiSession& session, const Module& per_device_module,
-                                 int64_t num_partitions, const std::vector<Literal>& global_args,
-                                 const std::vector<Sharding>& param_shardings,
+                                 int64_t num_partitions,
+                                 std::vector<std::vector<Literal>> local_args,
                                  const Sharding& result_sharding, const MpiRunOptions& options);
+
+// This rank's devices' shards of whole host arguments (ShardForDevice per parameter).
+StatusOr<std::vector<std::vector<Literal>>> LocalShardsFromGlobal(
+    const MpiSession& session, int64_t num_partitions, const std::vector<Literal>& global_args,
+    const std::vector<Sharding>& param_shardings);
 
 // A stable 64-bit hash (FNV-1a) of `text`.
 uint64_t StableHash(const std::string& text);

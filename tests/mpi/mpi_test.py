@@ -125,6 +125,30 @@ ENTRY main {
 """
 
 
+# Tiled parameters with uneven tiles (7 rows over 2, 5 columns over 2), one read from an f64 .npy
+# file (converted to f32), one from an f32 file, one random; each rank reads only its boxes.
+BOXES = """HloModule boxes, num_partitions=4
+
+ENTRY main {
+  a = f32[7,5] parameter(0), sharding={devices=[2,2]<=[4]}
+  b = f32[7,5] parameter(1), sharding={devices=[4,1]<=[4]}
+  c = f32[7,5] parameter(2), sharding={devices=[1,2,2]<=[4] last_tile_dim_replicate}
+  ab = f32[7,5] multiply(a, b), sharding={devices=[2,2]<=[4]}
+  ROOT r = f32[7,5] add(ab, c), sharding={replicated}
+}
+"""
+
+
+def write_npy(path, descr, fmt, dims, values):
+    import struct
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else ""))
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+
+
 def rank_pids(tag, rank):
     """PIDs of the processes of the job tagged `tag` (an environment variable) with `rank`."""
     pids = []
@@ -321,6 +345,28 @@ def main():
             if a != b:
                 fail(f"run mlp: {f} differs between the MPI and the thread backend")
         print("mpi_test: ok: MPI and thread outputs are the same bytes")
+
+        # Inputs read box by box: the same bytes as the thread backend's whole-array run.
+        boxes = os.path.join(tmp, "boxes.hlo")
+        with open(boxes, "w") as f:
+            f.write(BOXES)
+        a_npy, b_npy = os.path.join(tmp, "a.npy"), os.path.join(tmp, "b.npy")
+        write_npy(a_npy, "<f8", "d", (7, 5), [0.25 * i - 3 for i in range(35)])
+        write_npy(b_npy, "<f4", "f", (7, 5), [1.5 - 0.125 * i for i in range(35)])
+        for np_, k in ((4, 1), (2, 2)):
+            r = mpirun(mpi, ["-np", str(np_), spmdc, "run", boxes, "--backend", "mpi",
+                             "--devices-per-rank", str(k), "--inputs", f"{a_npy},{b_npy}",
+                             "--seed", "7", "--outputs", os.path.join(tmp, f"ob-{np_}")])
+            expect(r, 0, f"run with .npy inputs read by box on {np_} ranks x {k} devices")
+        t = subprocess.run([spmdc, "run", boxes, "--inputs", f"{a_npy},{b_npy}", "--seed", "7",
+                            "--outputs", os.path.join(tmp, "ob-threads")],
+                           capture_output=True, text=True)
+        expect(t, 0, "run with .npy inputs on one device")
+        want = open(os.path.join(tmp, "ob-threads", "output_0.npy"), "rb").read()
+        for np_ in (4, 2):
+            if open(os.path.join(tmp, f"ob-{np_}", "output_0.npy"), "rb").read() != want:
+                fail(f"inputs read by box on {np_} ranks: the result differs from one device's")
+        print("mpi_test: ok: boxes of .npy and random inputs give one device's result")
 
         # 3. Faults.
         rc, out, secs = signal_rank(mpi, spmdc, tmp, f"kill{os.getpid()}", signal.SIGKILL, [])

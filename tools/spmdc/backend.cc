@@ -6,7 +6,10 @@
 #include "cli.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
+#include "npy.h"
 #include "options.h"
+#include "runtime/host_sharding.h"
+#include "runtime/host_values.h"
 #ifdef SPMDC_HAVE_MPI
 #include "runtime/mpi_executor.h"
 #endif
@@ -75,14 +78,71 @@ Status MpiRun::CheckSameProgram(const PartitionResult& partitioned) {
   return impl_->session->CheckSameProgram(StableHash(text));
 }
 
+StatusOr<std::vector<std::vector<Literal>>> MpiRun::LocalArguments(
+    const Module& module, const PartitionResult& partitioned, int64_t n,
+    const std::vector<std::string>& npy_paths, uint64_t seed) {
+  const Computation* entry = module.entry();
+  const int64_t params = entry->num_parameters();
+  if (npy_paths.size() > static_cast<size_t>(params))
+    return InvalidArgument("{} inputs given but the entry computation has {} parameters",
+                           npy_paths.size(), params);
+  const int64_t k = impl_->session->devices_per_rank();
+  const int64_t first = rank() * k;
+  std::vector<std::vector<Literal>> out(k);
+  for (int64_t p = 0; p < params; ++p) {
+    const Instruction* param = entry->parameter(p);
+    const Shape shape =
+        param->has_sharding() ? HostShape(param->shape(), *param->sharding(), n) : param->shape();
+    const Sharding s = partitioned.parameter_shardings.empty() ? Sharding::Replicate()
+                                                               : partitioned.parameter_shardings[p];
+    const bool from_file = p < static_cast<int64_t>(npy_paths.size());
+    if (from_file && !shape.IsArray())
+      return InvalidArgument("parameter {} is not an array; it cannot come from .npy", p);
+    const bool boxed = shape.IsArray() && s.IsTiled() && !s.IsManual() && !s.IsManualSubgroup() &&
+                       s.TiledDataRank() == shape.rank();
+    std::optional<Literal> whole;  // made once for this rank's devices when not boxed
+    for (int64_t i = 0; i < k; ++i) {
+      const int64_t partition = (first + i) % n;
+      if (boxed) {
+        const Shape shard_shape = s.ShardShape(shape);
+        if (!s.UsesDevice(partition)) {
+          out[i].push_back(Literal(shard_shape));
+          continue;
+        }
+        const std::vector<int64_t> lo = s.TileOffsetForDevice(shape, partition);
+        const std::vector<int64_t> hi = s.TileLimitForDevice(shape, partition);
+        if (from_file) {
+          ASSIGN_OR_RETURN(Literal box, ReadNpyBox(npy_paths[p], shape, lo, hi, shard_shape));
+          out[i].push_back(std::move(box));
+        } else {
+          Literal box(shard_shape);
+          RandomFillBox(shape, ParameterSeed(seed, p), lo, hi, box);
+          out[i].push_back(std::move(box));
+        }
+        continue;
+      }
+      if (!whole) {
+        if (from_file) {
+          ASSIGN_OR_RETURN(whole, ReadNpy(npy_paths[p], shape));
+        } else {
+          whole = RandomLiteral(shape, ParameterSeed(seed, p));
+        }
+      }
+      ASSIGN_OR_RETURN(Literal shard, ShardForDevice(*whole, s, partition));
+      out[i].push_back(std::move(shard));
+    }
+  }
+  return out;
+}
+
 StatusOr<Literal> MpiRun::Execute(const PartitionResult& partitioned,
                                   const Shape& global_result_shape, int64_t n,
-                                  const std::vector<Literal>& arguments) {
+                                  std::vector<std::vector<Literal>> local_arguments) {
   MpiRunOptions options;
   options.spmd.global_result_shape = global_result_shape;
   options.exit_code_for = [](const Status& s) { return ExitCodeFor(s); };
-  return ExecuteSpmdMpi(*impl_->session, *partitioned.module, n, arguments,
-                        partitioned.parameter_shardings, partitioned.result_sharding, options);
+  return ExecuteSpmdMpi(*impl_->session, *partitioned.module, n, std::move(local_arguments),
+                        partitioned.result_sharding, options);
 }
 
 #else  // !SPMDC_HAVE_MPI
@@ -98,8 +158,14 @@ int MpiRun::rank() const { return 0; }
 int MpiRun::ranks() const { return 1; }
 Status MpiRun::Settle(const Status& status) { return status; }
 Status MpiRun::CheckSameProgram(const PartitionResult&) { return absl::OkStatus(); }
+StatusOr<std::vector<std::vector<Literal>>> MpiRun::LocalArguments(const Module&,
+                                                                   const PartitionResult&, int64_t,
+                                                                   const std::vector<std::string>&,
+                                                                   uint64_t) {
+  return Unimplemented("--backend mpi: this spmdc was built without MPI");
+}
 StatusOr<Literal> MpiRun::Execute(const PartitionResult&, const Shape&, int64_t,
-                                  const std::vector<Literal>&) {
+                                  std::vector<std::vector<Literal>>) {
   return Unimplemented("--backend mpi: this spmdc was built without MPI");
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ir/literal.h"
+#include "ir/module.h"
 #include "partitioner/partitioner.h"
 #include "support/status.h"
 
@@ -47,9 +48,16 @@ class MpiRun {
   Status Settle(const Status& status);
   // Collective: the same per-device program (module text and signature shardings) on every rank.
   Status CheckSameProgram(const PartitionResult& partitioned);
+  // This rank's devices' entry arguments (what MakeArguments makes, split): a tiled array
+  // parameter is read box by box from its .npy file (seeking to its slices) or generated for its
+  // box alone, so no rank ever holds a whole tiled array; other parameters are made whole, then
+  // split. `module` is the unpartitioned module (its parameter shapes are the global ones).
+  StatusOr<std::vector<std::vector<Literal>>> LocalArguments(
+      const Module& module, const PartitionResult& partitioned, int64_t n,
+      const std::vector<std::string>& npy_paths, uint64_t seed);
   // Collective: runs the program; the assembled result on rank 0, an empty tuple elsewhere.
   StatusOr<Literal> Execute(const PartitionResult& partitioned, const Shape& global_result_shape,
-                            int64_t n, const std::vector<Literal>& arguments);
+                            int64_t n, std::vector<std::vector<Literal>> local_arguments);
 
  private:
   struct Impl;

@@ -71,16 +71,21 @@ Status RunBody(const RunArgs& args, MpiRun* mpi) {
                                 Size(inputs), n, Size(devices)),
                     args.memory_limit));
   }
-  ASSIGN_OR_RETURN(std::vector<Literal> arguments,
-                   MakeArguments(*module, SplitList(args.inputs), args.seed, n));
+  std::vector<Literal> arguments;  // whole host values (not under MPI: each rank its shards)
+  if (!mpi) {
+    ASSIGN_OR_RETURN(arguments, MakeArguments(*module, SplitList(args.inputs), args.seed, n));
+  }
   Literal result;
   if (mpi) {
     if (!partitioned.ok()) return partitioned.status();
+    ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> local,
+                     mpi->LocalArguments(*module, *partitioned, n, SplitList(args.inputs),
+                                         args.seed));
     // Every rank has its program and inputs: agree, compare programs, run.
     RETURN_IF_ERROR(mpi->Settle(absl::OkStatus()));
     RETURN_IF_ERROR(mpi->CheckSameProgram(*partitioned));
-    ASSIGN_OR_RETURN(result,
-                     mpi->Execute(*partitioned, module->entry()->root()->shape(), n, arguments));
+    ASSIGN_OR_RETURN(result, mpi->Execute(*partitioned, module->entry()->root()->shape(), n,
+                                          std::move(local)));
     if (!mpi->root()) return absl::OkStatus();  // rank 0 prints and writes the outputs
   } else if (n > 0) {
     if (!partitioned.ok()) return partitioned.status();

@@ -187,7 +187,10 @@ Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
                   Size(inputs), Size(reference_need.temporaries), Size(reference_need.outputs), n,
                   Size(devices_need)),
       args.memory_limit));
-  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, {}, args.seed, n));
+  std::vector<Literal> arguments;  // whole host values (under MPI: made by rank 0 after the run)
+  if (!mpi) {
+    ASSIGN_OR_RETURN(arguments, MakeArguments(*module, {}, args.seed, n));
+  }
   const char* reference_kind = "";
   // The reference: the module on one device, or what stands in for it (below).
   auto compute_reference = [&]() -> StatusOr<Literal> {
@@ -250,11 +253,14 @@ Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
   if (mpi) {
     // The devices first (every rank), then the reference on rank 0 alone.
     if (!partitioned.ok()) return partitioned.status();
+    ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> local,
+                     mpi->LocalArguments(*module, *partitioned, n, {}, args.seed));
     RETURN_IF_ERROR(mpi->Settle(absl::OkStatus()));
     RETURN_IF_ERROR(mpi->CheckSameProgram(*partitioned));
-    ASSIGN_OR_RETURN(result,
-                     mpi->Execute(*partitioned, module->entry()->root()->shape(), n, arguments));
+    ASSIGN_OR_RETURN(result, mpi->Execute(*partitioned, module->entry()->root()->shape(), n,
+                                          std::move(local)));
     if (!mpi->root()) return absl::OkStatus();
+    ASSIGN_OR_RETURN(arguments, MakeArguments(*module, {}, args.seed, n));
     ASSIGN_OR_RETURN(reference, compute_reference());
   } else {
     ASSIGN_OR_RETURN(reference, compute_reference());
