@@ -1,7 +1,9 @@
-// The MPI backend's collectives against the same MPI call made directly, 64 KiB to 64 MiB.
-// Run under mpirun (e.g. `mpirun -np 2 build/bench/mpi_bench`); rank 0 prints one row per
-// collective and size: the bandwidth through MpiCommunicator, the direct call's (on
-// MPI_COMM_WORLD) and their ratio. Prints figures; asserts nothing.
+// The MPI backend's collectives against the same MPI call made directly, 64 KiB to 64 MiB, and
+// the transformer training step, data parallel over the ranks (one device per rank, one
+// interpreter thread each): run it with -np 1 and -np 2 for the speedup.
+// Run under mpirun (e.g. `mpirun -np 2 build/bench/mpi_bench [--step-only]`); rank 0 prints one row
+// per collective and size: the bandwidth through MpiCommunicator, the direct call's (on
+// MPI_COMM_WORLD) and their ratio; then the step time. Prints figures; asserts nothing.
 //
 // Bandwidth is "algorithm bandwidth": bytes of one rank's buffer (the all-reduce / reduce-scatter
 // input, the all-gather result, the all-to-all / permute / broadcast buffer) over the time of one
@@ -16,7 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "hlo/parser.h"
+#include "models/models.h"
+#include "partitioner/partitioner.h"
+#include "propagation/propagation.h"
+#include "runtime/host_values.h"
 #include "runtime/mpi_communicator.h"
+#include "runtime/mpi_executor.h"
 
 namespace {
 
@@ -58,13 +66,54 @@ void Must(const spmdc::Status& s) {
 
 }  // namespace
 
-int main() {
-  auto created = spmdc::MpiWorld::Create(1);
+// The transformer layer step of bench/spmd_step_bench, data parallel over every rank.
+void TransformerStep(spmdc::MpiSession& session) {
+  using namespace spmdc;
+  TransformerOptions tf;
+  tf.batch = 8;
+  tf.seq = 128;
+  tf.model = 512;
+  tf.heads = 8;
+  tf.ffn = 2048;
+  tf.layers = 1;
+  tf.parallel.data = session.ranks();
+  auto parsed = ParseHloModule(BuildTransformerTrainingStep(tf), "transformer");
+  if (!parsed.ok()) Must(parsed.status());
+  std::unique_ptr<Module> module = std::move(*parsed);
+  const int64_t n = session.ranks();
+  module->set_num_partitions(n);
+  Must(PropagateShardings(*module).status());
+  StatusOr<PartitionResult> part = PartitionAndCleanUp(*module, PartitionOptions{n});
+  if (!part.ok()) Must(part.status());
+  const std::vector<Literal> args = RandomArguments(*module, 1);
+  double best = 1e30;
+  for (int rep = 0; rep < 3; ++rep) {
+    auto local = LocalShardsFromGlobal(session, n, args, part->parameter_shardings);
+    if (!local.ok()) Must(local.status());
+    double seconds = 0;
+    MpiRunOptions options;
+    options.spmd.global_result_shape = module->entry()->root()->shape();
+    options.spmd.cores = 1;  // one interpreter thread per device
+    options.spmd.step_seconds = &seconds;
+    Must(
+        ExecuteSpmdMpi(session, *part->module, n, std::move(*local), part->result_sharding, options)
+            .status());
+    best = std::min(best, seconds);
+  }
+  if (session.rank() == 0)
+    std::printf("transformer layer step, data parallel on %d rank(s), 1 thread each: %.1f ms\n",
+                session.ranks(), best * 1e3);
+}
+
+int main(int argc, char** argv) {
+  const bool step_only = argc > 1 && std::string(argv[1]) == "--step-only";
+  auto created = spmdc::MpiSession::Start(1, 0);
   if (!created.ok()) {
     std::fprintf(stderr, "mpi_bench: %s\n", std::string(created.status().message()).c_str());
     return 1;
   }
-  spmdc::MpiWorld& world = **created;
+  spmdc::MpiSession& session = **created;
+  spmdc::MpiWorld& world = session.world();
   const int rank = world.rank(), n = world.ranks();
   spmdc::DeviceGroup all;
   for (int r = 0; r < n; ++r) all.push_back(r);
@@ -74,6 +123,11 @@ int main() {
   std::vector<std::pair<int64_t, int64_t>> ring;
   for (int r = 0; r < n; ++r) ring.push_back({r, (r + 1) % n});
 
+  if (step_only) {
+    TransformerStep(session);
+    created->reset();
+    return 0;
+  }
   if (rank == 0) {
     std::printf("MPI backend vs direct MPI calls, %d ranks (algorithm bandwidth, GB/s)\n", n);
     std::printf("%-20s %10s %12s %12s %7s\n", "collective", "bytes", "backend", "direct", "ratio");
@@ -132,6 +186,7 @@ int main() {
                     bytes / b / 1e9, bytes / d / 1e9, d / b);
     }
   }
+  TransformerStep(session);
   created->reset();
   return 0;
 }
