@@ -2,14 +2,20 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 #include "cli.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
+#include "ir/attributes.h"
+#include "ir/computation.h"
+#include "ir/instruction.h"
 #include "npy.h"
 #include "options.h"
 #include "runtime/host_sharding.h"
 #include "runtime/host_values.h"
+#include "runtime/spmd_device_context.h"
+#include "runtime/thread_communicator.h"
 #ifdef SPMDC_HAVE_MPI
 #include "runtime/mpi_executor.h"
 #endif
@@ -34,6 +40,92 @@ void AddBackendArgs(CLI::App* app, BackendArgs& args) {
       ->type_name("S")
       ->check(CLI::Range(0.0, 1e9))
       ->group("Backend");
+}
+
+namespace {
+
+int64_t ResultBytes(const Shape& s) {
+  if (s.IsTuple()) {
+    int64_t b = 0;
+    for (const Shape& e : s.tuple_shapes()) b += ResultBytes(e);
+    return b;
+  }
+  return s.IsArray() ? s.byte_size() : 0;
+}
+
+}  // namespace
+
+StatusOr<std::string> RankTrafficText(const PartitionResult& partitioned, int64_t n, int64_t k) {
+  if (k < 1 || n % k != 0)
+    return InvalidArgument("--devices-per-rank {} does not divide the {} devices", k, n);
+  const Module& m = *partitioned.module;
+  const int64_t replicas = std::max<int64_t>(1, m.replica_count());
+  const int64_t devices = n * replicas;
+  ThreadWorld world(devices);  // only for the device contexts' ids; nothing runs
+  std::vector<std::unique_ptr<ThreadCommunicator>> comms;
+  std::vector<std::unique_ptr<SpmdDeviceContext>> contexts;
+  for (int64_t d = 0; d < devices; ++d) {
+    comms.push_back(std::make_unique<ThreadCommunicator>(&world, d));
+    contexts.push_back(std::make_unique<SpmdDeviceContext>(comms.back().get(), n, replicas));
+  }
+  struct Row {
+    int64_t count = 0, crossing = 0, bytes = 0, crossing_bytes = 0;
+  };
+  std::map<std::string, Row> rows;
+  for (const Computation* c : m.computations()) {
+    for (const Instruction* instr : c->instructions()) {
+      const Opcode op = instr->opcode();
+      bool crosses = false, collective = true;
+      switch (op) {
+        case Opcode::kAllReduce:
+        case Opcode::kAllReduceStart:
+        case Opcode::kAllGather:
+        case Opcode::kAllGatherStart:
+        case Opcode::kReduceScatter:
+        case Opcode::kAllToAll:
+        case Opcode::kCollectiveBroadcast:
+          for (const auto& ctx : contexts) {
+            StatusOr<DeviceGroup> g = ctx->GroupOf(*instr);
+            if (!g.ok()) return g.status();
+            for (int64_t x : *g) crosses |= x / k != (*g)[0] / k;
+          }
+          break;
+        case Opcode::kCollectivePermute:
+        case Opcode::kCollectivePermuteStart: {
+          const bool channel = instr->attrs().Has(AttrId::kChannelId);
+          if (const PairList* pl = instr->attr<PairList>(AttrId::kSourceTargetPairs))
+            for (int64_t r = 0; r < (channel ? replicas : n); ++r)
+              for (const auto& [a, b] : *pl) {
+                // Pairs of partitions (channel_id: within each replica) or of replicas.
+                const int64_t da = channel ? r * n + a : a * n + r;
+                const int64_t db = channel ? r * n + b : b * n + r;
+                crosses |= da / k != db / k;
+              }
+          break;
+        }
+        default:
+          collective = false;
+      }
+      if (!collective) continue;
+      Row& row = rows[std::string(OpcodeName(op))];
+      const int64_t bytes = ResultBytes(instr->shape());
+      ++row.count;
+      row.bytes += bytes;
+      if (crosses) {
+        ++row.crossing;
+        row.crossing_bytes += bytes;
+      }
+    }
+  }
+  std::string out = fmt::format(
+      "under MPI: {} ranks x {} devices per rank (device d on rank d / {}); collectives that "
+      "cross ranks (result bytes per device):\n",
+      devices / k, k, k);
+  if (rows.empty()) out += "  none\n";
+  for (const auto& [kind, r] : rows)
+    out += fmt::format("  {:<26} {} of {} cross ranks, {} of {} bytes\n", kind, r.crossing, r.count,
+                       r.crossing_bytes, r.bytes);
+  return out;
 }
 
 #ifdef SPMDC_HAVE_MPI

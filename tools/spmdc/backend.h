@@ -32,6 +32,12 @@ struct BackendArgs {
 // --backend, --devices-per-rank, --collective-timeout.
 void AddBackendArgs(CLI::App* app, BackendArgs& args);
 
+// compile --stats --backend mpi --devices-per-rank K: for each collective kind of the per-device
+// program, how many collectives (per device, as written in the program) and result bytes cross
+// ranks when n devices run as n / K ranks of K device threads (device d on rank d / K), and how
+// many stay inside a rank (thread backend). Needs no MPI: it reads the program's groups.
+StatusOr<std::string> RankTrafficText(const PartitionResult& partitioned, int64_t n, int64_t k);
+
 // This process's part of an MPI command.
 class MpiRun {
  public:
