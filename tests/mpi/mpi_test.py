@@ -14,6 +14,9 @@ usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]
    the waiting device named); a device failing at run time ends the job with its exit code (3);
    ranks holding different programs, a rank whose input is missing and a job of the wrong size
    are clear errors (exit 2).
+4. A bounded differential run over the lit corpus: the first `verify` RUN line of a sample of
+   tests/lit/*/*.hlo (SPMDC_MPI_CORPUS_CASES of them, default 24; 0: all) under mpirun with
+   --backend mpi must end as the thread backend's run does (same exit code; "verify: ok").
 
 With --two-hosts, instead: two "hosts", network namespaces joined by a veth pair (ip netns,
 Debian iproute2), one rank in each (mpirun starts the second through an rsh agent that enters
@@ -26,7 +29,10 @@ Traffic stays on loopback (btl self,tcp on lo; oob on lo). As root, Open MPI nee
 OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM), which this test sets. Exit 77 (ctest: skipped) when mpirun is
 not installed or spmdc was built without MPI; under CI=true that is a failure instead.
 """
+import glob
 import os
+import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -286,6 +292,44 @@ def two_hosts(mpi, spmdc):
     print("mpi_test: two hosts passed")
 
 
+def corpus(mpi, spmdc):
+    lit = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit")
+    cases = []
+    for path in sorted(glob.glob(os.path.join(lit, "*", "*.hlo"))):
+        with open(path) as f:
+            text = f.read()
+        if "replica_count" in text:
+            continue
+        for line in text.splitlines():
+            m = re.search(r"RUN:\s*(not\s+)?%spmdc verify %s([^|]*)", line)
+            if not m or m.group(1):
+                continue
+            args = shlex.split(m.group(2))
+            if any("%" in a for a in args) or "--num-partitions" not in args:
+                continue
+            n = int(args[args.index("--num-partitions") + 1])
+            if n <= 8:
+                cases.append((path, args, n))
+            break
+    limit = int(os.environ.get("SPMDC_MPI_CORPUS_CASES", "24"))
+    if 0 < limit < len(cases):
+        step = len(cases) / limit
+        cases = [cases[int(i * step)] for i in range(limit)]
+    for path, args, n in cases:
+        name = os.path.relpath(path, lit)
+        t = subprocess.run([spmdc, "verify", path] + args, capture_output=True, text=True,
+                           timeout=600)
+        r = mpirun(mpi, ["-np", str(n), spmdc, "verify", path] + args + ["--backend", "mpi"],
+                   timeout=600)
+        if r.returncode != t.returncode:
+            fail(f"corpus {name} {' '.join(args)}: MPI exit {r.returncode}, threads "
+                 f"{t.returncode}\n{(r.stdout + r.stderr)[-3000:]}")
+        if t.returncode == 0 and "verify: ok" not in r.stdout:
+            fail(f"corpus {name}: no 'verify: ok' under MPI\n{r.stdout[-2000:]}")
+    print(f"mpi_test: ok: {len(cases)} lit corpus modules end the same on MPI ranks as on "
+          f"threads")
+
+
 def main():
     if len(sys.argv) < 3:
         fail("usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]")
@@ -409,6 +453,9 @@ def main():
         r = mpirun(mpi, ["-np", "2", spmdc, "run", os.path.join(tmp, "transformer-dp.hlo"),
                          "--backend", "mpi"])
         expect(r, 2, "a job of the wrong size", ["start it with mpirun -np 4"])
+
+    # 4. The lit corpus, differentially.
+    corpus(mpi, spmdc)
     print("mpi_test: all passed")
 
 

@@ -153,12 +153,15 @@ Status MpiRun::Settle(const Status& status) {
     if (first < 0) first = r;
   }
   if (first < 0) return absl::OkStatus();
-  if (first == rank()) {
-    if (failed == ranks() || ranks() == 1) return status;
-    return Status(status.code(),
-                  fmt::format("rank {} of {}: {}", rank(), ranks(), status.message()));
-  }
+  if (first == rank())
+    Report(failed == ranks() || ranks() == 1
+               ? status
+               : Status(status.code(),
+                        fmt::format("rank {} of {}: {}", rank(), ranks(), status.message())));
   std::fflush(stdout);
+  std::fflush(stderr);
+  // Nobody exits before the report is out: mpirun ends the job at the first non-zero exit.
+  impl_->session->ExchangeCodes(0);
   impl_->session->Finalize();
   std::exit(codes[first]);
 }

@@ -49,8 +49,8 @@ class MpiRun {
   int ranks() const;
   bool root() const { return rank() == 0; }
   // Collective: every rank's outcome so far. OK when every rank is fine. Otherwise the first
-  // failing rank gets its `status` back (to report) and every other rank exits at once, quietly,
-  // with that rank's exit code (MPI finalised).
+  // failing rank reports its `status` (prefixed "rank R of N:" when not every rank failed), and
+  // once it has, every rank finalises MPI and exits with that rank's exit code.
   Status Settle(const Status& status);
   // Collective: the same per-device program (module text and signature shardings) on every rank.
   Status CheckSameProgram(const PartitionResult& partitioned);
