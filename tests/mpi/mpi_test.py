@@ -6,8 +6,8 @@ usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]
 1. mpi_communicator_test (MpiCommunicator against the thread backend, every collective and
    reduction) on 2 and 4 ranks, and on 2 ranks x 2 device threads.
 2. `spmdc verify --backend mpi` on the example models (`spmdc example`): the transformer
-   training step under data, Megatron and 2-D parallelism, the 2-D MLP, on 4 and 8 ranks and on
-   2 ranks x 4 device threads; `run --outputs` on 2 ranks writes the same .npy bytes as the
+   training step under data, Megatron and 2-D parallelism (on 4 and 8 ranks), the 2-D MLP, and
+   on 2 ranks x 4 and 4 x 2 device threads; `run --outputs` on 2 ranks writes the same .npy bytes as the
    thread backend.
 3. Faults: a rank killed with SIGKILL mid-run ends the job within 10 s, non-zero, with the killed
    rank named and no output file; a stopped rank (SIGSTOP) trips --collective-timeout (exit 5,
@@ -359,7 +359,20 @@ def main():
         for name in ("mlp", "transformer", "mlp-2d", "transformer-dp", "transformer-tp", "transformer-2d"):
             subprocess.run([spmdc, "example", name, "-o", os.path.join(tmp, name + ".hlo")],
                            check=True)
+        # The data- and Megatron-parallel steps on 8 devices: the 4-way examples' shardings
+        # widened to 8.
+        for name in ("transformer-dp", "transformer-tp"):
+            with open(os.path.join(tmp, name + ".hlo")) as f:
+                text = f.read()
+            for old, new in (("<=[4]", "<=[8]"), ("devices=[4", "devices=[8"),
+                             ("devices=[1,4", "devices=[1,8"),
+                             ("num_partitions=4", "num_partitions=8")):
+                text = text.replace(old, new)
+            with open(os.path.join(tmp, name + "-8.hlo"), "w") as f:
+                f.write(text)
         cases = [("mlp", 2, 1, ["--num-partitions", "2"]),
+                 ("transformer-dp-8", 8, 1, []),
+                 ("transformer-tp-8", 8, 1, []),
                  ("transformer-dp", 4, 1, []),
                  ("transformer-tp", 4, 1, []),
                  ("transformer-2d", 8, 1, []),
