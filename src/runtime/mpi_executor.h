@@ -60,6 +60,9 @@ struct MpiRunOptions {
   SpmdOptions spmd;  // global_result_shape, replica_count, cores, interpreter, step_seconds
   // The exit code of a device's error: a failing device aborts the whole job with it.
   std::function<int(const Status&)> exit_code_for;
+  // When set, receives this rank's devices' raw results (index i: device first_local_device()+i)
+  // and nothing is collected on rank 0 (the call returns an empty tuple on every rank).
+  std::vector<Literal>* local_results = nullptr;
 };
 
 // Collective over every rank. The world must have exactly replicas x num_partitions devices.

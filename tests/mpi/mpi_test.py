@@ -145,6 +145,28 @@ ENTRY main {
 """
 
 
+SHARDS = """HloModule shards, num_partitions=4
+
+ENTRY main {
+  a = f32[8,6] parameter(0), sharding={devices=[2,2]<=[4]}
+  b = f32[8,6] multiply(a, a), sharding={devices=[2,2]<=[4]}
+  s = f32[] constant(2)
+  c = f32[8,6] broadcast(s), dimensions={}, sharding={devices=[2,2]<=[4]}
+  d = f32[8,6] add(b, c), sharding={devices=[2,2]<=[4]}
+  ROOT t = (f32[8,6], f32[8,6]) tuple(d, a), sharding={{devices=[2,2]<=[4]}, {replicated}}
+}
+"""
+
+
+def npy_payload(path):
+    """(dims, raw data bytes) of a little-endian C-order .npy file."""
+    import ast
+    data = open(path, "rb").read()
+    n = data[8] | (data[9] << 8)
+    header = ast.literal_eval(data[10:10 + n].decode())
+    return tuple(header["shape"]), data[10 + n:]
+
+
 def write_npy(path, descr, fmt, dims, values):
     import struct
     header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
@@ -424,6 +446,36 @@ def main():
             if open(os.path.join(tmp, f"ob-{np_}", "output_0.npy"), "rb").read() != want:
                 fail(f"inputs read by box on {np_} ranks: the result differs from one device's")
         print("mpi_test: ok: boxes of .npy and random inputs give one device's result")
+
+        # --outputs-per-shard: every rank writes its devices' shards; they tile the result.
+        shards = os.path.join(tmp, "shards.hlo")
+        with open(shards, "w") as f:
+            f.write(SHARDS)
+        r = mpirun(mpi, ["-np", "2", spmdc, "run", shards, "--backend", "mpi",
+                         "--devices-per-rank", "2", "--outputs", os.path.join(tmp, "os"),
+                         "--outputs-per-shard"])
+        expect(r, 0, "run --outputs-per-shard on 2 ranks x 2 devices",
+               ["output_0: f32[8,6] {devices=[2,2]<=[4]}: 4 shards"])
+        t = subprocess.run([spmdc, "run", shards, "--outputs", os.path.join(tmp, "os-whole")],
+                           capture_output=True, text=True)
+        expect(t, 0, "run the shards module on one device")
+        dims, whole = npy_payload(os.path.join(tmp, "os-whole", "output_0.npy"))
+        rebuilt = bytearray(len(whole))
+        for p in range(4):
+            sd, part = npy_payload(os.path.join(tmp, "os", f"output_0.partition_{p}.npy"))
+            if sd != (4, 3):
+                fail(f"--outputs-per-shard: partition {p} holds {sd}, expected (4, 3)")
+            r0, c0 = (p // 2) * 4, (p % 2) * 3
+            for i in range(4):
+                at = ((r0 + i) * 6 + c0) * 4
+                rebuilt[at:at + 12] = part[i * 12:(i + 1) * 12]
+        if bytes(rebuilt) != whole:
+            fail("--outputs-per-shard: the shards do not tile one device's result")
+        for p in range(4):
+            if npy_payload(os.path.join(tmp, "os", f"output_1.partition_{p}.npy"))[1] != \
+                    npy_payload(os.path.join(tmp, "os-whole", "output_1.npy"))[1]:
+                fail(f"--outputs-per-shard: replicated output_1 differs on partition {p}")
+        print("mpi_test: ok: --outputs-per-shard shards tile one device's result")
 
         # 3. Faults.
         rc, out, secs = signal_rank(mpi, spmdc, tmp, f"kill{os.getpid()}", signal.SIGKILL, [])

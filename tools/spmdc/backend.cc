@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <map>
 
 #include "cli.h"
@@ -240,6 +242,53 @@ StatusOr<Literal> MpiRun::Execute(const PartitionResult& partitioned,
                         partitioned.result_sharding, options);
 }
 
+Status MpiRun::ExecuteToShards(const PartitionResult& partitioned, const Shape& global_result_shape,
+                               int64_t n, std::vector<std::vector<Literal>> local_arguments,
+                               const std::string& dir) {
+  std::vector<Literal> mine;
+  MpiRunOptions options;
+  options.spmd.global_result_shape = global_result_shape;
+  options.exit_code_for = [](const Status& s) { return ExitCodeFor(s); };
+  options.local_results = &mine;
+  RETURN_IF_ERROR(ExecuteSpmdMpi(*impl_->session, *partitioned.module, n,
+                                 std::move(local_arguments), partitioned.result_sharding, options)
+                      .status());
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return InvalidArgument("{}: cannot create directory: {}", dir, ec.message());
+  const int64_t first = rank() * impl_->session->devices_per_rank();
+  for (size_t i = 0; i < mine.size(); ++i) {
+    const int64_t d = first + static_cast<int64_t>(i);
+    if (d >= n) break;  // replica 0's devices only
+    const std::vector<Literal> leaves = FlattenLeaves(mine[i]);
+    for (size_t k = 0; k < leaves.size(); ++k)
+      RETURN_IF_ERROR(WriteNpy(fmt::format("{}/output_{}.partition_{}.npy", dir, k, d), leaves[k]));
+  }
+  if (!root()) return absl::OkStatus();
+  // The leaves' global shapes and shardings, in pre-order.
+  std::vector<Shape> shapes;
+  std::function<void(const Shape&)> walk = [&](const Shape& s) {
+    if (s.IsTuple()) {
+      for (const Shape& e : s.tuple_shapes()) walk(e);
+    } else if (s.IsArray()) {
+      shapes.push_back(s);
+    }
+  };
+  walk(global_result_shape);
+  const Sharding& rs = partitioned.result_sharding;
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    const Sharding leaf =
+        rs.IsTuple() && k < rs.tuple_elements().size() ? rs.tuple_elements()[k] : rs;
+    const std::string text =
+        fmt::format("{}\n{}\n", shapes[k].ToString(false), leaf.ToString(false));
+    RETURN_IF_ERROR(WriteOutput(fmt::format("{}/output_{}.sharding.txt", dir, k), text));
+    std::printf("output_%zu: %s %s: %lld shards in %s/output_%zu.partition_*.npy\n", k,
+                shapes[k].ToString(false).c_str(), leaf.ToString(false).c_str(),
+                static_cast<long long>(n), dir.c_str(), k);
+  }
+  return absl::OkStatus();
+}
+
 #else  // !SPMDC_HAVE_MPI
 
 struct MpiRun::Impl {};
@@ -257,6 +306,10 @@ StatusOr<std::vector<std::vector<Literal>>> MpiRun::LocalArguments(const Module&
                                                                    const PartitionResult&, int64_t,
                                                                    const std::vector<std::string>&,
                                                                    uint64_t) {
+  return Unimplemented("--backend mpi: this spmdc was built without MPI");
+}
+Status MpiRun::ExecuteToShards(const PartitionResult&, const Shape&, int64_t,
+                               std::vector<std::vector<Literal>>, const std::string&) {
   return Unimplemented("--backend mpi: this spmdc was built without MPI");
 }
 StatusOr<Literal> MpiRun::Execute(const PartitionResult&, const Shape&, int64_t,

@@ -64,6 +64,13 @@ class MpiRun {
   // Collective: runs the program; the assembled result on rank 0, an empty tuple elsewhere.
   StatusOr<Literal> Execute(const PartitionResult& partitioned, const Shape& global_result_shape,
                             int64_t n, std::vector<std::vector<Literal>> local_arguments);
+  // Collective: runs the program and writes, from the rank holding it, every partition's shard
+  // of every output leaf of replica 0 as DIR/output_K.partition_P.npy (nothing is gathered);
+  // rank 0 writes DIR/output_K.sharding.txt (the leaf's global shape and sharding) and prints
+  // one line per leaf.
+  Status ExecuteToShards(const PartitionResult& partitioned, const Shape& global_result_shape,
+                         int64_t n, std::vector<std::vector<Literal>> local_arguments,
+                         const std::string& dir);
 
  private:
   struct Impl;

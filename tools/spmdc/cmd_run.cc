@@ -28,6 +28,7 @@ struct RunArgs {
   uint64_t seed = 0;
   std::optional<int64_t> memory_limit;
   BackendArgs backend;
+  bool outputs_per_shard = false;
 };
 
 std::vector<std::string> SplitList(const std::string& s) {
@@ -78,14 +79,17 @@ Status RunBody(const RunArgs& args, MpiRun* mpi) {
   Literal result;
   if (mpi) {
     if (!partitioned.ok()) return partitioned.status();
-    ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> local,
-                     mpi->LocalArguments(*module, *partitioned, n, SplitList(args.inputs),
-                                         args.seed));
+    ASSIGN_OR_RETURN(
+        std::vector<std::vector<Literal>> local,
+        mpi->LocalArguments(*module, *partitioned, n, SplitList(args.inputs), args.seed));
     // Every rank has its program and inputs: agree, compare programs, run.
     RETURN_IF_ERROR(mpi->Settle(absl::OkStatus()));
     RETURN_IF_ERROR(mpi->CheckSameProgram(*partitioned));
-    ASSIGN_OR_RETURN(result, mpi->Execute(*partitioned, module->entry()->root()->shape(), n,
-                                          std::move(local)));
+    if (args.outputs_per_shard)
+      return mpi->ExecuteToShards(*partitioned, module->entry()->root()->shape(), n,
+                                  std::move(local), args.outputs);
+    ASSIGN_OR_RETURN(
+        result, mpi->Execute(*partitioned, module->entry()->root()->shape(), n, std::move(local)));
     if (!mpi->root()) return absl::OkStatus();  // rank 0 prints and writes the outputs
   } else if (n > 0) {
     if (!partitioned.ok()) return partitioned.status();
@@ -110,6 +114,8 @@ Status RunBody(const RunArgs& args, MpiRun* mpi) {
 }
 
 Status Run(const RunArgs& args) {
+  if (args.outputs_per_shard && (!args.backend.mpi() || args.outputs.empty()))
+    return InvalidArgument("--outputs-per-shard needs --backend mpi and --outputs DIR");
   if (!args.backend.mpi()) {
     if (args.backend.devices_per_rank != 1 || args.backend.collective_timeout > 0)
       return InvalidArgument("--devices-per-rank and --collective-timeout need --backend mpi");
@@ -139,6 +145,10 @@ Command AddRunCommand(CLI::App& root) {
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
   AddPropagationArgs(app, args->propagation);
   AddBackendArgs(app, args->backend);
+  app->add_flag("--outputs-per-shard", args->outputs_per_shard,
+                "with --backend mpi: each rank writes its devices' shards of the outputs as "
+                "DIR/output_K.partition_P.npy instead of gathering them on rank 0")
+      ->group("Backend");
   return {app, [args] { return Run(*args); }};
 }
 
