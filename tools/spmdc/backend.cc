@@ -145,6 +145,11 @@ StatusOr<std::unique_ptr<MpiRun>> MpiRun::Start(const BackendArgs& args) {
 
 int MpiRun::rank() const { return impl_->session->rank(); }
 int MpiRun::ranks() const { return impl_->session->ranks(); }
+int64_t MpiRun::DevicesOnThisHost(int64_t n) const {
+  int64_t local = 1;
+  if (const char* e = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE")) local = std::max(1, std::atoi(e));
+  return std::min<int64_t>(n, local * impl_->session->devices_per_rank());
+}
 
 Status MpiRun::Settle(const Status& status) {
   const std::vector<int> codes = impl_->session->ExchangeCodes(ExitCodeFor(status));
@@ -300,6 +305,7 @@ StatusOr<std::unique_ptr<MpiRun>> MpiRun::Start(const BackendArgs&) {
 }
 int MpiRun::rank() const { return 0; }
 int MpiRun::ranks() const { return 1; }
+int64_t MpiRun::DevicesOnThisHost(int64_t n) const { return n; }
 Status MpiRun::Settle(const Status& status) { return status; }
 Status MpiRun::CheckSameProgram(const PartitionResult&) { return absl::OkStatus(); }
 StatusOr<std::vector<std::vector<Literal>>> MpiRun::LocalArguments(const Module&,

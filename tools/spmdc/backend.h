@@ -48,6 +48,9 @@ class MpiRun {
   int rank() const;
   int ranks() const;
   bool root() const { return rank() == 0; }
+  // The devices of an n-device job that run on this host: K x the ranks Open MPI placed here
+  // (OMPI_COMM_WORLD_LOCAL_SIZE), at most n. What run/verify estimate they hold is scaled to it.
+  int64_t DevicesOnThisHost(int64_t n) const;
   // Collective: every rank's outcome so far. OK when every rank is fine. Otherwise the first
   // failing rank reports its `status` (prefixed "rank R of N:" when not every rank failed), and
   // once it has, every rank finalises MPI and exits with that rank's exit code.

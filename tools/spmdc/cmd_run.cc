@@ -64,13 +64,23 @@ Status RunBody(const RunArgs& args, MpiRun* mpi) {
         fmt::format("inputs {}, the program's values {}", Size(inputs), Size(one.temporaries)),
         args.memory_limit));
   } else if (partitioned.ok()) {
-    const int64_t devices =
+    int64_t devices =
         EstimateDevices(*partitioned->module, n, module->entry()->root()->shape());
-    RETURN_IF_ERROR(
-        CheckMemory(fmt::format("run on {} devices", n), AddBytes(inputs, devices),
-                    fmt::format("inputs {}, the {} devices' peaks summed and the result {}",
-                                Size(inputs), n, Size(devices)),
-                    args.memory_limit));
+    int64_t host_inputs = inputs;
+    std::string where;
+    int64_t here = n;
+    if (mpi) {
+      // Under MPI this host runs only some of the devices (and reads only their shards).
+      here = mpi->DevicesOnThisHost(n);
+      devices = static_cast<int64_t>(static_cast<double>(devices) * here / n);
+      host_inputs = static_cast<int64_t>(static_cast<double>(inputs) * here / n);
+      where = fmt::format(" ({} of them on this host)", here);
+    }
+    RETURN_IF_ERROR(CheckMemory(
+        fmt::format("run on {} devices{}", n, where), AddBytes(host_inputs, devices),
+        fmt::format("inputs {}, the {} devices' peaks summed and the result {}",
+                    Size(host_inputs), here, Size(devices)),
+        args.memory_limit));
   }
   std::vector<Literal> arguments;  // whole host values (not under MPI: each rank its shards)
   if (!mpi) {

@@ -174,9 +174,13 @@ Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
   StatusOr<PartitionResult> partitioned = PartitionCopy(*module, n, args, &under_test);
   const int64_t inputs = HostArgumentBytes(*module, n);
   const OneDeviceFootprint reference_need = EstimateOneDevice(*module, manual_groups);
-  const int64_t devices_need =
+  int64_t devices_need =
       partitioned.ok() ? EstimateDevices(*partitioned->module, n, module->entry()->root()->shape())
                        : 0;
+  // Under MPI this host runs only some of the devices.
+  if (mpi)
+    devices_need = static_cast<int64_t>(static_cast<double>(devices_need) *
+                                        mpi->DevicesOnThisHost(n) / n);
   // The reference runs first; then only its outputs stay while the devices run.
   const int64_t needed = std::max(AddBytes(inputs, reference_need.temporaries),
                                   AddBytes(AddBytes(inputs, reference_need.outputs), devices_need));
