@@ -132,6 +132,9 @@ Status Run(const RunArgs& args) {
     return RunBody(args, nullptr);
   }
   ASSIGN_OR_RETURN(std::unique_ptr<MpiRun> mpi, MpiRun::Start(args.backend));
+  if (args.module.input == "-" && mpi->ranks() > 1)
+    return mpi->Settle(InvalidArgument(
+        "IN '-': under mpirun only rank 0 reads standard input; give the module as a file"));
   return mpi->Settle(RunBody(args, mpi.get()));
 }
 
