@@ -3,7 +3,9 @@
 // interpreter thread each): run it with -np 1 and -np 2 for the speedup.
 // Run under mpirun (e.g. `mpirun -np 2 build/bench/mpi_bench [--step-only]`); rank 0 prints one row
 // per collective and size: the bandwidth through MpiCommunicator, the direct call's (on
-// MPI_COMM_WORLD) and their ratio; then the step time. Prints figures; asserts nothing.
+// MPI_COMM_WORLD) and their ratio, and the thread backend's on as many device threads in one
+// process (rank 0 alone, the other ranks sleeping); then the step time. Prints figures; asserts
+// nothing.
 //
 // Bandwidth is "algorithm bandwidth": bytes of one rank's buffer (the all-reduce / reduce-scatter
 // input, the all-gather result, the all-to-all / permute / broadcast buffer) over the time of one
@@ -16,6 +18,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "hlo/parser.h"
@@ -25,6 +28,7 @@
 #include "runtime/host_values.h"
 #include "runtime/mpi_communicator.h"
 #include "runtime/mpi_executor.h"
+#include "runtime/thread_communicator.h"
 
 namespace {
 
@@ -55,6 +59,40 @@ std::pair<double, double> TimePair(int iters, const std::function<void()>& a,
     tb = std::min(tb, TimeOnce(iters, b));
   }
   return {ta, tb};
+}
+
+// Rank 0 alone runs `fn` while the others wait without spinning (a polled barrier with sleeps).
+void OnRootOnly(int rank, const std::function<void()>& fn) {
+  if (rank == 0) fn();
+  MPI_Request req;
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  for (int done = 0; !done;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+// Seconds per call of `op(comm, device)` on n device threads of the thread backend, the slowest
+// thread's, best of 3.
+double TimeThreads(int64_t n, int iters,
+                   const std::function<void(spmdc::Communicator&, int64_t)>& op) {
+  double best = 1e30;
+  for (int rep = 0; rep < 3; ++rep) {
+    spmdc::ThreadWorld world(n);
+    std::vector<double> per(n, 0);
+    std::vector<std::thread> threads;
+    for (int64_t d = 0; d < n; ++d)
+      threads.emplace_back([&, d] {
+        spmdc::ThreadCommunicator comm(&world, d);
+        op(comm, d);  // warm-up
+        const auto t0 = Clock::now();
+        for (int i = 0; i < iters; ++i) op(comm, d);
+        per[d] = std::chrono::duration<double>(Clock::now() - t0).count() / iters;
+      });
+    for (auto& t : threads) t.join();
+    best = std::min(best, *std::max_element(per.begin(), per.end()));
+  }
+  return best;
 }
 
 void Must(const spmdc::Status& s) {
@@ -130,7 +168,8 @@ int main(int argc, char** argv) {
   }
   if (rank == 0) {
     std::printf("MPI backend vs direct MPI calls, %d ranks (algorithm bandwidth, GB/s)\n", n);
-    std::printf("%-20s %10s %12s %12s %7s\n", "collective", "bytes", "backend", "direct", "ratio");
+    std::printf("%-20s %10s %12s %12s %7s %12s\n", "collective", "bytes", "backend", "direct",
+                "ratio", "threads");
   }
   for (int64_t bytes :
        {int64_t{64} << 10, int64_t{1} << 20, int64_t{16} << 20, int64_t{64} << 20}) {
@@ -141,6 +180,10 @@ int main(int argc, char** argv) {
     struct Row {
       const char* name;
       std::function<void()> backend, direct;
+      // The same collective on the thread backend (device d's call), for the last column.
+      std::function<void(spmdc::Communicator&, int64_t, std::vector<std::byte>&,
+                         std::vector<std::byte>&)>
+          threads;
     };
     const int64_t chunk = bytes / n;  // all-gather / reduce-scatter / all-to-all piece per rank
     std::vector<Row> rows = {
@@ -149,12 +192,18 @@ int main(int argc, char** argv) {
          [&] {
            MPI_Allreduce(in.data(), out.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM,
                          MPI_COMM_WORLD);
+         },
+         [&](spmdc::Communicator& c, int64_t, std::vector<std::byte>& i,
+             std::vector<std::byte>& o) {
+           Must(c.AllReduce(all, spmdc::DType::kF32, i.data(), o.data(), count, sum));
          }},
         {"all-gather", [&] { Must(comm.AllGather(all, big_in.data(), big_out.data(), chunk)); },
          [&] {
            MPI_Allgather(big_in.data(), static_cast<int>(chunk), MPI_BYTE, big_out.data(),
                          static_cast<int>(chunk), MPI_BYTE, MPI_COMM_WORLD);
-         }},
+         },
+         [&](spmdc::Communicator& c, int64_t, std::vector<std::byte>& i,
+             std::vector<std::byte>& o) { Must(c.AllGather(all, i.data(), o.data(), chunk)); }},
         {"reduce-scatter f32",
          [&] {
            Must(comm.ReduceScatter(all, spmdc::DType::kF32, in.data(), out.data(), count / n, sum));
@@ -162,28 +211,51 @@ int main(int argc, char** argv) {
          [&] {
            MPI_Reduce_scatter_block(in.data(), out.data(), static_cast<int>(count / n), MPI_FLOAT,
                                     MPI_SUM, MPI_COMM_WORLD);
+         },
+         [&](spmdc::Communicator& c, int64_t, std::vector<std::byte>& i,
+             std::vector<std::byte>& o) {
+           Must(c.ReduceScatter(all, spmdc::DType::kF32, i.data(), o.data(), count / n, sum));
          }},
         {"all-to-all", [&] { Must(comm.AllToAll(all, big_in.data(), big_out.data(), chunk)); },
          [&] {
            MPI_Alltoall(big_in.data(), static_cast<int>(chunk), MPI_BYTE, big_out.data(),
                         static_cast<int>(chunk), MPI_BYTE, MPI_COMM_WORLD);
-         }},
+         },
+         [&](spmdc::Communicator& c, int64_t, std::vector<std::byte>& i,
+             std::vector<std::byte>& o) { Must(c.AllToAll(all, i.data(), o.data(), chunk)); }},
         {"collective-permute",
          [&] { Must(comm.CollectivePermute(all, ring, big_in.data(), big_out.data(), bytes)); },
          [&] {
            MPI_Sendrecv(big_in.data(), static_cast<int>(bytes), MPI_BYTE, (rank + 1) % n, 7,
                         big_out.data(), static_cast<int>(bytes), MPI_BYTE, (rank + n - 1) % n, 7,
                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         },
+         [&](spmdc::Communicator& c, int64_t, std::vector<std::byte>& i,
+             std::vector<std::byte>& o) {
+           Must(c.CollectivePermute(all, ring, i.data(), o.data(), bytes));
          }},
         {"broadcast",
          [&] { Must(comm.CollectiveBroadcast(all, 0, big_in.data(), big_out.data(), bytes)); },
-         [&] { MPI_Bcast(big_out.data(), static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD); }},
+         [&] { MPI_Bcast(big_out.data(), static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD); },
+         [&](spmdc::Communicator& c, int64_t, std::vector<std::byte>& i,
+             std::vector<std::byte>& o) {
+           Must(c.CollectiveBroadcast(all, 0, i.data(), o.data(), bytes));
+         }},
     };
     for (const Row& row : rows) {
       const auto [b, d] = TimePair(iters, row.backend, row.direct);
+      double t = 0;
+      OnRootOnly(rank, [&] {
+        std::vector<std::vector<std::byte>> ins(n, std::vector<std::byte>(bytes)),
+            outs(n, std::vector<std::byte>(bytes));
+        t = TimeThreads(n, iters, [&](spmdc::Communicator& c, int64_t dev) {
+          row.threads(c, dev, ins[dev], outs[dev]);
+        });
+      });
       if (rank == 0)
-        std::printf("%-20s %10lld %12.3f %12.3f %7.3f\n", row.name, static_cast<long long>(bytes),
-                    bytes / b / 1e9, bytes / d / 1e9, d / b);
+        std::printf("%-20s %10lld %12.3f %12.3f %7.3f %12.3f\n", row.name,
+                    static_cast<long long>(bytes), bytes / b / 1e9, bytes / d / 1e9, d / b,
+                    bytes / t / 1e9);
     }
   }
   TransformerStep(session);
