@@ -229,7 +229,12 @@ def signal_rank(mpi, spmdc, tmp, tag, sig, extra, ranks=4, delay=2.0):
                 os.kill(v, signal.SIGKILL)
         fail(f"{tag}: the job still runs 60 s after the signal")
     elapsed = time.time() - t0
-    left = [v for r in range(ranks) for v in rank_pids(tag, r)]
+    # Every rank must be gone (a moment's grace for the last ones to be reaped).
+    for _ in range(30):
+        left = [v for r in range(ranks) for v in rank_pids(tag, r)]
+        if not left:
+            break
+        time.sleep(0.1)
     if left:
         for v in left:
             os.kill(v, signal.SIGKILL)
