@@ -70,6 +70,7 @@ class MpiWorld {
   // Aborts every pending MPI call of this process and the job after `seconds` in one call
   // (0: never). Starts the watchdog thread.
   void SetCollectiveTimeout(double seconds);
+  double collective_timeout() const { return timeout_s_; }
 
   // Prints `message` on stderr and aborts the whole job with exit code `code` (MPI_Abort).
   [[noreturn]] void Abort(int code, const std::string& message);

@@ -20,9 +20,15 @@ namespace {
 
 // Waits for `requests` by testing them with short sleeps between tests (a blocking MPI wait
 // spins on a core).
-Status WaitPolling(std::vector<MPI_Request>& requests, const char* what, int rank) {
+// With `timeout_s` > 0, waiting longer than that is DeadlineExceeded.
+Status WaitPolling(std::vector<MPI_Request>& requests, const char* what, int rank,
+                   double timeout_s = 0) {
   if (requests.empty()) return absl::OkStatus();
+  const auto start = std::chrono::steady_clock::now();
   for (int spins = 0;; ++spins) {
+    if (timeout_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_s)
+      return absl::DeadlineExceededError(what);
     int done = 0;
     const int rc =
         MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
@@ -116,11 +122,16 @@ int64_t MpiSession::devices() const { return world_->devices(); }
 void MpiSession::Abort(int code, const std::string& message) { world_->Abort(code, message); }
 void MpiSession::Finalize() { world_.reset(); }
 
-std::vector<int> MpiSession::ExchangeCodes(int code) {
+std::vector<int> MpiSession::ExchangeCodes(int code, bool timed) {
   std::vector<int> all(ranks(), 0);
   std::vector<MPI_Request> req(1);
   MPI_Iallgather(&code, 1, MPI_INT, all.data(), 1, MPI_INT, MPI_COMM_WORLD, &req[0]);
-  const Status s = WaitPolling(req, "MPI_Iallgather", rank());
+  const double timeout = timed ? world_->collective_timeout() : 0;
+  const Status s = WaitPolling(req, "MPI_Iallgather", rank(), timeout);
+  if (absl::IsDeadlineExceeded(s))
+    Abort(5, fmt::format("collective timeout: waited more than {} s for the other ranks to load "
+                         "and partition the module; a peer rank is stuck or gone",
+                         timeout));
   if (!s.ok()) Abort(4, std::string(s.message()));
   return all;
 }
@@ -131,7 +142,12 @@ Status MpiSession::CheckSameProgram(uint64_t hash) {
   std::vector<MPI_Request> req(1);
   MPI_Iallgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG,
                  MPI_COMM_WORLD, &req[0]);
-  RETURN_IF_ERROR(WaitPolling(req, "MPI_Iallgather", rank()));
+  const Status waited = WaitPolling(req, "MPI_Iallgather", rank(), world_->collective_timeout());
+  if (absl::IsDeadlineExceeded(waited))
+    Abort(5, fmt::format("collective timeout: waited more than {} s for the other ranks' "
+                         "program hashes; a peer rank is stuck or gone",
+                         world_->collective_timeout()));
+  RETURN_IF_ERROR(waited);
   std::vector<int> differ;
   for (int r = 1; r < ranks(); ++r)
     if (all[r] != all[0]) differ.push_back(r);

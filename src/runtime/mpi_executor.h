@@ -41,11 +41,12 @@ class MpiSession {
   MpiWorld& world() { return *world_; }
 
   // Every rank's `code`, in rank order (collective; waits by polling with short sleeps, so that
-  // ranks waiting for a busy peer leave it the cores).
-  std::vector<int> ExchangeCodes(int code);
+  // ranks waiting for a busy peer leave it the cores). `timed`: the collective timeout applies
+  // (exit 5 past it).
+  std::vector<int> ExchangeCodes(int code, bool timed = false);
   // All ranks must hold the same per-device program: `hash` (of the program and its signature's
-  // shardings) is compared collectively; the error names the ranks whose hash differs from rank
-  // 0's.
+  // shardings) is compared collectively (under the collective timeout); the error names the ranks
+  // whose hash differs from rank 0's.
   Status CheckSameProgram(uint64_t hash);
   // Prints "spmdc: rank R of N: MESSAGE" on stderr and ends the whole job with `code`.
   [[noreturn]] void Abort(int code, const std::string& message);

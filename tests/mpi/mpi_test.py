@@ -11,7 +11,7 @@ usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]
    thread backend.
 3. Faults: a rank killed with SIGKILL mid-run ends the job within 10 s, non-zero, with the killed
    rank named and no output file; a stopped rank (SIGSTOP) trips --collective-timeout (exit 5,
-   the waiting device named); a device failing at run time ends the job with its exit code (3);
+   the waiting device named), as does a rank stuck before the run; a device failing at run time ends the job with its exit code (3);
    ranks holding different programs, a rank whose input is missing and a job of the wrong size
    are clear errors (exit 2).
 4. A bounded differential run over the lit corpus: the first `verify` RUN line of a sample of
@@ -500,6 +500,17 @@ def main():
             fail(f"SIGSTOP of rank 1: the job took {secs:.1f} s to end (> 10 s)\n{out}")
         print(f"mpi_test: ok: a stopped rank tripped the collective timeout in {secs:.2f} s")
 
+        # A rank stuck before the run (reading its module from a FIFO nobody writes): the
+        # others' collective timeout covers the agreement before the run too.
+        fifo = os.path.join(tmp, "stuck.fifo")
+        os.mkfifo(fifo)
+        r = subprocess.run([mpi] + MCA + ["-np", "1", spmdc, "run", mlp, "--backend", "mpi",
+                                          "--num-partitions", "2", "--collective-timeout", "2",
+                                          ":", "-np", "1", spmdc, "run", fifo, "--backend", "mpi",
+                                          "--num-partitions", "2", "--collective-timeout", "2"],
+                           capture_output=True, text=True, env=env(), timeout=120)
+        expect(r, 5, "a rank stuck before the run, --collective-timeout 2",
+               ["waited more than 2 s for the other ranks to load"])
         other = os.path.join(tmp, "transformer.hlo")
         r = subprocess.run([mpi] + MCA + ["-np", "1", spmdc, "run", mlp, "--backend", "mpi",
                                           "--num-partitions", "2", ":", "-np", "1", spmdc, "run",

@@ -151,8 +151,8 @@ int64_t MpiRun::DevicesOnThisHost(int64_t n) const {
   return std::min<int64_t>(n, local * impl_->session->devices_per_rank());
 }
 
-Status MpiRun::Settle(const Status& status) {
-  const std::vector<int> codes = impl_->session->ExchangeCodes(ExitCodeFor(status));
+Status MpiRun::Settle(const Status& status, bool timed) {
+  const std::vector<int> codes = impl_->session->ExchangeCodes(ExitCodeFor(status), timed);
   int first = -1, failed = 0;
   for (int r = 0; r < static_cast<int>(codes.size()); ++r) {
     if (codes[r] == kExitOk) continue;
@@ -306,7 +306,7 @@ StatusOr<std::unique_ptr<MpiRun>> MpiRun::Start(const BackendArgs&) {
 int MpiRun::rank() const { return 0; }
 int MpiRun::ranks() const { return 1; }
 int64_t MpiRun::DevicesOnThisHost(int64_t n) const { return n; }
-Status MpiRun::Settle(const Status& status) { return status; }
+Status MpiRun::Settle(const Status& status, bool) { return status; }
 Status MpiRun::CheckSameProgram(const PartitionResult&) { return absl::OkStatus(); }
 StatusOr<std::vector<std::vector<Literal>>> MpiRun::LocalArguments(const Module&,
                                                                    const PartitionResult&, int64_t,

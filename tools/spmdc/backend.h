@@ -54,7 +54,9 @@ class MpiRun {
   // Collective: every rank's outcome so far. OK when every rank is fine. Otherwise the first
   // failing rank reports its `status` (prefixed "rank R of N:" when not every rank failed), and
   // once it has, every rank finalises MPI and exits with that rank's exit code.
-  Status Settle(const Status& status);
+  // `timed`: the collective timeout applies (before the run; not after it, where verify's rank 0
+  // computes its reference while the others wait).
+  Status Settle(const Status& status, bool timed = false);
   // Collective: the same per-device program (module text and signature shardings) on every rank.
   Status CheckSameProgram(const PartitionResult& partitioned);
   // This rank's devices' entry arguments (what MakeArguments makes, split): a tiled array

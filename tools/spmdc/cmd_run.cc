@@ -93,7 +93,7 @@ Status RunBody(const RunArgs& args, MpiRun* mpi) {
         std::vector<std::vector<Literal>> local,
         mpi->LocalArguments(*module, *partitioned, n, SplitList(args.inputs), args.seed));
     // Every rank has its program and inputs: agree, compare programs, run.
-    RETURN_IF_ERROR(mpi->Settle(absl::OkStatus()));
+    RETURN_IF_ERROR(mpi->Settle(absl::OkStatus(), /*timed=*/true));
     RETURN_IF_ERROR(mpi->CheckSameProgram(*partitioned));
     if (args.outputs_per_shard)
       return mpi->ExecuteToShards(*partitioned, module->entry()->root()->shape(), n,

@@ -259,7 +259,7 @@ Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
     if (!partitioned.ok()) return partitioned.status();
     ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> local,
                      mpi->LocalArguments(*module, *partitioned, n, {}, args.seed));
-    RETURN_IF_ERROR(mpi->Settle(absl::OkStatus()));
+    RETURN_IF_ERROR(mpi->Settle(absl::OkStatus(), /*timed=*/true));
     RETURN_IF_ERROR(mpi->CheckSameProgram(*partitioned));
     ASSIGN_OR_RETURN(result, mpi->Execute(*partitioned, module->entry()->root()->shape(), n,
                                           std::move(local)));
