@@ -14,9 +14,12 @@ cd "$(dirname "$0")/.."
 # Recommends. ccache: CMakeLists.txt compiles through it when installed (rebuilds of a clean tree,
 # and the fresh-machine test's build, hit its cache). coinor-libcbc-dev: the MILP solver of
 # src/auto (found through pkg-config); zlib1g-dev: gzip-compressed IOPDDL problems.
+# libopenmpi-dev, openmpi-bin: the MPI backend (--backend mpi) and its tests; iproute2: the
+# two-namespace MPI test (ip netns).
 packages=(cmake ninja-build ccache g++ libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
           ocl-icd-opencl-dev libfmt-dev libabsl-dev libgoogle-perftools-dev llvm-14-tools python3
-          libcli11-dev nlohmann-json3-dev coinor-libcbc-dev pkg-config zlib1g-dev)
+          libcli11-dev nlohmann-json3-dev coinor-libcbc-dev pkg-config zlib1g-dev
+          libopenmpi-dev openmpi-bin iproute2)
 # Test only: tests/html/report_html_test.py renders `spmdc report --format html` in headless
 # Chromium (skipped without it, a failure under CI=true). Nothing spmdc builds or runs needs it.
 packages+=(chromium)

@@ -31,7 +31,50 @@ void Fill(Literal& lit, SplitMix64& rng) {
   }
 }
 
+// Output k (0-based) of SplitMix64{seed}: the state after k + 1 steps, mixed.
+uint64_t SplitMixAt(uint64_t seed, uint64_t k) {
+  SplitMix64 rng{seed + k * 0x9e3779b97f4a7c15ull};
+  return rng.Next();
+}
+double UniformAt(uint64_t seed, uint64_t k) {
+  return static_cast<double>(SplitMixAt(seed, k) >> 11) * 0x1.0p-53;
+}
+
 }  // namespace
+
+void RandomFillBox(const Shape& shape, uint64_t seed, const std::vector<int64_t>& lo,
+                   const std::vector<int64_t>& hi, Literal& out) {
+  const int64_t rank = shape.rank();
+  for (int64_t d = 0; d < rank; ++d)
+    if (hi[d] <= lo[d]) return;
+  const DType t = shape.dtype();
+  const std::vector<int64_t> gs = RowMajorStrides(shape.dims());
+  const std::vector<int64_t> os = RowMajorStrides(out.shape().dims());
+  std::vector<int64_t> idx = lo;
+  for (;;) {
+    int64_t g = 0, l = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      g += idx[d] * gs[d];
+      l += (idx[d] - lo[d]) * os[d];
+    }
+    // As Fill draws them: one output per element, two (real, imaginary) for complex types.
+    if (t == DType::kPred) {
+      out.SetInt(l, SplitMixAt(seed, g) & 1);
+    } else if (IsInteger(t)) {
+      out.SetInt(l, static_cast<int64_t>(SplitMixAt(seed, g) % 8));
+    } else if (IsComplex(t)) {
+      out.SetComplex(l, {UniformAt(seed, 2 * g) * 2 - 1, UniformAt(seed, 2 * g + 1) * 2 - 1});
+    } else {
+      out.SetDouble(l, UniformAt(seed, g) * 2 - 1);
+    }
+    int64_t d = rank - 1;
+    for (; d >= 0; --d) {
+      if (++idx[d] < hi[d]) break;
+      idx[d] = lo[d];
+    }
+    if (d < 0) return;
+  }
+}
 
 Literal RandomLiteral(const Shape& shape, uint64_t seed) {
   Literal lit(shape);

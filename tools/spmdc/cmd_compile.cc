@@ -1,5 +1,8 @@
 // spmdc compile IN --num-partitions N: propagate, partition, clean up; print the per-device
 // SPMD module.
+#include <cstdio>
+
+#include "backend.h"
 #include "commands.h"
 #include "partitioning.h"
 
@@ -16,6 +19,7 @@ Command AddCompileCommand(CLI::App& root) {
     WeightUpdateArgs weight_update;
     bool stats = false;
     std::string out;
+    BackendArgs backend;
   };
   auto args = std::make_shared<Args>();
   AddModuleArgs(app, args->module);
@@ -25,6 +29,8 @@ Command AddCompileCommand(CLI::App& root) {
   AddPropagationArgs(app, args->propagation);
   AddWeightUpdateArgs(app, args->weight_update);
   AddOutput(app, args->out);
+  // With --stats: which collectives cross ranks under --backend mpi --devices-per-rank K.
+  AddBackendArgs(app, args->backend);
   return {app, [args]() -> Status {
             ASSIGN_OR_RETURN(auto module, LoadAnnotated(args->module, args->num_partitions));
             ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args->num_partitions, *module));
@@ -33,7 +39,21 @@ Command AddCompileCommand(CLI::App& root) {
             RETURN_IF_ERROR(ApplyWeightUpdateSharding(*module, args->weight_update, args->module.mesh));
             ASSIGN_OR_RETURN(PartitionResult result,
                              PartitionAndClean(*module, n, args->replicate_custom_partitioning));
-            return EmitPartitioned(args->out, args->stats, result);
+            if (args->backend.mpi() && !args->stats)
+              return InvalidArgument("compile --backend mpi goes with --stats (compile runs "
+                                     "nothing; the stats say which collectives cross ranks)");
+            if (!args->backend.mpi() && args->backend.devices_per_rank != 1)
+              return InvalidArgument("--devices-per-rank needs --backend mpi");
+            std::string traffic;
+            if (args->backend.mpi()) {
+              ASSIGN_OR_RETURN(traffic,
+                               RankTrafficText(result, n, args->backend.devices_per_rank));
+            }
+            RETURN_IF_ERROR(EmitPartitioned(args->out, args->stats, result));
+            if (!traffic.empty())
+              std::fputs(traffic.c_str(),
+                         args->out.empty() || args->out == "-" ? stderr : stdout);
+            return absl::OkStatus();
           }};
 }
 

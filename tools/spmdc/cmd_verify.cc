@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 
+#include "backend.h"
 #include "commands.h"
 #include "fmt/format.h"
 #include "inputs.h"
@@ -28,6 +29,7 @@ struct VerifyArgs {
   bool propagate = false;
   uint64_t seed = 0;
   std::optional<int64_t> memory_limit;
+  BackendArgs backend;
 };
 
 bool IsManualSharding(const Sharding& s) {
@@ -162,7 +164,8 @@ StatusOr<PartitionResult> PartitionCopy(const Module& module, int64_t n, const V
   return PartitionAndClean(**copy, n, args.replicate_custom_partitioning);
 }
 
-Status Verify(const VerifyArgs& args) {
+// `mpi`: this rank's part of an MPI run (backend.h); null for the in-process devices.
+Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
   ASSIGN_OR_RETURN(auto module, LoadAnnotated(args.module, args.num_partitions));
   ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args.num_partitions, *module));
   const PropagationOptions propagation = args.propagation.ToOptions();
@@ -173,9 +176,13 @@ Status Verify(const VerifyArgs& args) {
   StatusOr<PartitionResult> partitioned = PartitionCopy(*module, n, args, &under_test);
   const int64_t inputs = HostArgumentBytes(*module, n);
   const OneDeviceFootprint reference_need = EstimateOneDevice(*module, manual_groups);
-  const int64_t devices_need =
+  int64_t devices_need =
       partitioned.ok() ? EstimateDevices(*partitioned->module, n, module->entry()->root()->shape())
                        : 0;
+  // Under MPI this host runs only some of the devices.
+  if (mpi)
+    devices_need = static_cast<int64_t>(static_cast<double>(devices_need) *
+                                        mpi->DevicesOnThisHost(n) / n);
   // The reference runs first; then only its outputs stay while the devices run.
   const int64_t needed = std::max(AddBytes(inputs, reference_need.temporaries),
                                   AddBytes(AddBytes(inputs, reference_need.outputs), devices_need));
@@ -186,7 +193,13 @@ Status Verify(const VerifyArgs& args) {
                   Size(inputs), Size(reference_need.temporaries), Size(reference_need.outputs), n,
                   Size(devices_need)),
       args.memory_limit));
-  ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*module, {}, args.seed, n));
+  std::vector<Literal> arguments;  // whole host values (under MPI: made by rank 0 after the run)
+  if (!mpi) {
+    ASSIGN_OR_RETURN(arguments, MakeArguments(*module, {}, args.seed, n));
+  }
+  const char* reference_kind = "";
+  // The reference: the module on one device, or what stands in for it (below).
+  auto compute_reference = [&]() -> StatusOr<Literal> {
   SingleDeviceContext device;
   StatusOr<Literal> single = absl::UnknownError("");
   if (manual_groups > 0) {
@@ -207,7 +220,7 @@ Status Verify(const VerifyArgs& args) {
     single = Execute(*module, arguments, &device);
   }
   Literal reference;
-  const char* reference_kind =
+  reference_kind =
       manual_groups > 0 ? " (reference: each manual group's program on one device)" : "";
   if (single.ok()) {
     reference = *std::move(single);
@@ -240,9 +253,27 @@ Status Verify(const VerifyArgs& args) {
   } else {
     return single.status();
   }
-  if (!partitioned.ok()) return partitioned.status();
-  ASSIGN_OR_RETURN(Literal result,
-                   RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
+  return reference;
+  };
+  Literal reference, result;
+  if (mpi) {
+    // The devices first (every rank), then the reference on rank 0 alone.
+    if (!partitioned.ok()) return partitioned.status();
+    ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> local,
+                     mpi->LocalArguments(*module, *partitioned, n, {}, args.seed));
+    RETURN_IF_ERROR(mpi->Settle(absl::OkStatus(), /*timed=*/true));
+    RETURN_IF_ERROR(mpi->CheckSameProgram(*partitioned));
+    ASSIGN_OR_RETURN(result, mpi->Execute(*partitioned, module->entry()->root()->shape(), n,
+                                          std::move(local)));
+    if (!mpi->root()) return absl::OkStatus();
+    ASSIGN_OR_RETURN(arguments, MakeArguments(*module, {}, args.seed, n));
+    ASSIGN_OR_RETURN(reference, compute_reference());
+  } else {
+    ASSIGN_OR_RETURN(reference, compute_reference());
+    if (!partitioned.ok()) return partitioned.status();
+    ASSIGN_OR_RETURN(result,
+                     RunOnDevices(*partitioned, module->entry()->root()->shape(), n, arguments));
+  }
   std::vector<Literal> got = FlattenLeaves(result), want = FlattenLeaves(reference);
   if (got.size() != want.size())
     return Internal("partitioned program returned {} outputs, the reference {}", got.size(),
@@ -259,10 +290,26 @@ Status Verify(const VerifyArgs& args) {
       return absl::AbortedError("partitioned result differs from the single-device result");
     }
   }
+  const std::string where =
+      mpi ? fmt::format(" (MPI: {} ranks x {} devices)", mpi->ranks(), args.backend.devices_per_rank)
+          : "";
   std::printf(
-      "verify: ok on %lld devices: %zu outputs, max abs error %.3g, max relative error %.3g%s\n",
-      static_cast<long long>(n), got.size(), max_abs, max_rel, reference_kind);
+      "verify: ok on %lld devices%s: %zu outputs, max abs error %.3g, max relative error %.3g%s\n",
+      static_cast<long long>(n), where.c_str(), got.size(), max_abs, max_rel, reference_kind);
   return absl::OkStatus();
+}
+
+Status Verify(const VerifyArgs& args) {
+  if (!args.backend.mpi()) {
+    if (args.backend.devices_per_rank != 1 || args.backend.collective_timeout > 0)
+      return InvalidArgument("--devices-per-rank and --collective-timeout need --backend mpi");
+    return VerifyBody(args, nullptr);
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<MpiRun> mpi, MpiRun::Start(args.backend));
+  if (args.module.input == "-" && mpi->ranks() > 1)
+    return mpi->Settle(InvalidArgument(
+        "IN '-': under mpirun only rank 0 reads standard input; give the module as a file"));
+  return mpi->Settle(VerifyBody(args, mpi.get()));
 }
 
 }  // namespace
@@ -282,6 +329,7 @@ Command AddVerifyCommand(CLI::App& root) {
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
   AddWeightUpdateArgs(app, args->weight_update);
   AddPropagationArgs(app, args->propagation);
+  AddBackendArgs(app, args->backend);
   return {app, [args] { return Verify(*args); }};
 }
 

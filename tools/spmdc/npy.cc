@@ -1,6 +1,7 @@
 #include "npy.h"
 
 #include "cli.h"
+#include "runtime/host_sharding.h"
 
 #include <cstdio>
 #include <cstring>
@@ -146,6 +147,106 @@ StatusOr<Literal> ReadNpy(const std::string& path, const Shape& want) {
   if (bytes > 0) std::memcpy(lit.mutable_raw(), data.data() + payload, bytes);
   if (*dtype == want.dtype()) return lit;
   return ConvertLiteral(lit, want.dtype());
+}
+
+StatusOr<Literal> ReadNpyBox(const std::string& path, const Shape& want,
+                             const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
+                             const Shape& out_shape) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return InvalidArgument("{}: cannot open file", path);
+  auto bad = [&](const std::string& what) {
+    return InvalidArgument("{}: not a valid .npy file: {}", path, what);
+  };
+  char head[12] = {};
+  in.read(head, 10);
+  if (in.gcount() < 10 || std::memcmp(head, "\x93NUMPY", 6) != 0) return bad("missing magic");
+  const int major = static_cast<unsigned char>(head[6]);
+  size_t header_len = 0, header_start = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(head[8]) | (static_cast<unsigned char>(head[9]) << 8);
+    header_start = 10;
+  } else if (major == 2 || major == 3) {
+    in.read(head + 10, 2);
+    if (in.gcount() < 2) return bad("truncated header");
+    for (int i = 0; i < 4; ++i)
+      header_len |= static_cast<size_t>(static_cast<unsigned char>(head[8 + i])) << (8 * i);
+    header_start = 12;
+  } else {
+    return bad(fmt::format("unsupported version {}", major));
+  }
+  if (header_len > (size_t{1} << 24)) return bad("header too long");
+  std::string header(header_len, '\0');
+  in.read(header.data(), header_len);
+  if (static_cast<size_t>(in.gcount()) < header_len) return bad("truncated header");
+  auto descr = HeaderField(header, "descr");
+  auto order = HeaderField(header, "fortran_order");
+  auto shape_text = HeaderField(header, "shape");
+  if (!descr || !order || !shape_text) return bad("header lacks descr/fortran_order/shape");
+  if (order->find("False") == std::string::npos)
+    return bad("Fortran-ordered arrays are not supported");
+  auto dtype = DTypeForDescr(*descr);
+  if (!dtype) return bad(fmt::format("unsupported dtype '{}'", *descr));
+  std::vector<int64_t> dims;
+  std::stringstream ss(*shape_text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    size_t b = item.find_first_not_of(' ');
+    if (b == std::string::npos) continue;
+    long long v = std::strtoll(item.c_str() + b, nullptr, 10);
+    if (v < 0) return bad("negative dimension");
+    dims.push_back(v);
+  }
+  if (dims != want.dims())
+    return InvalidArgument("{}: array has shape ({}) but the parameter is {}", path,
+                           fmt::join(dims, ", "), want.ToString(false));
+  const Shape file_shape(*dtype, dims);
+  const int64_t eb = DTypeByteSize(*dtype);
+  const int64_t payload = static_cast<int64_t>(header_start + header_len);
+  in.seekg(0, std::ios::end);
+  if (static_cast<int64_t>(in.tellg()) - payload < file_shape.byte_size())
+    return bad("truncated data");
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  std::vector<int64_t> extent(rank);
+  for (int64_t d = 0; d < rank; ++d) extent[d] = hi[d] - lo[d];
+  Literal box(Shape(*dtype, extent));
+  bool empty = false;
+  for (int64_t e : extent) empty |= e <= 0;
+  if (!empty) {
+    // Runs along the last dim (whole trailing dims merged), one seek and read each.
+    int64_t m = rank, run = 1;
+    while (m > 0) {
+      run *= extent[m - 1];
+      --m;
+      if (extent[m] != dims[m]) break;
+    }
+    const std::vector<int64_t> fs = RowMajorStrides(dims);
+    const std::vector<int64_t> bs = RowMajorStrides(extent);
+    std::vector<int64_t> idx(m, 0);
+    std::byte* dst = box.mutable_raw();
+    for (;;) {
+      int64_t f = 0, b = 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        const int64_t i = d < m ? idx[d] : 0;
+        f += (lo[d] + i) * fs[d];
+        b += i * bs[d];
+      }
+      in.seekg(payload + f * eb);
+      in.read(reinterpret_cast<char*>(dst + b * eb), run * eb);
+      if (in.gcount() < run * eb) return bad("truncated data");
+      int64_t d = m - 1;
+      for (; d >= 0; --d) {
+        if (++idx[d] < extent[d]) break;
+        idx[d] = 0;
+      }
+      if (d < 0) break;
+    }
+  }
+  if (*dtype != want.dtype()) box = ConvertLiteral(box, want.dtype());
+  Literal out(out_shape);
+  if (!empty)
+    CopyBox(box.raw(), extent, std::vector<int64_t>(rank, 0), out.mutable_raw(), out_shape.dims(),
+            std::vector<int64_t>(rank, 0), extent, DTypeByteSize(want.dtype()));
+  return out;
 }
 
 Status WriteNpy(const std::string& path, const Literal& value) {

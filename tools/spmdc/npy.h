@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ir/literal.h"
 #include "support/status.h"
@@ -13,6 +14,12 @@ namespace spmdc {
 
 // Reads `path` and converts it to an array of `want` (dims must match exactly).
 StatusOr<Literal> ReadNpy(const std::string& path, const Shape& want);
+// Reads only the box [lo, hi) of the array in `path` (which must have `want`'s dims), seeking to
+// each contiguous run, converted to `want`'s dtype, into a zero array of `out_shape` (want's
+// dtype, dims at least hi - lo) at its origin: the whole array is never in memory.
+StatusOr<Literal> ReadNpyBox(const std::string& path, const Shape& want,
+                             const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
+                             const Shape& out_shape);
 // Writes an array literal to `path` (atomically: a temporary file renamed into place).
 Status WriteNpy(const std::string& path, const Literal& value);
 
