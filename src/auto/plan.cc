@@ -12,11 +12,10 @@ namespace spmdc::autoshard {
 namespace {
 
 constexpr double kPicoseconds = 1e12;
-// Work per thread per strategy-pair entry of the problem when no work limit is given: enough for
-// the search to settle on the models of the zoo, small enough to stay well under a second per
-// thousand instructions.
-constexpr int64_t kDefaultWorkPerEntry = 400;
-constexpr int64_t kMinimumWork = 20'000'000;
+// The search's work (solver.h units) when no work limit is given: at least kMinimumWork (well under a
+// second on the zoo's small models) and kDefaultWorkPerEntry per strategy-pair entry on large ones.
+constexpr int64_t kDefaultWorkPerEntry = 1000;
+constexpr int64_t kMinimumWork = 300'000'000;
 
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -119,6 +118,20 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
     if (it == node_of.end()) continue;
     instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(it->second, choice[it->second])));
   }
+  // Outputs the plan chose: the root tuple says so (unless it carries the user's sharding).
+  Instruction* root = m->entry()->root();
+  if (root->opcode() == Opcode::kTuple && !root->has_sharding()) {
+    std::vector<Sharding> leaves;
+    bool all = true;
+    for (const Instruction* op : root->operands()) {
+      if (!op->shape().IsArray() || !op->has_sharding()) {
+        all = false;
+        break;
+      }
+      leaves.push_back(*op->sharding());
+    }
+    if (all) root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
+  }
   return m;
 }
 
@@ -126,7 +139,14 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
                                int64_t memory_limit) {
   PricedPlan plan;
   std::unique_ptr<Module> work = annotated->Clone();
-  RETURN_IF_ERROR(PropagateShardings(*work).status());
+  // Outputs without a sharding take the one propagation gives them (out_shardings left to the
+  // compiler), as the search's plans choose theirs.
+  PropagationOptions po;
+  if (!work->entry()->root()->has_sharding()) po.allow_to_output = std::vector<bool>{true};
+  RETURN_IF_ERROR(PropagateShardings(*work, po).status());
+  Instruction* root = annotated->entry()->root();
+  if (!root->has_sharding() && work->entry()->root()->has_sharding())
+    root->set_sharding(work->entry()->root()->sharding_ptr());
   ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(*work, PartitionOptions{mesh.num_devices()}));
   CostOptions co;
   co.num_partitions = mesh.num_devices();

@@ -295,9 +295,10 @@ struct Builder {
       node_of[&instr] = static_cast<int>(space.nodes.size());
       space.nodes.push_back(std::move(node));
     }
-    // The entry's outputs come out as the root tuple's sharding says (replicated where it says
-    // nothing): each output's strategy pays its resharding into that.
-    if (entry.root()->opcode() == Opcode::kTuple) {
+    // When the root tuple has a sharding (kept as a constraint), the outputs come out as it says:
+    // each output's strategy pays its resharding into that. Otherwise the outputs' shardings are
+    // part of the plan (a jitted step with out_shardings chosen by the compiler).
+    if (entry.root()->opcode() == Opcode::kTuple && options.keep_annotations && entry.root()->has_sharding()) {
       const Instruction& root = *entry.root();
       for (int64_t k = 0; k < root.operand_count(); ++k) {
         auto it = node_of.find(root.operand(k));

@@ -61,7 +61,8 @@ struct StrategySpaceOptions {
   explicit StrategySpaceOptions(Mesh m) : mesh(std::move(m)) {}
   Mesh mesh;
   const HardwareProfile* hardware = nullptr;  // required
-  // Instructions that already have an (array) sharding keep it: their node has that one strategy.
+  // Instructions that already have an (array) sharding keep it: their node has that one strategy;
+  // a root tuple's sharding fixes how the outputs come out (else they are part of the plan).
   bool keep_annotations = true;
   std::optional<int64_t> memory_limit;        // bytes per device; none: no limit
 };
