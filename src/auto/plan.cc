@@ -16,6 +16,8 @@ constexpr double kPicoseconds = 1e12;
 // second on the zoo's small models) and kDefaultWorkPerEntry per strategy-pair entry on large ones.
 constexpr int64_t kDefaultWorkPerEntry = 1000;
 constexpr int64_t kMinimumWork = 300'000'000;
+// Searches with a tightened memory limit when the full cost model finds a plan over it.
+constexpr int kMemoryRounds = 4;
 
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -180,27 +182,65 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   const int64_t smallest = space.SmallestPeakBytes();
   if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
 
-  // The search.
+  // The search. The strategy space counts each value's bytes over its live interval; the full
+  // model also counts what the partitioner's collectives and temporaries hold, so a plan the space
+  // says fits may not. Then the space's limit is tightened by the excess and the search repeated
+  // (a few rounds); the fastest plan that fits is kept (else the one with the smallest peak). The
+  // bound and gap are those of the first round: the space at the user's limit.
   const auto start = std::chrono::steady_clock::now();
-  const Problem problem = space.ToProblem();
-  StatusOr<SolveResult> solved = SolveProblem(problem, options);
-  if (!solved.ok()) {
-    if (solved.status().code() == absl::StatusCode::kResourceExhausted)
-      return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
-    return solved.status();
+  Problem problem = space.ToProblem();
+  int64_t space_limit = out.memory_limit;
+  bool have = false;
+  int chosen_round = 0;
+  int64_t chosen_limit = space_limit;
+  for (int round = 0; round < kMemoryRounds; ++round) {
+    problem.usage_limit = space_limit;
+    StatusOr<SolveResult> solved = SolveProblem(problem, options);
+    if (!solved.ok()) {
+      if (solved.status().code() != absl::StatusCode::kResourceExhausted) return solved.status();
+      if (round == 0) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+      break;
+    }
+    if (round == 0) {
+      out.presolve = solved->presolve;
+      out.lower_bound_seconds = static_cast<double>(solved->lower_bound) / kPicoseconds;
+      out.bound_method = solved->bound_method;
+      out.optimal = solved->optimal;
+    }
+    ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(AnnotateWithChoice(module, space, solved->solution), mesh, hw,
+                                                  out.memory_limit));
+    priced.model_seconds = static_cast<double>(solved->cost) / kPicoseconds;
+    const bool better = !have || (priced.fits && !out.search.fits) ||
+                        (priced.fits == out.search.fits &&
+                         (priced.fits ? priced.step_seconds < out.search.step_seconds
+                                      : priced.peak_bytes < out.search.peak_bytes));
+    if (better) {
+      out.search = std::move(priced);
+      have = true;
+      chosen_round = round;
+      chosen_limit = space_limit;
+    }
+    if (out.search.fits) break;
+    // Tighten by the full model's excess over the space's own peak for this plan.
+    const int64_t full_peak = std::max<int64_t>(1, out.search.peak_bytes);
+    const int64_t next = static_cast<int64_t>(static_cast<double>(space_limit) *
+                                              (static_cast<double>(out.memory_limit) / full_peak) * 0.99);
+    if (next >= space_limit || next < smallest) break;
+    space_limit = next;
   }
   out.search_seconds = Seconds(start);
-  out.presolve = solved->presolve;
-  out.model_cost_seconds = static_cast<double>(solved->cost) / kPicoseconds;
-  out.lower_bound_seconds = static_cast<double>(solved->lower_bound) / kPicoseconds;
-  out.bound_method = solved->bound_method;
-  out.gap = solved->Gap();
-  out.optimal = solved->optimal;
-  ASSIGN_OR_RETURN(out.search, PricePlan(AnnotateWithChoice(module, space, solved->solution), mesh, hw,
-                                         out.memory_limit));
+  out.model_cost_seconds = *out.search.model_seconds;
+  out.gap = out.model_cost_seconds > 0
+                ? std::max(0.0, (out.model_cost_seconds - out.lower_bound_seconds) / out.model_cost_seconds)
+                : 0.0;
+  if (out.gap > 0) out.optimal = false;
+  if (chosen_round > 0) {
+    out.bound_method = fmt::format("bound: {}; plan: searched again with the space's limit at {} so that the "
+                                   "full model's peak fits",
+                                   out.bound_method, FormatBytes(chosen_limit));
+  }
   out.search.name = "auto";
   out.search.description = "the strategy search's plan";
-  out.search.model_seconds = out.model_cost_seconds;
 
   // The standard plans.
   if (options.standard_plans && mesh.num_devices() > 1) {

@@ -3,7 +3,9 @@
 //
 // 1. The strategy space (strategy_space.h) becomes an IOPDDL problem; the solver of `spmdc solve`
 //    (presolve, Lagrangian search with a certified lower bound, CBC on small models) picks one
-//    strategy per instruction under the memory limit.
+//    strategy per instruction under the memory limit. The space counts values over their live
+//    intervals only; when the full cost model (3.) finds the plan over the limit, the search is
+//    repeated with the space's limit tightened by the excess (a few rounds).
 // 2. The standard plans are what a user writes by hand: entry parameters annotated, propagation
 //    fills in the rest. Parameters are told apart by role: a *weight* is a parameter whose shape
 //    is that of an element of the entry's result tuple (a training step returns new weights or
