@@ -244,7 +244,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
 
   // The standard plans.
   if (options.standard_plans && mesh.num_devices() > 1) {
-    const Roles roles = RolesOf(module);
+    Roles roles = RolesOf(module);
     const uint32_t all = (1u << mesh.num_axes()) - 1;
     auto input_splits = [&](uint32_t allowed) {
       std::vector<std::pair<const Instruction*, AxisMasks>> s;
@@ -266,6 +266,14 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
     };
     const bool keep = options.keep_annotations;
     auto unannotated = [&](const Instruction* p) { return !(keep && p->has_sharding()); };
+    // The module's own annotations are a plan of their own; when they fix every parameter, the
+    // standard plans would all be that one.
+    bool annotated = false, free = false;
+    for (const Instruction* p : module.entry()->parameters()) annotated |= keep && p->has_sharding();
+    for (const auto* list : {&roles.inputs, &roles.weights})
+      for (const Instruction* p : *list) free |= unannotated(p);
+    if (annotated) RETURN_IF_ERROR(add("as-annotated", "the module's own shardings, propagation fills the rest", {}));
+    if (!free) roles = Roles{};
     if (!roles.inputs.empty()) {
       auto dp = input_splits(all);
       std::erase_if(dp, [&](const auto& s) { return !unannotated(s.first); });
