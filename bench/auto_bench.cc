@@ -3,9 +3,10 @@
 // limit, with the planning time (strategy space + search) and the certified gap; then a GPT-3
 // 175B-shaped step (spmdc example gpt3's shapes, unannotated) on 512 devices.
 //
-//   auto_bench [--quick] [--time-limit S] [--gpt3-layers L]
+//   auto_bench [--quick] [--time-limit S] [--gpt3-layers L] [--emit-gpt3]
 //
-// --quick leaves out the GPT-3 rows. Prints figures; asserts nothing.
+// --quick leaves out the GPT-3 rows; --emit-gpt3 (after --gpt3-layers) prints the unannotated
+// GPT-3-shaped module instead. Prints figures; asserts nothing.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -88,8 +89,15 @@ int main(int argc, char** argv) {
       time_limit = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--gpt3-layers") && i + 1 < argc) {
       gpt3_layers = std::atoll(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--emit-gpt3")) {
+      // The unannotated GPT-3-shaped module with --gpt3-layers layers, for `spmdc auto`.
+      spmdc::TransformerOptions g = spmdc::Gpt3Options();
+      g.parallel = {};
+      g.layers = gpt3_layers;
+      std::fputs(spmdc::BuildTransformerTrainingStep(g).c_str(), stdout);
+      return 0;
     } else {
-      std::fprintf(stderr, "usage: auto_bench [--quick] [--time-limit S] [--gpt3-layers L]\n");
+      std::fprintf(stderr, "usage: auto_bench [--quick] [--time-limit S] [--gpt3-layers L] [--emit-gpt3]\n");
       return 2;
     }
   }

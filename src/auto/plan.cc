@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
@@ -119,6 +120,39 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
     auto it = node_of.find(instr->name());
     if (it == node_of.end()) continue;
     instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(it->second, choice[it->second])));
+  }
+  // A dot or reduce whose operands come in another split than its strategy needs: the partitioner
+  // would pick its own plan for the operands as they are (by its rough resharding estimate), not
+  // the one the search priced. A Sharding constraint on the operand (JAX's
+  // with_sharding_constraint) makes it reshard first, as the edge cost says.
+  absl::flat_hash_map<const Instruction*, Instruction*> clone_of;
+  for (Instruction* instr : m->entry()->instructions()) {
+    auto it = node_of.find(instr->name());
+    if (it != node_of.end()) clone_of[space.nodes[it->second].instr] = instr;
+  }
+  std::map<std::pair<std::string, std::string>, Instruction*> constraints;
+  for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
+    const StrategyNode& consumer = space.nodes[j];
+    const Opcode op = consumer.instr->opcode();
+    if (op != Opcode::kDot && op != Opcode::kReduce) continue;
+    const Strategy& st = consumer.strategies[choice[j]];
+    for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
+      auto pit = node_of.find(consumer.instr->operand(k)->name());
+      if (pit == node_of.end() || k >= static_cast<int64_t>(st.operands.size())) continue;
+      const StrategyNode& producer = space.nodes[pit->second];
+      if (producer.strategies[choice[pit->second]].output == st.operands[k]) continue;
+      Instruction* from = clone_of[producer.instr];
+      const Sharding want = ShardingFromMasks(space.mesh, st.operands[k]);
+      auto [cit, fresh] = constraints.try_emplace({from->name(), want.ToString(false)}, nullptr);
+      if (fresh) {
+        Instruction* c = m->entry()->AddInstruction(Opcode::kCustomCall, from->shape(),
+                                                    m->UniqueName(from->name() + ".auto_reshard"), {from});
+        c->attrs().Set(AttrId::kCustomCallTarget, std::string("Sharding"));
+        c->set_sharding(std::make_shared<const Sharding>(want));
+        cit->second = c;
+      }
+      clone_of[consumer.instr]->ReplaceOperandWith(k, cit->second);
+    }
   }
   // Outputs the plan chose: the root tuple says so (unless it carries the user's sharding).
   Instruction* root = m->entry()->root();
