@@ -257,9 +257,10 @@ struct Builder {
       if (options.keep_annotations && instr.has_sharding()) {
         wanted = MasksFromSharding(mesh, *instr.sharding(), instr.shape().rank());
         if (!wanted) {
-          return InvalidArgument("{}: %{} has sharding {}, which is not a slicing of the mesh {} (pass "
+          const std::string where = module.SourceLocationOf(instr);
+          return InvalidArgument("{}%{} has sharding {}, which is not a slicing of the mesh {} (pass "
                                  "--ignore-annotations to drop the module's shardings)",
-                                 module.SourceLocationOf(instr), instr.name(), instr.sharding()->ToString(false),
+                                 where.empty() ? "" : where + ": ", instr.name(), instr.sharding()->ToString(false),
                                  mesh.ToString());
         }
         node.annotated = true;
