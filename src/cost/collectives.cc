@@ -307,6 +307,35 @@ CollectiveAlgorithm ModelledAlgorithm(Opcode kind, int64_t n, int64_t bytes_per_
   }
 }
 
+namespace {
+
+// One collective's seconds on `link` under `algorithm`; an all-reduce of more than two devices
+// takes the tree (reduce + broadcast) instead when that is faster (*tree_steps then set).
+double TimedCollective(const HardwareProfile::Link& link, const std::string& kind, Opcode sync, int64_t n,
+                       int64_t B, const CollectiveAlgorithm& algorithm, int64_t* tree_steps) {
+  const HardwareProfile::Link::Figures f = link.FiguresFor(kind);
+  double seconds = f.latency * algorithm.steps + algorithm.wire_bytes / f.bandwidth;
+  if (sync == Opcode::kAllReduce && n > 2) {
+    const int64_t steps = 2 * static_cast<int64_t>(std::ceil(std::log2(static_cast<double>(n))));
+    const double tree = f.latency * steps + 2.0 * B / f.bandwidth;
+    if (tree < seconds) {
+      seconds = tree;
+      *tree_steps = steps;
+    }
+  }
+  return seconds;
+}
+
+}  // namespace
+
+double CollectiveSeconds(const HardwareProfile::Link& link, Opcode kind, int64_t n, int64_t bytes_per_device) {
+  if (n <= 1) return 0;
+  const CollectiveAlgorithm algorithm = ModelledAlgorithm(kind, n, bytes_per_device);
+  if (algorithm.steps <= 0) return 0;
+  int64_t tree_steps = 0;
+  return TimedCollective(link, std::string(OpcodeName(kind)), kind, n, bytes_per_device, algorithm, &tree_steps);
+}
+
 std::vector<CollectiveCost> AnalyzeCollectives(const Module& module, const CostOptions& options,
                                                const HardwareProfile* hardware) {
   std::vector<CollectiveCost> out;
@@ -355,16 +384,11 @@ std::vector<CollectiveCost> AnalyzeCollectives(const Module& module, const CostO
       if (hardware && !hardware->links.empty() && c.steps > 0) {
         const HardwareProfile::Link& link = hardware->LinkFor(groups);
         c.link = link.name;
-        const HardwareProfile::Link::Figures f = link.FiguresFor(c.kind);
-        c.seconds = f.latency * c.steps + algorithm.wire_bytes / f.bandwidth;
-        if (sync == Opcode::kAllReduce && n > 2) {
-          const int64_t tree_steps = 2 * static_cast<int64_t>(std::ceil(std::log2(static_cast<double>(n))));
-          const double tree = f.latency * tree_steps + 2.0 * B / f.bandwidth;
-          if (tree < c.seconds) {
-            c.seconds = tree;
-            c.algorithm = "tree";
-            c.steps = tree_steps;
-          }
+        int64_t tree_steps = 0;
+        c.seconds = TimedCollective(link, c.kind, sync, n, B, algorithm, &tree_steps);
+        if (tree_steps > 0) {
+          c.algorithm = "tree";
+          c.steps = tree_steps;
         }
       }
       out.push_back(std::move(c));

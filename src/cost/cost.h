@@ -129,6 +129,11 @@ struct CollectiveAlgorithm {
   double wire_bytes = 0;
 };
 CollectiveAlgorithm ModelledAlgorithm(Opcode kind, int64_t n, int64_t bytes_per_device);
+// Seconds of one collective of synchronous `kind` among groups of `n` devices on `link`, each
+// device contributing `bytes_per_device`, exactly as AnalyzeCollectives times it (the modelled
+// algorithm on the link's figures for that kind; an all-reduce by tree where that is faster).
+// The strategy search of src/auto prices its resharding with it.
+double CollectiveSeconds(const HardwareProfile::Link& link, Opcode kind, int64_t n, int64_t bytes_per_device);
 
 // Every collective of the module (entry and nested computations), in schedule order. Times are
 // set when `hardware` is given.

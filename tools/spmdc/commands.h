@@ -20,5 +20,6 @@ Command AddReportCommand(CLI::App& root);
 Command AddExampleCommand(CLI::App& root);
 Command AddCalibrateCommand(CLI::App& root);
 Command AddSolveCommand(CLI::App& root);
+Command AddAutoCommand(CLI::App& root);
 
 }  // namespace spmdc::cli

@@ -1,0 +1,137 @@
+// `spmdc auto` over the model zoo: per model x mesh, the search's plan and the best standard plan
+// (data-parallel, FSDP, Megatron / 2-D) under the same cost model (h100 profile) and memory
+// limit, with the planning time (strategy space + search) and the certified gap; then a GPT-3
+// 175B-shaped step (spmdc example gpt3's shapes, unannotated) on 512 devices.
+//
+//   auto_bench [--quick] [--time-limit S] [--gpt3-layers L] [--emit-gpt3]
+//
+// --quick leaves out the GPT-3 rows; --emit-gpt3 (after --gpt3-layers) prints the unannotated
+// GPT-3-shaped module instead. Prints figures; asserts nothing.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "auto/plan.h"
+#include "cost/hardware.h"
+#include "hlo/parser.h"
+#include "models/examples.h"
+#include "models/models.h"
+
+namespace {
+
+using spmdc::Mesh;
+using namespace spmdc::autoshard;
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string Time(double s) {
+  if (s >= 1) return std::to_string(s).substr(0, 6) + " s";
+  char buf[32];
+  if (s >= 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
+  }
+  return buf;
+}
+
+void Row(const char* model, const std::string& module_text, const char* mesh_text, std::optional<int64_t> limit,
+         const spmdc::HardwareProfile& hw, double time_limit, bool price_standard) {
+  const double t0 = Now();
+  auto module = spmdc::ParseHloModule(module_text);
+  if (!module.ok()) {
+    std::printf("%-14s %-18s parse error: %s\n", model, mesh_text, std::string(module.status().message()).c_str());
+    return;
+  }
+  const double parsed = Now();
+  PlanOptions o(*Mesh::Parse(mesh_text));
+  o.hardware = &hw;
+  o.memory_limit = limit;
+  o.time_limit_s = time_limit;
+  o.keep_annotations = false;
+  o.standard_plans = price_standard;
+  auto r = PlanAuto(**module, o);
+  const double total = Now() - parsed;
+  const std::string lim = limit ? FormatBytes(*limit) : "HBM";
+  if (!r.ok()) {
+    std::printf("%-14s %-18s %-10s %s\n", model, mesh_text, lim.c_str(), std::string(r.status().message()).c_str());
+    return;
+  }
+  const PricedPlan* best = nullptr;
+  for (const PricedPlan& p : r->standard)
+    if (p.fits && (!best || p.step_seconds < best->step_seconds)) best = &p;
+  const PricedPlan& c = r->Chosen();
+  std::printf("%-14s %-18s %-10s %7zu %8lld %11s %11s %12s %-14s %11s %6s %8.2f%% %9.2f s %8.2f s  %s\n", model,
+              mesh_text, lim.c_str(), r->space->nodes.size(), static_cast<long long>(r->space->num_strategies()),
+              Time(r->search.step_seconds).c_str(), Time(c.step_seconds).c_str(),
+              best ? Time(best->step_seconds).c_str() : "-", best ? best->name.c_str() : "-",
+              best && c.step_seconds > 0 ? (std::to_string(best->step_seconds / c.step_seconds).substr(0, 5) + "x").c_str()
+                                         : "-",
+              c.fits ? "yes" : "no", 100 * r->gap, r->search_seconds, total, c.name.c_str());
+  (void)t0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  double time_limit = 60;
+  int64_t gpt3_layers = 96;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) {
+      quick = true;
+    } else if (!std::strcmp(argv[i], "--time-limit") && i + 1 < argc) {
+      time_limit = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--gpt3-layers") && i + 1 < argc) {
+      gpt3_layers = std::atoll(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--emit-gpt3")) {
+      // The unannotated GPT-3-shaped module with --gpt3-layers layers, for `spmdc auto`.
+      spmdc::TransformerOptions g = spmdc::Gpt3Options();
+      g.parallel = {};
+      g.layers = gpt3_layers;
+      std::fputs(spmdc::BuildTransformerTrainingStep(g).c_str(), stdout);
+      return 0;
+    } else {
+      std::fprintf(stderr, "usage: auto_bench [--quick] [--time-limit S] [--gpt3-layers L] [--emit-gpt3]\n");
+      return 2;
+    }
+  }
+  auto hw = spmdc::LoadHardwareProfile("h100");
+  if (!hw.ok()) {
+    std::fprintf(stderr, "auto_bench: %s\n", std::string(hw.status().message()).c_str());
+    return 3;
+  }
+  std::printf("auto_bench: hardware %s; 'search' = the strategy search's plan, 'chosen' = the fastest plan that\n"
+              "fits (the search's unless a standard plan beats it under the full cost model); every step time\n"
+              "is the cost model's (spmdc report) on the partitioned program; plan s = strategy space + search,\n"
+              "total s = that + pricing every plan (propagate, partition, cost)\n",
+              hw->name.c_str());
+  std::printf("%-14s %-18s %-10s %7s %8s %11s %11s %12s %-14s %11s %6s %9s %11s %10s  %s\n", "model", "mesh", "limit",
+              "instrs", "strats", "search", "chosen", "best std", "(which)", "std/chosen", "fits", "gap", "plan",
+              "total", "chosen plan");
+  const std::string mlp = *spmdc::BuildExample("mlp");
+  const std::string tf = *spmdc::BuildExample("transformer");
+  const char* meshes[] = {"data=8", "data=2,model=4", "data=8,model=64", "a=4,b=4,c=8"};
+  for (const char* mesh : meshes) Row("mlp", mlp, mesh, std::nullopt, *hw, time_limit, true);
+  Row("mlp", mlp, "data=8", int64_t{1} << 20, *hw, time_limit, true);
+  Row("mlp", mlp, "data=2,model=4", int64_t{1} << 20, *hw, time_limit, true);
+  for (const char* mesh : meshes) Row("gpt-2layer", tf, mesh, std::nullopt, *hw, time_limit, true);
+  Row("gpt-2layer", tf, "data=2,model=4", int64_t{1200} << 10, *hw, time_limit, true);
+  if (!quick) {
+    spmdc::TransformerOptions g = spmdc::Gpt3Options();
+    g.parallel = {};
+    g.layers = gpt3_layers;
+    const std::string gpt3 = spmdc::BuildTransformerTrainingStep(g);
+    const std::string name = "gpt3-" + std::to_string(gpt3_layers) + "L";
+    Row(name.c_str(), gpt3, "data=8,model=64", std::nullopt, *hw, time_limit, true);
+    g.layers = 2;
+    const std::string gpt3_small = spmdc::BuildTransformerTrainingStep(g);
+    Row("gpt3-2L", gpt3_small, "data=8,fsdp=8,model=8", std::nullopt, *hw, time_limit, true);
+  }
+  return 0;
+}

@@ -1,0 +1,408 @@
+#include "auto/plan.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "absl/container/flat_hash_map.h"
+#include "fmt/format.h"
+#include "partitioner/partitioner.h"
+#include "propagation/propagation.h"
+
+namespace spmdc::autoshard {
+namespace {
+
+constexpr double kPicoseconds = 1e12;
+// The search's work (solver.h units) when no work limit is given: at least kMinimumWork (well under a
+// second on the zoo's small models) and kDefaultWorkPerEntry per strategy-pair entry on large ones.
+constexpr int64_t kDefaultWorkPerEntry = 1000;
+constexpr int64_t kMinimumWork = 300'000'000;
+// Searches with a tightened memory limit when the full cost model finds a plan over it.
+constexpr int kMemoryRounds = 4;
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// Parameter roles (plan.h).
+struct Roles {
+  std::vector<const Instruction*> inputs, weights;
+};
+
+Roles RolesOf(const Module& module) {
+  Roles r;
+  const Computation& entry = *module.entry();
+  std::vector<Shape> outputs;
+  if (entry.root()->opcode() == Opcode::kTuple)
+    for (const Instruction* op : entry.root()->operands()) outputs.push_back(op->shape());
+  for (const Instruction* p : entry.parameters()) {
+    if (!p->shape().IsArray() || p->shape().rank() == 0) continue;
+    const bool weight = std::any_of(outputs.begin(), outputs.end(), [&](const Shape& s) { return s == p->shape(); });
+    (weight ? r.weights : r.inputs).push_back(p);
+  }
+  return r;
+}
+
+// The mesh axes among `allowed` (in mesh order) that together divide `size`, greedily.
+uint32_t DividingAxes(const Mesh& mesh, int64_t size, uint32_t allowed) {
+  uint32_t m = 0;
+  int64_t prod = 1;
+  for (int a = 0; a < mesh.num_axes(); ++a) {
+    if (!(allowed & (1u << a))) continue;
+    const int64_t n = mesh.axes()[a].size;
+    if (n > 1 && size % (prod * n) == 0) {
+      m |= 1u << a;
+      prod *= n;
+    }
+  }
+  return m;
+}
+
+uint32_t UnionOfMasks(const AxisMasks& m) {
+  uint32_t u = 0;
+  for (uint32_t x : m) u |= x;
+  return u;
+}
+
+int64_t DevicesOf(const Mesh& mesh, uint32_t mask) {
+  int64_t n = 1;
+  for (int a = 0; a < mesh.num_axes(); ++a)
+    if (mask & (1u << a)) n *= mesh.axes()[a].size;
+  return n;
+}
+
+// `module` with the given parameter splits (others cleared unless kept) for propagation to fill.
+std::unique_ptr<Module> AnnotateParameters(const Module& module, const Mesh& mesh,
+                                           const std::vector<std::pair<const Instruction*, AxisMasks>>& splits) {
+  std::unique_ptr<Module> m = module.Clone();
+  m->set_num_partitions(mesh.num_devices());
+  absl::flat_hash_map<std::string, const AxisMasks*> by_name;
+  for (const auto& [p, masks] : splits) by_name[p->name()] = &masks;
+  for (Instruction* p : m->entry()->parameters()) {
+    auto it = by_name.find(p->name());
+    if (it != by_name.end()) p->set_sharding(std::make_shared<const Sharding>(ShardingFromMasks(mesh, *it->second)));
+  }
+  return m;
+}
+
+StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& options) {
+  SolveOptions so;
+  so.time_limit_s = options.time_limit_s;
+  so.threads = 1;
+  so.seed = 1;
+  int64_t entries = 0;
+  for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
+  so.work_limit = options.work_limit > 0 ? options.work_limit : std::max(kMinimumWork, kDefaultWorkPerEntry * entries);
+  return Solve(problem, so);
+}
+
+std::string NoPlanFits(int64_t limit, int64_t smallest) {
+  return fmt::format("no plan fits in {}: the smallest needs {}", FormatBytes(limit), FormatBytes(smallest));
+}
+
+}  // namespace
+
+std::string FormatBytes(int64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  return u == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.2f} {}", v, units[u]);
+}
+
+std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategySpace& space,
+                                           const std::vector<int64_t>& choice) {
+  std::unique_ptr<Module> m = module.Clone();
+  m->set_num_partitions(space.mesh.num_devices());
+  absl::flat_hash_map<std::string, int> node_of;
+  for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i) node_of[space.nodes[i].instr->name()] = i;
+  for (Instruction* instr : m->entry()->instructions()) {
+    auto it = node_of.find(instr->name());
+    if (it == node_of.end()) continue;
+    instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(it->second, choice[it->second])));
+  }
+  // A dot or reduce whose operands come in another split than its strategy needs: the partitioner
+  // would pick its own plan for the operands as they are (by its rough resharding estimate), not
+  // the one the search priced. A Sharding constraint on the operand (JAX's
+  // with_sharding_constraint) makes it reshard first, as the edge cost says.
+  absl::flat_hash_map<const Instruction*, Instruction*> clone_of;
+  for (Instruction* instr : m->entry()->instructions()) {
+    auto it = node_of.find(instr->name());
+    if (it != node_of.end()) clone_of[space.nodes[it->second].instr] = instr;
+  }
+  std::map<std::pair<std::string, std::string>, Instruction*> constraints;
+  for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
+    const StrategyNode& consumer = space.nodes[j];
+    const Opcode op = consumer.instr->opcode();
+    if (op != Opcode::kDot && op != Opcode::kReduce) continue;
+    const Strategy& st = consumer.strategies[choice[j]];
+    for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
+      auto pit = node_of.find(consumer.instr->operand(k)->name());
+      if (pit == node_of.end() || k >= static_cast<int64_t>(st.operands.size())) continue;
+      const StrategyNode& producer = space.nodes[pit->second];
+      if (producer.strategies[choice[pit->second]].output == st.operands[k]) continue;
+      Instruction* from = clone_of[producer.instr];
+      const Sharding want = ShardingFromMasks(space.mesh, st.operands[k]);
+      auto [cit, fresh] = constraints.try_emplace({from->name(), want.ToString(false)}, nullptr);
+      if (fresh) {
+        Instruction* c = m->entry()->AddInstruction(Opcode::kCustomCall, from->shape(),
+                                                    m->UniqueName(from->name() + ".auto_reshard"), {from});
+        c->attrs().Set(AttrId::kCustomCallTarget, std::string("Sharding"));
+        c->set_sharding(std::make_shared<const Sharding>(want));
+        cit->second = c;
+      }
+      clone_of[consumer.instr]->ReplaceOperandWith(k, cit->second);
+    }
+  }
+  // Outputs the plan chose: the root tuple says so (unless it carries the user's sharding).
+  Instruction* root = m->entry()->root();
+  if (root->opcode() == Opcode::kTuple && !root->has_sharding()) {
+    std::vector<Sharding> leaves;
+    bool all = true;
+    for (const Instruction* op : root->operands()) {
+      if (!op->shape().IsArray() || !op->has_sharding()) {
+        all = false;
+        break;
+      }
+      leaves.push_back(*op->sharding());
+    }
+    if (all) root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
+  }
+  return m;
+}
+
+StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
+                               int64_t memory_limit) {
+  PricedPlan plan;
+  std::unique_ptr<Module> work = annotated->Clone();
+  // Outputs without a sharding take the one propagation gives them (out_shardings left to the
+  // compiler), as the search's plans choose theirs.
+  PropagationOptions po;
+  if (!work->entry()->root()->has_sharding()) po.allow_to_output = std::vector<bool>{true};
+  RETURN_IF_ERROR(PropagateShardings(*work, po).status());
+  Instruction* root = annotated->entry()->root();
+  if (!root->has_sharding() && work->entry()->root()->has_sharding())
+    root->set_sharding(work->entry()->root()->sharding_ptr());
+  ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(*work, PartitionOptions{mesh.num_devices()}));
+  CostOptions co;
+  co.num_partitions = mesh.num_devices();
+  co.mesh = mesh;
+  const CostReport report = AnalyzeCost(*result.module, co, hw);
+  plan.step_seconds = report.time.overlapped_seconds;
+  plan.compute_seconds = report.time.compute_seconds;
+  plan.communication_seconds = report.time.communication_seconds;
+  for (const CollectiveCost& c : report.collectives) plan.collective_bytes += c.bytes_per_device * c.executions;
+  plan.peak_bytes = report.memory.peak_bytes;
+  plan.fits = plan.peak_bytes <= memory_limit;
+  plan.warnings = result.stats.warnings;
+  plan.result_sharding = result.result_sharding;
+  plan.parameter_shardings = result.parameter_shardings;
+  plan.annotated = std::move(annotated);
+  return plan;
+}
+
+StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) {
+  if (!options.hardware) return InvalidArgument("PlanAuto: no hardware profile");
+  const HardwareProfile& hw = *options.hardware;
+  const Mesh& mesh = options.mesh;
+  AutoResult out;
+  out.memory_limit = options.memory_limit ? *options.memory_limit : static_cast<int64_t>(hw.hbm_bytes);
+  StrategySpaceOptions so(mesh);
+  so.hardware = &hw;
+  so.keep_annotations = options.keep_annotations;
+  so.memory_limit = out.memory_limit;
+  ASSIGN_OR_RETURN(out.space, BuildStrategySpace(module, so));
+  const StrategySpace& space = *out.space;
+  const int64_t smallest = space.SmallestPeakBytes();
+  if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+
+  // The search. The strategy space counts each value's bytes over its live interval; the full
+  // model also counts what the partitioner's collectives and temporaries hold, so a plan the space
+  // says fits may not. Then the space's limit is tightened by the excess and the search repeated
+  // (a few rounds); the fastest plan that fits is kept (else the one with the smallest peak). The
+  // bound and gap are those of the first round: the space at the user's limit.
+  const auto start = std::chrono::steady_clock::now();
+  Problem problem = space.ToProblem();
+  int64_t space_limit = out.memory_limit;
+  bool have = false;
+  int chosen_round = 0;
+  int64_t chosen_limit = space_limit;
+  for (int round = 0; round < kMemoryRounds; ++round) {
+    problem.usage_limit = space_limit;
+    StatusOr<SolveResult> solved = SolveProblem(problem, options);
+    if (!solved.ok()) {
+      if (solved.status().code() != absl::StatusCode::kResourceExhausted) return solved.status();
+      if (round == 0) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+      break;
+    }
+    if (round == 0) {
+      out.presolve = solved->presolve;
+      out.lower_bound_seconds = static_cast<double>(solved->lower_bound) / kPicoseconds;
+      out.bound_method = solved->bound_method;
+      out.optimal = solved->optimal;
+    }
+    ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(AnnotateWithChoice(module, space, solved->solution), mesh, hw,
+                                                  out.memory_limit));
+    priced.model_seconds = static_cast<double>(solved->cost) / kPicoseconds;
+    const bool better = !have || (priced.fits && !out.search.fits) ||
+                        (priced.fits == out.search.fits &&
+                         (priced.fits ? priced.step_seconds < out.search.step_seconds
+                                      : priced.peak_bytes < out.search.peak_bytes));
+    if (better) {
+      out.search = std::move(priced);
+      have = true;
+      chosen_round = round;
+      chosen_limit = space_limit;
+    }
+    if (out.search.fits) break;
+    // Tighten by the full model's excess over the space's own peak for this plan.
+    const int64_t full_peak = std::max<int64_t>(1, out.search.peak_bytes);
+    const int64_t next = static_cast<int64_t>(static_cast<double>(space_limit) *
+                                              (static_cast<double>(out.memory_limit) / full_peak) * 0.99);
+    if (next >= space_limit || next < smallest) break;
+    space_limit = next;
+  }
+  out.search_seconds = Seconds(start);
+  out.model_cost_seconds = *out.search.model_seconds;
+  out.gap = out.model_cost_seconds > 0
+                ? std::max(0.0, (out.model_cost_seconds - out.lower_bound_seconds) / out.model_cost_seconds)
+                : 0.0;
+  if (out.gap > 0) out.optimal = false;
+  if (chosen_round > 0) {
+    out.bound_method = fmt::format("bound: {}; plan: searched again with the space's limit at {} so that the "
+                                   "full model's peak fits",
+                                   out.bound_method, FormatBytes(chosen_limit));
+  }
+  out.search.name = "auto";
+  out.search.description = "the strategy search's plan";
+
+  // The standard plans.
+  if (options.standard_plans && mesh.num_devices() > 1) {
+    Roles roles = RolesOf(module);
+    const uint32_t all = (1u << mesh.num_axes()) - 1;
+    auto input_splits = [&](uint32_t allowed) {
+      std::vector<std::pair<const Instruction*, AxisMasks>> s;
+      for (const Instruction* p : roles.inputs) {
+        AxisMasks m(p->shape().rank(), 0);
+        m[0] = DividingAxes(mesh, p->shape().dim(0), allowed);
+        s.emplace_back(p, std::move(m));
+      }
+      return s;
+    };
+    auto add = [&](std::string name, std::string description,
+                   const std::vector<std::pair<const Instruction*, AxisMasks>>& splits) -> Status {
+      StatusOr<PricedPlan> p = PricePlan(AnnotateParameters(module, mesh, splits), mesh, hw, out.memory_limit);
+      if (!p.ok()) return absl::OkStatus();  // a standard plan the partitioner cannot take is not a rival
+      p->name = std::move(name);
+      p->description = std::move(description);
+      out.standard.push_back(std::move(*p));
+      return absl::OkStatus();
+    };
+    const bool keep = options.keep_annotations;
+    auto unannotated = [&](const Instruction* p) { return !(keep && p->has_sharding()); };
+    // The module's own annotations are a plan of their own; when they fix every parameter, the
+    // standard plans would all be that one.
+    bool annotated = false, free = false;
+    for (const Instruction* p : module.entry()->parameters()) annotated |= keep && p->has_sharding();
+    for (const auto* list : {&roles.inputs, &roles.weights})
+      for (const Instruction* p : *list) free |= unannotated(p);
+    if (annotated) RETURN_IF_ERROR(add("as-annotated", "the module's own shardings, propagation fills the rest", {}));
+    if (!free) roles = Roles{};
+    if (!roles.inputs.empty()) {
+      auto dp = input_splits(all);
+      std::erase_if(dp, [&](const auto& s) { return !unannotated(s.first); });
+      RETURN_IF_ERROR(add("data-parallel", "inputs' batch over every axis, weights replicated", dp));
+      if (!roles.weights.empty()) {
+        auto fsdp = dp;
+        for (const Instruction* w : roles.weights) {
+          if (!unannotated(w)) continue;
+          AxisMasks m(w->shape().rank(), 0);
+          int best = -1;
+          uint32_t best_mask = 0;
+          for (int64_t d = 0; d < w->shape().rank(); ++d) {
+            const uint32_t mask = DividingAxes(mesh, w->shape().dim(d), all);
+            if (best < 0 || DevicesOf(mesh, mask) > DevicesOf(mesh, best_mask) ||
+                (DevicesOf(mesh, mask) == DevicesOf(mesh, best_mask) && w->shape().dim(d) > w->shape().dim(best))) {
+              best = static_cast<int>(d);
+              best_mask = mask;
+            }
+          }
+          if (best >= 0) m[best] = best_mask;
+          fsdp.emplace_back(w, std::move(m));
+        }
+        RETURN_IF_ERROR(add("fsdp", "data-parallel with every weight split over every axis (ZeRO-3)", fsdp));
+      }
+    }
+    if (!roles.weights.empty()) {
+      // Tensor parallelism over the last axis; the batch over the others.
+      const int last = static_cast<int>(mesh.num_axes()) - 1;
+      const uint32_t model = 1u << last, batch = all & ~model;
+      Problem restricted = problem;
+      absl::flat_hash_map<const Instruction*, int> node_of;
+      for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i) node_of[space.nodes[i].instr] = i;
+      auto restrict_to = [&](const Instruction* p, auto&& allowed) {
+        auto it = node_of.find(p);
+        if (it == node_of.end()) return;
+        const StrategyNode& n = space.nodes[it->second];
+        for (size_t s = 0; s < n.strategies.size(); ++s)
+          if (!allowed(n.strategies[s].output)) restricted.nodes[it->second].costs[s] = kForbiddenCost;
+      };
+      for (const Instruction* p : roles.inputs) {
+        if (!unannotated(p)) continue;
+        const uint32_t want = DividingAxes(mesh, p->shape().dim(0), batch);
+        restrict_to(p, [&](const AxisMasks& m) {
+          if (m[0] != want) return false;
+          for (size_t d = 1; d < m.size(); ++d)
+            if (m[d]) return false;
+          return true;
+        });
+      }
+      for (const Instruction* w : roles.weights) {
+        if (!unannotated(w)) continue;
+        restrict_to(w, [&](const AxisMasks& m) {
+          for (uint32_t x : m)
+            if (x & ~model) return false;
+          return true;
+        });
+      }
+      StatusOr<SolveResult> tp = SolveProblem(restricted, options);
+      if (tp.ok()) {
+        std::vector<std::pair<const Instruction*, AxisMasks>> splits;
+        for (const Instruction* p : module.entry()->parameters()) {
+          auto it = node_of.find(p);
+          if (it == node_of.end() || !unannotated(p)) continue;
+          splits.emplace_back(p, space.nodes[it->second].strategies[tp->solution[it->second]].output);
+        }
+        const std::string axis = mesh.axes()[last].name;
+        const bool any = std::any_of(splits.begin(), splits.end(), [](const auto& s) { return UnionOfMasks(s.second) != 0; });
+        const bool weight_split = std::any_of(roles.weights.begin(), roles.weights.end(), [&](const Instruction* w) {
+          auto it = node_of.find(w);
+          return it != node_of.end() &&
+                 UnionOfMasks(space.nodes[it->second].strategies[tp->solution[it->second]].output) != 0;
+        });
+        if (any && !weight_split) {
+          // Only the batch is split: a data-parallel plan over fewer axes, not tensor parallelism.
+        } else if (!any) {
+          RETURN_IF_ERROR(add("replicated", fmt::format("every parameter replicated (the best tensor-parallel "
+                                                        "plan over {} splits nothing)", axis), splits));
+        } else if (batch == 0) {
+          RETURN_IF_ERROR(add("megatron", fmt::format("tensor parallel over {}: weights split column/row-wise", axis),
+                              splits));
+        } else {
+          RETURN_IF_ERROR(add("2-d", fmt::format("batch over the other axes, Megatron tensor parallel over {}", axis),
+                              splits));
+        }
+      }
+    }
+  }
+  // The fastest plan that fits; the search's plan on ties.
+  auto better = [](const PricedPlan& a, const PricedPlan& b) {
+    if (a.fits != b.fits) return a.fits;
+    return a.fits ? a.step_seconds < b.step_seconds : a.peak_bytes < b.peak_bytes;
+  };
+  for (int i = 0; i < static_cast<int>(out.standard.size()); ++i)
+    if (better(out.standard[i], out.Chosen())) out.chosen = i;
+  return out;
+}
+
+}  // namespace spmdc::autoshard
