@@ -35,6 +35,7 @@ neither program has a collective counts as ratio 1). Nothing is written into the
 
 usage: .venv/bin/python bench/xla_compare.py [--spmdc build/spmdc] [--only MODEL,...] [--repeat 3]
                                             [--details] [--keep DIR]
+       python3 bench/xla_compare.py --self-test [--spmdc build/spmdc]   (ctest xla_compare_counter)
 """
 import argparse
 import contextlib
@@ -48,6 +49,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # importing generate.py must not leave __pycache__ in the repository
 REPO = pathlib.Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "realclient" / "corpus"
 KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
@@ -223,6 +225,7 @@ def run_xla(name, tmp):
   hlo = os.path.join(tmp, f"{name}.xla.compiled.hlo")
   env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8",
              JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="0", TF_CPP_VMODULE="hlo_pass_pipeline=1")
+  env["PYTHONDONTWRITEBYTECODE"] = "1"
   p = subprocess.run([sys.executable, __file__, "--worker", name, "--worker-out", hlo],
                      env=env, capture_output=True, text=True, cwd=tmp)
   if p.returncode != 0:
@@ -287,6 +290,94 @@ def geomean(xs):
   return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+# ----------------------------------------------------------------------------------------------
+# --self-test (ctest xla_compare_counter; needs no JAX): the counter and the pass-log reader on
+# hand-written text with known answers, and the counter against spmdc's own --stats on every
+# corpus module.
+
+SELF_TEST_HLO = """HloModule t, is_scheduled=true
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(f32[] %a, f32[] %b)
+}
+
+%body (p: (s32[], f32[8,4])) -> (s32[], f32[8,4]) {
+  %p = (s32[], f32[8,4]{1,0}) parameter(0)
+  %x = f32[8,4]{1,0} get-tuple-element(%p), index=1
+  %cp = f32[8,4]{1,0} collective-permute(%x), channel_id=1, source_target_pairs={{0,1},{1,0}}
+  %i = s32[] get-tuple-element(%p), index=0
+  ROOT %t = (s32[], f32[8,4]{1,0}) tuple(%i, %cp)
+}
+
+ENTRY %main (x: f32[16,4], y: bf16[32]) -> f32[64,4] {
+  %x = f32[16,4]{1,0} parameter(0)
+  %y = bf16[32]{0} parameter(1)
+  %ar = (f32[16,4]{1,0}, bf16[32]{0}) all-reduce(%x, /*index=1*/%y), channel_id=2, replica_groups={{0,1}}, to_apply=%add
+  %g = f32[16,4]{1,0} get-tuple-element(%ar), index=0
+  %ags = (f32[16,4]{1,0}, f32[64,4]{1,0}) all-gather-start(f32[16,4]{1,0} %g), channel_id=3, dimensions={0}
+  %agd = f32[64,4]{1,0} all-gather-done(%ags)
+  %rs = f32[4,4]{1,0} reduce-scatter(%g), channel_id=4, dimensions={0}, to_apply=%add
+  %cps = (f32[4,4]{1,0}, f32[4,4]{1,0}, u32[], u32[]) collective-permute-start(%rs), channel_id=5, source_target_pairs={{0,1}}
+  %cpd = f32[4,4]{1,0} collective-permute-done(%cps)
+  %a2a = f32[16,4]{1,0} all-to-all(%g), channel_id=6, dimensions={0}
+  ROOT %r = f32[64,4]{1,0} copy(%agd)
+}
+"""
+# all-reduce 256 + 64 operand bytes; all-gather-start: result leaf 1024 > operand 256;
+# reduce-scatter: operand 256; permutes: 128 (loop body, once) and 64; all-to-all 256.
+SELF_TEST_WANT = {"all-reduce": [1, 320], "all-gather": [1, 1024], "reduce-scatter": [1, 256],
+                  "collective-permute": [2, 192], "all-to-all": [1, 256]}
+
+SELF_TEST_LOG = """I0 hlo_pass_pipeline.cc:303] Running HLO pass pipeline on module jit_f: pre-spmd-partitioner
+I0 hlo_pass_pipeline.cc:181]   HLO pass strip
+I0 hlo_pass_pipeline.cc:176] HLO pass: strip time: 5 us (5 us) (cumulative: 5 us)
+I0 hlo_pass_pipeline.cc:303] Running HLO pass pipeline on module jit_f: spmd-partitioner
+I0 hlo_pass_pipeline.cc:181]   HLO pass call-inliner
+I0 hlo_pass_pipeline.cc:176] HLO pass: call-inliner time: 100 us (100 us) (cumulative: 105 us)
+I0 hlo_pass_pipeline.cc:181]   HLO pass spmd-partitioning
+I0 hlo_pass_pipeline.cc:303] Running HLO pass pipeline on module jit_f: spmd-cleanup
+I0 hlo_pass_pipeline.cc:181]   HLO pass dce
+I0 hlo_pass_pipeline.cc:176] HLO pass: dce time: 7 us (7 us) (cumulative: 112 us)
+I0 hlo_pass_pipeline.cc:176] HLO pass: spmd-partitioning time: 2.5 ms (2500 us) (cumulative: 2.6 ms)
+I0 hlo_pass_pipeline.cc:181]   HLO pass call-inliner
+I0 hlo_pass_pipeline.cc:176] HLO pass: call-inliner time: 1 ms (1000 us) (cumulative: 3.6 ms)
+I0 hlo_pass_pipeline.cc:303] Running HLO pass pipeline on module jit_f: simplification
+I0 hlo_pass_pipeline.cc:181]   HLO pass algsimp
+I0 hlo_pass_pipeline.cc:176] HLO pass: algsimp time: 9 us (9 us) (cumulative: 3.6 ms)
+I0 hlo_pass_pipeline.cc:303] Running HLO pass pipeline on module jit_g: spmd-partitioner
+I0 hlo_pass_pipeline.cc:181]   HLO pass shardy-xla
+I0 hlo_pass_pipeline.cc:176] HLO pass: shardy-xla time: 9 ms (9000 us) (cumulative: 9 ms)
+"""
+
+
+def self_test(spmdc):
+  failures = []
+  got = collectives(SELF_TEST_HLO)
+  if got != SELF_TEST_WANT:
+    failures.append(f"counter on the hand-written module: {got}, want {SELF_TEST_WANT}")
+  t = spmd_pass_seconds(SELF_TEST_LOG, "jit_f")
+  if t is None or abs(t - 0.0036) > 1e-9:
+    failures.append(f"pass log: {t} s, want 0.0036 (call-inliner + spmd-partitioning + call-inliner)")
+  if spmd_pass_seconds(SELF_TEST_LOG, "jit_h") is not None:
+    failures.append("pass log: a module that is not in the log has a time")
+  with tempfile.TemporaryDirectory(prefix="xla-compare-") as tmp:
+    modules = sorted(p.parent.name for p in CORPUS.glob("*/shardy.hlo"))
+    for name in modules:
+      s = run_spmdc(spmdc, name, tmp, 1)
+      if s["mismatch"]:
+        failures.append(f"{name}: {s['mismatch']}")
+      elif not s["collectives"]:
+        failures.append(f"{name}: no collectives counted (and none in --stats)")
+  for f in failures:
+    print(f"xla_compare.py --self-test: FAIL {f}")
+  if failures:
+    sys.exit(1)
+  print(f"xla_compare.py --self-test: ok (hand-written module, pass log, {len(modules)} corpus "
+        "modules against spmdc --stats)")
+
+
 def main():
   ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   ap.add_argument("--spmdc", default=str(REPO / "build" / "spmdc"), help="the spmdc binary")
@@ -294,6 +385,8 @@ def main():
   ap.add_argument("--repeat", type=int, default=3, help="spmdc runs per module, best kept")
   ap.add_argument("--details", action="store_true", help="also print the collectives by kind and bytes")
   ap.add_argument("--keep", metavar="DIR", help="keep both compiled programs in DIR (outside the repository)")
+  ap.add_argument("--self-test", action="store_true",
+                  help="check the counter and the pass-log reader (no JAX needed), then exit")
   ap.add_argument("--worker", help=argparse.SUPPRESS)
   ap.add_argument("--worker-out", help=argparse.SUPPRESS)
   a = ap.parse_args()
@@ -301,6 +394,8 @@ def main():
     return worker(a.worker, a.worker_out)
   if not os.access(a.spmdc, os.X_OK):
     sys.exit(f"xla_compare.py: no spmdc binary at {a.spmdc} (build it, or pass --spmdc)")
+  if a.self_test:
+    return self_test(a.spmdc)
   sys.path.insert(0, str(REPO / "tests" / "realclient"))
   import generate  # the model list only; the models run in the workers
   names = a.only.split(",") if a.only else list(generate.MODELS)
