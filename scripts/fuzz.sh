@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/*_fuzzer.cc) with clang into build-fuzz/ and runs each one
+# Builds the libFuzzer targets (fuzz/*_fuzzer.cc) in scripts/sanitize.sh's build-asan/ and runs each one
 # for SECONDS_PER_TARGET seconds (default 60), or until RUNS executions when RUNS is given, on a
 # seed corpus made from tests/lit (fuzz/seeds.py) in a temporary folder. Prints executions,
 # executions per second and findings per target; exits non-zero when any target finds a crash,
@@ -11,14 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 runs=${2:--1}
-scripts/install-deps.sh --sanitizers
-
-targets=${FUZZ_TARGETS:-"hlo_parser_fuzzer sharding_text_fuzzer pipeline_fuzzer"}
-CXX=${FUZZ_CXX:-clang++-14} cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
-  -DSPMDC_FUZZ=ON -DSPMDC_BUILD_TESTS=OFF -DSPMDC_BUILD_BENCH=OFF >/dev/null
+targets=${FUZZ_TARGETS:-"hlo_parser_fuzzer sharding_text_fuzzer stablehlo_fuzzer pipeline_fuzzer"}
+# The instrumented build scripts/sanitize.sh makes (build-asan/): after it, only links remain.
 # shellcheck disable=SC2086
-cmake --build build-fuzz --target $targets
+scripts/sanitize.sh --build-only $targets
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -32,6 +28,7 @@ printf '%-22s %12s %9s %s\n' target executions exec/s findings
 for t in $targets; do
   case $t in
     sharding_text_fuzzer) seeds=sharding; dict=sharding.dict ;;
+    stablehlo_fuzzer) seeds=mlir; dict=mlir.dict ;;
     *) seeds=hlo; dict=hlo.dict ;;
   esac
   corpus="$work/corpus-$t" artifacts="$work/artifacts-$t"
@@ -40,7 +37,7 @@ for t in $targets; do
   # -timeout: one input taking 10 s is a hang (the pipeline target bounds its inputs to
   # milliseconds of work); -rss_limit_mb: libFuzzer's default, stated. A finding stops the run.
   rc=0
-  ${FUZZ_NICE:+nice -n "$FUZZ_NICE"} "build-fuzz/fuzz/$t" -max_total_time="$seconds" -runs="$runs" \
+  ${FUZZ_NICE:+nice -n "$FUZZ_NICE"} "build-asan/fuzz/$t" -max_total_time="$seconds" -runs="$runs" \
     -timeout=10 -rss_limit_mb=2048 -dict="$work/seeds/$dict" -artifact_prefix="$artifacts/" \
     -print_final_stats=1 "$corpus" >"$work/$t.log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log" | tail -1)

@@ -1295,7 +1295,7 @@ Status Parser::CheckAliasingSyntax(bool buffer_donor) {
 
 // entry_computation_layout={(shape, ...)->shape}; the shapes are kept for CheckEntryLayout.
 Status Parser::CheckComputationLayoutSyntax() {
-  entry_layout_.emplace();
+  entry_layout_ = EntryLayout{};  // not emplace(): clang 14 finds the nested struct not yet default-constructible
   entry_layout_->at = tok_.begin;
   RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start the entry computation layout"));
   RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' before the parameter shapes"));
