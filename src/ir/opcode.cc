@@ -54,4 +54,15 @@ bool IsCollectiveOpcode(Opcode op) {
   }
 }
 
+bool IsGroupedCollectiveOpcode(Opcode op) {
+  switch (op) {
+    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllGather:
+    case Opcode::kAllGatherStart: case Opcode::kReduceScatter: case Opcode::kAllToAll:
+    case Opcode::kCollectiveBroadcast:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace spmdc

@@ -33,5 +33,9 @@ inline bool IsElementwiseOpcode(Opcode op) { return OpcodeKind(op) != OpKind::kO
 bool OpcodeHasSideEffect(Opcode op);
 // Collectives that communicate across devices (all-reduce, all-gather, ..., their async forms).
 bool IsCollectiveOpcode(Opcode op);
+// The collectives whose devices are replica groups (all-reduce, all-gather, reduce-scatter,
+// all-to-all, collective-broadcast and the async starts), as opposed to collective-permute's
+// source-target pairs.
+bool IsGroupedCollectiveOpcode(Opcode op);
 
 }  // namespace spmdc

@@ -39,20 +39,6 @@ Status WaitPolling(std::vector<MPI_Request>& requests, const char* what, int ran
   }
 }
 
-bool IsGroupedCollective(Opcode op) {
-  switch (op) {
-    case Opcode::kAllReduce:
-    case Opcode::kAllReduceStart:
-    case Opcode::kAllGather:
-    case Opcode::kAllGatherStart:
-    case Opcode::kReduceScatter:
-    case Opcode::kAllToAll:
-    case Opcode::kCollectiveBroadcast:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Every device group any device forms for any collective of `module`, in a deterministic order
 // (the same on every rank).
@@ -69,7 +55,7 @@ std::vector<DeviceGroup> AllGroups(MpiWorld& world, const Module& module, int64_
   }
   for (const Computation* c : module.computations()) {
     for (const Instruction* instr : c->instructions()) {
-      if (!IsGroupedCollective(instr->opcode())) continue;
+      if (!IsGroupedCollectiveOpcode(instr->opcode())) continue;
       for (const auto& ctx : contexts) {
         StatusOr<DeviceGroup> g = ctx->GroupOf(*instr);
         if (!g.ok() || seen.count(*g)) continue;  // errors surface when the device runs it

@@ -78,35 +78,24 @@ StatusOr<std::string> RankTrafficText(const PartitionResult& partitioned, int64_
     for (const Instruction* instr : c->instructions()) {
       const Opcode op = instr->opcode();
       bool crosses = false, collective = true;
-      switch (op) {
-        case Opcode::kAllReduce:
-        case Opcode::kAllReduceStart:
-        case Opcode::kAllGather:
-        case Opcode::kAllGatherStart:
-        case Opcode::kReduceScatter:
-        case Opcode::kAllToAll:
-        case Opcode::kCollectiveBroadcast:
-          for (const auto& ctx : contexts) {
-            StatusOr<DeviceGroup> g = ctx->GroupOf(*instr);
-            if (!g.ok()) return g.status();
-            for (int64_t x : *g) crosses |= x / k != (*g)[0] / k;
-          }
-          break;
-        case Opcode::kCollectivePermute:
-        case Opcode::kCollectivePermuteStart: {
-          const bool channel = instr->attrs().Has(AttrId::kChannelId);
-          if (const PairList* pl = instr->attr<PairList>(AttrId::kSourceTargetPairs))
-            for (int64_t r = 0; r < (channel ? replicas : n); ++r)
-              for (const auto& [a, b] : *pl) {
-                // Pairs of partitions (channel_id: within each replica) or of replicas.
-                const int64_t da = channel ? r * n + a : a * n + r;
-                const int64_t db = channel ? r * n + b : b * n + r;
-                crosses |= da / k != db / k;
-              }
-          break;
+      if (IsGroupedCollectiveOpcode(op)) {
+        for (const auto& ctx : contexts) {
+          StatusOr<DeviceGroup> g = ctx->GroupOf(*instr);
+          if (!g.ok()) return g.status();
+          for (int64_t x : *g) crosses |= x / k != (*g)[0] / k;
         }
-        default:
-          collective = false;
+      } else if (op == Opcode::kCollectivePermute || op == Opcode::kCollectivePermuteStart) {
+        const bool channel = instr->attrs().Has(AttrId::kChannelId);
+        if (const PairList* pl = instr->attr<PairList>(AttrId::kSourceTargetPairs))
+          for (int64_t r = 0; r < (channel ? replicas : n); ++r)
+            for (const auto& [a, b] : *pl) {
+              // Pairs of partitions (channel_id: within each replica) or of replicas.
+              const int64_t da = channel ? r * n + a : a * n + r;
+              const int64_t db = channel ? r * n + b : b * n + r;
+              crosses |= da / k != db / k;
+            }
+      } else {
+        collective = false;
       }
       if (!collective) continue;
       Row& row = rows[std::string(OpcodeName(op))];
