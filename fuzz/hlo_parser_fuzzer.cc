@@ -1,5 +1,6 @@
 // libFuzzer target: HLO text through the parser and the verifiers, as `spmdc check` and
-// `spmdc print` run them, and the printer's round trip on every module that verifies.
+// `spmdc print` run them, and the printer's round trip (with `print`'s Shardy export) on every
+// module that verifies.
 //
 // Properties checked (each violation aborts, so libFuzzer keeps the input):
 //   * no crash, sanitizer report, CHECK failure or non-clean Status on any input;
@@ -13,6 +14,7 @@
 #include "fuzz_common.h"
 #include "hlo/parser.h"
 #include "hlo/printer.h"
+#include "hlo/shardy_import.h"
 #include "ir/verifier.h"
 #include "sharding/validation.h"
 
@@ -27,6 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!fuzz::CheckClean(VerifyModule(**module, &source), "verify")) return 0;
   if (!fuzz::CheckClean(VerifyModuleShardings(**module, &source), "verify shardings")) return 0;
 
+  // As `spmdc print` prints: Shardy attributes rewritten to the shardings the module now holds.
+  ExportShardyAttributes(**module);
   const std::string printed = PrintModule(**module);
   auto again = ParseHloModule(printed, "<printed>", options);
   if (!again.ok()) fuzz::Fail("the printed module does not parse", again.status().ToString() + "\n" + printed);

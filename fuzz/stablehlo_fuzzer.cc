@@ -16,6 +16,7 @@
 #include "fuzz_common.h"
 #include "hlo/parser.h"
 #include "hlo/printer.h"
+#include "hlo/shardy_import.h"
 #include "ir/verifier.h"
 #include "sharding/validation.h"
 #include "stablehlo/stablehlo.h"
@@ -33,6 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!fuzz::CheckClean(VerifyModule(**module, &source), "verify")) return 0;
   if (!fuzz::CheckClean(VerifyModuleShardings(**module, &source), "verify shardings")) return 0;
 
+  // As `spmdc print` prints: Shardy attributes rewritten to the shardings the module now holds.
+  ExportShardyAttributes(**module);
   const std::string printed = PrintModule(**module);
   auto again = ParseHloModule(printed, "<printed>", options);
   if (!again.ok())

@@ -276,8 +276,14 @@ Instruction* SpmdBuilder::TableLookup(const std::vector<int64_t>& in_table) {
 
 ReplicaGroups SpmdBuilder::MakeGroups(const std::vector<std::vector<int64_t>>& in_groups) const {
   ReplicaGroups rg;
-  if (in_groups.empty() && !frame_) return rg;
-  const std::vector<std::vector<int64_t>> groups = GlobalGroups(in_groups);
+  // No groups: every device, written out (with use_global_device_ids=true, which every
+  // collective built here sets, XLA's verifier requires the groups to be given).
+  std::vector<std::vector<int64_t>> all;
+  if (in_groups.empty() && !frame_) {
+    all.emplace_back(num_devices());
+    for (int64_t d = 0; d < num_devices(); ++d) all[0][d] = d;
+  }
+  const std::vector<std::vector<int64_t>> groups = GlobalGroups(all.empty() ? in_groups : all);
   int64_t g = static_cast<int64_t>(groups.size());
   int64_t s = static_cast<int64_t>(groups[0].size());
   bool same_size = std::all_of(groups.begin(), groups.end(), [&](const auto& x) { return static_cast<int64_t>(x.size()) == s; });

@@ -171,6 +171,22 @@ ENTRY %e {
 // ops with their operands' types; a value that comes out so for a mixed-precision instruction is
 // unsupported (exit 3), not an internal error ("partitioner bug: %t became (f32[2,2], f16[4,4])
 // ..."; found by the pipeline target).
+// A replicated rng is drawn on device 0 and all-reduced over every device: the all-reduce had
+// empty replica_groups with use_global_device_ids=true, which the verifier (as XLA's) rejects.
+TEST(FuzzRegression, CollectiveOverEveryDeviceNamesItsGroup) {
+  ExpectPartitionedModuleVerifies(R"(
+HloModule r, num_partitions=2
+ENTRY e {
+  a = f32[] constant(0)
+  b = f32[] constant(1)
+  r = f32[4] rng(a, b), distribution=rng_uniform, sharding={devices=[2]0,1}
+  s = f32[4] rng(a, b), distribution=rng_uniform, sharding={replicated}
+  ROOT t = (f32[4], f32[4]) tuple(r, s)
+}
+)",
+                                  2, /*propagate=*/false);
+}
+
 TEST(FuzzRegression, MixedPrecisionTupleIsUnsupported) {
   auto module = ParseHloModule(R"(
 HloModule m, num_partitions=4
