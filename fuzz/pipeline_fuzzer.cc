@@ -103,6 +103,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (n < 1 || n > kMaxPartitions) return 0;
   if (module.num_partitions() > 1 && module.num_partitions() != n) return 0;  // the CLI refuses it
   module.set_num_partitions(n);
+  // As the CLI's loader: collectives' groups checked again against the device count given.
+  if (!fuzz::CheckClean(VerifyModule(module, &source), "verify for the device count")) return 0;
   if (!fuzz::CheckClean(VerifyModuleShardings(module, &source, n), "verify shardings")) return 0;
 
   // As annotated (`spmdc partition`).

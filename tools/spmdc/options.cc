@@ -116,10 +116,14 @@ StatusOr<std::unique_ptr<Module>> LoadAnnotated(const ModuleArgs& args,
   // --num-partitions first: the --mesh/--shard annotations are validated against it.
   if (num_partitions) {
     ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(num_partitions, *module));
+    const bool changed = module->num_partitions() != n;
     module->set_num_partitions(n);
+    DiagnosticSource diag{source.filename, source.text};
+    // Its collectives' replica groups were checked against the module's own device count: a
+    // different one can make them name too few or too many devices.
+    if (changed) RETURN_IF_ERROR(VerifyModule(*module, &diag));
     // The module's own shardings must fit the device count now, so that a misfit names the
     // annotated instruction and its line rather than a value propagation copied it to.
-    DiagnosticSource diag{source.filename, source.text};
     RETURN_IF_ERROR(VerifyModuleShardings(*module, &diag, n));
   }
   ASSIGN_OR_RETURN(Annotations annotations, ParseAnnotations(args.mesh, args.shards));
