@@ -3,6 +3,8 @@
 // here (loop state, branch arguments and results).
 #include "partitioner/computation_partitioner.h"
 
+#include <map>
+
 namespace spmdc {
 namespace partitioner_internal {
 
@@ -57,15 +59,23 @@ Status ComputationPartitioner::Conditional(const Instruction* instr) {
   if (std::optional<ManualFrame> frame = FrameOf(selector.sharding)) agreed = ReplicatedInGroups(*frame, 0);
   std::vector<Instruction*> ops = {r_.Reshard(selector, agreed, instr->name()).hlo};
   std::vector<Computation*> branches = instr->called_computations();
-  std::vector<Computation*> partitioned;
+  // A computation that is several branches is partitioned once, for its first operand's
+  // sharding; the later branches' operands are resharded to it (the conditional names one
+  // computation for all of them).
+  std::map<const Computation*, std::pair<Sharding, Computation*>> done;
   for (size_t b = 0; b < branches.size(); ++b) {
     const PValue& arg = Get(instr->operand(b + 1));
+    auto it = done.find(branches[b]);
+    if (it != done.end()) {
+      ops.push_back(r_.Reshard(arg, it->second.first, instr->name()).hlo);
+      continue;
+    }
     ops.push_back(arg.hlo);
     ASSIGN_OR_RETURN(Computation* pb, p_->PartitionCalled(*branches[b], {arg.sharding}, target));
-    partitioned.push_back(pb);
+    done.emplace(branches[b], std::make_pair(arg.sharding, pb));
   }
   Instruction* c = CloneWith(instr, ops, target.ShardShape(instr->shape()));
-  for (size_t b = 0; b < branches.size(); ++b) c->ReplaceCalledComputation(branches[b], partitioned[b]);
+  for (const auto& [branch, entry] : done) c->ReplaceCalledComputation(const_cast<Computation*>(branch), entry.second);
   Set(instr, PValue{c, target, instr->shape()});
   return absl::OkStatus();
 }

@@ -187,6 +187,24 @@ ENTRY e {
                                   2, /*propagate=*/false);
 }
 
+// One computation as two branches of a conditional, with operands sharded differently: both
+// branches were replaced by the first operand's partitioned computation, applied to a shard of
+// the other shape.
+TEST(FuzzRegression, ComputationUsedAsTwoBranchesTakesOneSharding) {
+  ExpectPartitionedModuleVerifies(R"(
+HloModule cf, num_partitions=4
+%br { %x = f32[8,4] parameter(0)
+  ROOT %n = f32[8,4] exponential(%x) }
+ENTRY %e {
+  %a = f32[8,4] parameter(0), sharding={devices=[4,1]<=[4]}
+  %b = f32[8,4] parameter(1), sharding={devices=[1,4]<=[4]}
+  %k = s32[] parameter(2), sharding={replicated}
+  ROOT %c = f32[8,4] conditional(%k, %a, %b), branch_computations={%br, %br}, sharding={devices=[2,2]<=[4]}
+}
+)",
+                                  4, /*propagate=*/false);
+}
+
 TEST(FuzzRegression, MixedPrecisionTupleIsUnsupported) {
   auto module = ParseHloModule(R"(
 HloModule m, num_partitions=4
