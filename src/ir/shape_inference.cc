@@ -807,6 +807,10 @@ StatusOr<Shape> InferShape(const Instruction& instr) {
     case Opcode::kShuffle:
       return InferCompute(instr);
     case Opcode::kCustomCall:
+      // A sharding annotation is its operand (XLA's Sharding custom call is an identity); any
+      // other target's shape is its own.
+      if (instr.string_attr(AttrId::kCustomCallTarget) == "Sharding" && instr.operand_count() == 1)
+        return instr.operand(0)->shape();
       return Unimplemented("custom-call shapes are not inferred");
     default:
       return InferControl(instr);

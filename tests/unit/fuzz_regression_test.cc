@@ -205,6 +205,22 @@ ENTRY %e {
                                   4, /*propagate=*/false);
 }
 
+// A Sharding custom call is its operand: one declaring another shape is bad input (a located
+// error), where it was partitioned to a copy of the wrong shape inside a manual region.
+TEST(FuzzRegression, ShardingCustomCallOfAnotherShapeIsBadInput) {
+  auto module = ParseHloModule(R"(
+HloModule m
+ENTRY e {
+  x = f32[16] parameter(0)
+  ROOT s = f32[16,8] custom-call(x), custom_call_target="Sharding", sharding={replicated}
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  Status s = VerifyModule(**module);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("inferred shape f32[16] but declared f32[16,8]"));
+}
+
 TEST(FuzzRegression, MixedPrecisionTupleIsUnsupported) {
   auto module = ParseHloModule(R"(
 HloModule m, num_partitions=4
