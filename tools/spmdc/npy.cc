@@ -96,64 +96,18 @@ std::optional<std::string> HeaderField(const std::string& header, const std::str
 
 }  // namespace
 
-StatusOr<Literal> ReadNpy(const std::string& path, const Shape& want) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InvalidArgument("{}: cannot open file", path);
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto bad = [&](const std::string& what) { return InvalidArgument("{}: not a valid .npy file: {}", path, what); };
-  if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0) return bad("missing magic");
-  int major = static_cast<unsigned char>(data[6]);
-  size_t header_len, header_start;
-  if (major == 1) {
-    header_len = static_cast<unsigned char>(data[8]) | (static_cast<unsigned char>(data[9]) << 8);
-    header_start = 10;
-  } else if (major == 2 || major == 3) {
-    if (data.size() < 12) return bad("truncated header");
-    header_len = 0;
-    for (int i = 0; i < 4; ++i) header_len |= static_cast<size_t>(static_cast<unsigned char>(data[8 + i])) << (8 * i);
-    header_start = 12;
-  } else {
-    return bad(fmt::format("unsupported version {}", major));
-  }
-  if (header_start + header_len > data.size()) return bad("truncated header");
-  std::string header = data.substr(header_start, header_len);
-  auto descr = HeaderField(header, "descr");
-  auto order = HeaderField(header, "fortran_order");
-  auto shape_text = HeaderField(header, "shape");
-  if (!descr || !order || !shape_text) return bad("header lacks descr/fortran_order/shape");
-  if (order->find("False") == std::string::npos) return bad("Fortran-ordered arrays are not supported");
-  auto dtype = DTypeForDescr(*descr);
-  if (!dtype) return bad(fmt::format("unsupported dtype '{}'", *descr));
-  std::vector<int64_t> dims;
-  std::stringstream ss(*shape_text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    size_t b = item.find_first_not_of(' ');
-    if (b == std::string::npos) continue;
-    char* end = nullptr;
-    long long v = std::strtoll(item.c_str() + b, &end, 10);
-    if (v < 0) return bad("negative dimension");
-    dims.push_back(v);
-  }
-  if (dims != want.dims()) {
-    return InvalidArgument("{}: array has shape ({}) but the parameter is {}", path,
-                           fmt::join(dims, ", "), want.ToString(false));
-  }
-  Shape file_shape(*dtype, dims);
-  int64_t bytes = file_shape.byte_size();
-  size_t payload = header_start + header_len;
-  if (data.size() - payload < static_cast<size_t>(bytes)) return bad("truncated data");
-  Literal lit(file_shape);
-  if (bytes > 0) std::memcpy(lit.mutable_raw(), data.data() + payload, bytes);
-  if (*dtype == want.dtype()) return lit;
-  return ConvertLiteral(lit, want.dtype());
-}
+namespace {
 
-StatusOr<Literal> ReadNpyBox(const std::string& path, const Shape& want,
-                             const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
-                             const Shape& out_shape) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InvalidArgument("{}: cannot open file", path);
+// What a .npy header says: the element type, the dims and where the data starts.
+struct NpyHeader {
+  DType dtype = DType::kF32;
+  std::vector<int64_t> dims;
+  int64_t payload = 0;
+};
+
+// Reads the magic, the version and the header dict of the .npy file open in `in` (at its start),
+// and checks that the array has the dims of `want`; `in` is left at the data.
+StatusOr<NpyHeader> ReadNpyHeader(std::istream& in, const std::string& path, const Shape& want) {
   auto bad = [&](const std::string& what) {
     return InvalidArgument("{}: not a valid .npy file: {}", path, what);
   };
@@ -182,11 +136,11 @@ StatusOr<Literal> ReadNpyBox(const std::string& path, const Shape& want,
   auto order = HeaderField(header, "fortran_order");
   auto shape_text = HeaderField(header, "shape");
   if (!descr || !order || !shape_text) return bad("header lacks descr/fortran_order/shape");
-  if (order->find("False") == std::string::npos)
-    return bad("Fortran-ordered arrays are not supported");
+  if (order->find("False") == std::string::npos) return bad("Fortran-ordered arrays are not supported");
   auto dtype = DTypeForDescr(*descr);
   if (!dtype) return bad(fmt::format("unsupported dtype '{}'", *descr));
-  std::vector<int64_t> dims;
+  NpyHeader h;
+  h.dtype = *dtype;
   std::stringstream ss(*shape_text);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -194,21 +148,52 @@ StatusOr<Literal> ReadNpyBox(const std::string& path, const Shape& want,
     if (b == std::string::npos) continue;
     long long v = std::strtoll(item.c_str() + b, nullptr, 10);
     if (v < 0) return bad("negative dimension");
-    dims.push_back(v);
+    h.dims.push_back(v);
   }
-  if (dims != want.dims())
+  if (h.dims != want.dims())
     return InvalidArgument("{}: array has shape ({}) but the parameter is {}", path,
-                           fmt::join(dims, ", "), want.ToString(false));
-  const Shape file_shape(*dtype, dims);
-  const int64_t eb = DTypeByteSize(*dtype);
-  const int64_t payload = static_cast<int64_t>(header_start + header_len);
+                           fmt::join(h.dims, ", "), want.ToString(false));
+  h.payload = static_cast<int64_t>(header_start + header_len);
+  return h;
+}
+
+}  // namespace
+
+StatusOr<Literal> ReadNpy(const std::string& path, const Shape& want) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return InvalidArgument("{}: cannot open file", path);
+  ASSIGN_OR_RETURN(NpyHeader h, ReadNpyHeader(in, path, want));
+  const Shape file_shape(h.dtype, h.dims);
+  const int64_t bytes = file_shape.byte_size();
+  Literal lit(file_shape);
+  if (bytes > 0) {
+    in.read(reinterpret_cast<char*>(lit.mutable_raw()), bytes);
+    if (in.gcount() < bytes) return InvalidArgument("{}: not a valid .npy file: truncated data", path);
+  }
+  if (h.dtype == want.dtype()) return lit;
+  return ConvertLiteral(lit, want.dtype());
+}
+
+StatusOr<Literal> ReadNpyBox(const std::string& path, const Shape& want,
+                             const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
+                             const Shape& out_shape) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return InvalidArgument("{}: cannot open file", path);
+  auto bad = [&](const std::string& what) {
+    return InvalidArgument("{}: not a valid .npy file: {}", path, what);
+  };
+  ASSIGN_OR_RETURN(NpyHeader h, ReadNpyHeader(in, path, want));
+  const std::vector<int64_t>& dims = h.dims;
+  const Shape file_shape(h.dtype, dims);
+  const int64_t eb = DTypeByteSize(h.dtype);
+  const int64_t payload = h.payload;
   in.seekg(0, std::ios::end);
   if (static_cast<int64_t>(in.tellg()) - payload < file_shape.byte_size())
     return bad("truncated data");
   const int64_t rank = static_cast<int64_t>(dims.size());
   std::vector<int64_t> extent(rank);
   for (int64_t d = 0; d < rank; ++d) extent[d] = hi[d] - lo[d];
-  Literal box(Shape(*dtype, extent));
+  Literal box(Shape(h.dtype, extent));
   bool empty = false;
   for (int64_t e : extent) empty |= e <= 0;
   if (!empty) {
@@ -241,7 +226,7 @@ StatusOr<Literal> ReadNpyBox(const std::string& path, const Shape& want,
       if (d < 0) break;
     }
   }
-  if (*dtype != want.dtype()) box = ConvertLiteral(box, want.dtype());
+  if (h.dtype != want.dtype()) box = ConvertLiteral(box, want.dtype());
   Literal out(out_shape);
   if (!empty)
     CopyBox(box.raw(), extent, std::vector<int64_t>(rank, 0), out.mutable_raw(), out_shape.dims(),
