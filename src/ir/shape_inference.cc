@@ -811,6 +811,17 @@ StatusOr<Shape> InferShape(const Instruction& instr) {
       // other target's shape is its own.
       if (instr.string_attr(AttrId::kCustomCallTarget) == "Sharding" && instr.operand_count() == 1)
         return instr.operand(0)->shape();
+      // XLA's TopK custom call: (values, s32 indices) of the operand's dims with the last one
+      // k (which only the declared shape gives), values of the operand's type.
+      if (instr.string_attr(AttrId::kCustomCallTarget) == "TopK" && instr.operand_count() == 1 &&
+          instr.operand(0)->shape().IsArray() && !instr.operand(0)->shape().dims().empty() &&
+          instr.shape().IsTuple() && instr.shape().tuple_size() == 2 &&
+          instr.shape().tuple_shapes()[0].IsArray() && !instr.shape().tuple_shapes()[0].dims().empty()) {
+        const Shape& in = instr.operand(0)->shape();
+        std::vector<int64_t> dims = in.dims();
+        dims.back() = instr.shape().tuple_shapes()[0].dims().back();
+        return Shape::Tuple({Shape(in.dtype(), dims), Shape(DType::kS32, dims)});
+      }
       return Unimplemented("custom-call shapes are not inferred");
     default:
       return InferControl(instr);

@@ -382,7 +382,16 @@ Status ComputationPartitioner::Dispatch(const Instruction* instr) {
       return ElementwiseExceptDims(instr, whole);
     }
     case Opcode::kCustomCall:
-      if (instr->IsCustomCall("TopK")) return TopK(instr);
+      if (instr->IsCustomCall("TopK")) {
+        // Values of another precision than the operand (mixed precision, which the verifier
+        // allows) would come out in the operand's type.
+        if (instr->shape().IsTuple() && instr->shape().tuple_size() == 2 && instr->operand_count() == 1 &&
+            instr->shape().tuple_shapes()[0].dtype() != instr->operand(0)->shape().dtype())
+          return Unimplemented("%{}: TopK with values of type {} from a {} operand is not supported", instr->name(),
+                               DTypeName(instr->shape().tuple_shapes()[0].dtype()),
+                               DTypeName(instr->operand(0)->shape().dtype()));
+        return TopK(instr);
+      }
       if (instr->IsCustomCall("CustomSPMDPartitioning")) return CustomPartitioning(instr);
       if (instr->IsCustomCall("Sharding") || instr->IsCustomCall("LayoutConstraint") ||
           instr->IsCustomCall("ShardBarrierFrom") || instr->IsCustomCall("ShardBarrierTo")) {

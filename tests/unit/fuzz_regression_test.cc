@@ -221,6 +221,23 @@ ENTRY e {
   EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("inferred shape f32[16] but declared f32[16,8]"));
 }
 
+// A TopK custom call declaring f64 values for an f32 operand (mixed precision passes the
+// verifier) was partitioned to f32 values: now unsupported (exit 3), naming both types.
+TEST(FuzzRegression, MixedPrecisionTopKIsUnsupported) {
+  auto module = ParseHloModule(R"(
+HloModule m, num_partitions=2
+ENTRY main {
+  p = f32[4,16] parameter(0), sharding={devices=[2,1]<=[2]}
+  ROOT t = (f64[4,3], s32[4,3]) custom-call(p), custom_call_target="TopK"
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto result = PartitionAndCleanUp(**module, PartitionOptions{2});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnimplemented) << result.status();
+  EXPECT_THAT(std::string(result.status().message()), ::testing::HasSubstr("values of type f64 from a f32 operand"));
+}
+
 TEST(FuzzRegression, MixedPrecisionTupleIsUnsupported) {
   auto module = ParseHloModule(R"(
 HloModule m, num_partitions=4
