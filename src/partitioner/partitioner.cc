@@ -174,10 +174,17 @@ StatusOr<PValue> ComputationPartitioner::Run(const std::vector<Sharding>& param_
     // A handler builds its local ops with the element types their operands give; where the
     // instruction declares others (mixed precision) and its value comes out so, that is a form
     // the partitioner does not support, not a bug on well-typed input.
-    if (!shape_ok.ok() && MixedPrecision(*instr))
-      return Unimplemented("%{}: mixed precision is not partitioned: the {} declares {}, its operands give {}",
-                           instr->name(), OpcodeName(instr->opcode()), instr->shape().ToString(false),
-                           InferShape(*instr)->ToString(false));
+    // A handler may also read past a mixed-precision operand to its own operands (a slice
+    // folded into a windowed concatenate): the mismatch then shows one instruction later.
+    if (!shape_ok.ok()) {
+      const Instruction* mixed = MixedPrecision(*instr) ? instr : nullptr;
+      for (const Instruction* op : instr->operands())
+        if (!mixed && MixedPrecision(*op)) mixed = op;
+      if (mixed)
+        return Unimplemented("%{}: mixed precision is not partitioned: the {} declares {}, its operands give {}",
+                             mixed->name(), OpcodeName(mixed->opcode()), mixed->shape().ToString(false),
+                             InferShape(*mixed)->ToString(false));
+    }
     RETURN_IF_ERROR(shape_ok);
   }
   b_.set_metadata(src_.root()->attr<KeyValueList>(AttrId::kMetadata));

@@ -238,6 +238,26 @@ ENTRY main {
   EXPECT_THAT(std::string(result.status().message()), ::testing::HasSubstr("values of type f64 from a f32 operand"));
 }
 
+// A slice declaring f32 of an f16 operand, read through by the concatenate's windowed
+// handler: the mismatch showed at the concatenate, whose own types agree; it names the slice.
+TEST(FuzzRegression, MixedPrecisionOperandIsUnsupported) {
+  auto module = ParseHloModule(R"(
+HloModule m, num_partitions=4
+ENTRY %e {
+  %x = f16[4] parameter(0), sharding={devices=[4]3,0,2,1}
+  %a = f32[3] slice(%x), slice={[1:4]}, sharding={devices=[4]<=[2,2]T(1,0)}
+  %b = f32[1] slice(%x), slice={[0:1]}
+  %r = f32[4] concatenate(%a, %b), dimensions={0}, sharding={devices=[4]<=[2,2]T(1,0)}
+  ROOT %t = (f32[4], f16[4]) tuple(%r, %x), sharding={{replicated}, {replicated}}
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto result = PartitionAndCleanUp(**module, PartitionOptions{4});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnimplemented) << result.status();
+  EXPECT_THAT(std::string(result.status().message()), ::testing::HasSubstr("mixed precision is not partitioned"));
+}
+
 TEST(FuzzRegression, MixedPrecisionTupleIsUnsupported) {
   auto module = ParseHloModule(R"(
 HloModule m, num_partitions=4
