@@ -217,6 +217,14 @@ Status ComputationPartitioner::Handle(const Instruction* instr) {
   auto manual_leaf = [](const Sharding& s) { return s.IsManual(); };
   bool subgroup = HasManualSubgroup(target);
   for (const Instruction* op : instr->operands()) subgroup |= HasManualSubgroup(Get(op).sharding);
+  // The region's boundaries keep their operand's element type (a custom call's shape is not
+  // inferred, so the verifier lets another through); checked here for both paths below.
+  if ((instr->IsCustomCall("SPMDFullToShardShape") || instr->IsCustomCall("SPMDShardToFullShape")) &&
+      instr->operand_count() == 1 && instr->shape().IsArray() &&
+      instr->operand(0)->shape().dtype() != instr->shape().dtype())
+    return Unimplemented("%{}: custom-call {} from {} to {} is not supported (it keeps the element type)",
+                         instr->name(), instr->custom_call_target(), DTypeName(instr->operand(0)->shape().dtype()),
+                         DTypeName(instr->shape().dtype()));
   if (subgroup) return ManualSubgroup(instr);
   if (instr->IsCustomCall("SPMDFullToShardShape")) {
     // The operand's own tiling becomes per-device (manual) data of the shard shape.

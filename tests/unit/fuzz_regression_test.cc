@@ -258,6 +258,25 @@ ENTRY %e {
   EXPECT_THAT(std::string(result.status().message()), ::testing::HasSubstr("mixed precision is not partitioned"));
 }
 
+// SPMDFullToShardShape into a partially manual region declaring f32 of an f16 operand: the
+// manual-subgroup path partitioned it to an f16 value; now unsupported (exit 3).
+TEST(FuzzRegression, RegionBoundaryChangingTypeIsUnsupported) {
+  auto module = ParseHloModule(R"(
+HloModule m, num_partitions=8
+ENTRY %e {
+  %a = f16[6,16] parameter(0), sharding={devices=[1,2,4]<=[8] last_tile_dim_replicate}
+  %am = f32[6,8] custom-call(%a), custom_call_target="SPMDFullToShardShape", sharding={devices=[1,2,2,2]<=[8] last_tile_dims={manual, replicated}}
+  %l = f32[6,8] log-plus-one(%am), sharding={devices=[1,2,2,2]<=[8] last_tile_dims={manual, replicated}}
+  ROOT %f = f32[6,16] custom-call(%l), custom_call_target="SPMDShardToFullShape", sharding={devices=[1,2,4]<=[8] last_tile_dim_replicate}
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto result = PartitionAndCleanUp(**module, PartitionOptions{8});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnimplemented) << result.status();
+  EXPECT_THAT(std::string(result.status().message()), ::testing::HasSubstr("SPMDFullToShardShape from f16 to f32"));
+}
+
 TEST(FuzzRegression, MixedPrecisionTupleIsUnsupported) {
   auto module = ParseHloModule(R"(
 HloModule m, num_partitions=4
