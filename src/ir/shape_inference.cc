@@ -807,9 +807,12 @@ StatusOr<Shape> InferShape(const Instruction& instr) {
     case Opcode::kShuffle:
       return InferCompute(instr);
     case Opcode::kCustomCall:
-      // A sharding annotation is its operand (XLA's Sharding custom call is an identity); any
-      // other target's shape is its own.
-      if (instr.string_attr(AttrId::kCustomCallTarget) == "Sharding" && instr.operand_count() == 1)
+      // Annotations are their operand (XLA's Sharding, shard barriers and layout constraints are
+      // identities; layouts are not compared); any other target's shape is its own.
+      if (const std::string& target = instr.string_attr(AttrId::kCustomCallTarget);
+          (target == "Sharding" || target == "ShardBarrierFrom" || target == "ShardBarrierTo" ||
+           target == "LayoutConstraint") &&
+          instr.operand_count() == 1)
         return instr.operand(0)->shape();
       // XLA's TopK custom call: (values, s32 indices) of the operand's dims with the last one
       // k (which only the declared shape gives), values of the operand's type.

@@ -219,6 +219,16 @@ ENTRY e {
   Status s = VerifyModule(**module);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("inferred shape f32[16] but declared f32[16,8]"));
+  // So is a shard barrier (it was partitioned to a value of the operand's dims).
+  auto barrier = ParseHloModule(R"(
+HloModule m
+ENTRY e {
+  x = f32[8,15] parameter(0)
+  ROOT b = f32[8,16] custom-call(x), custom_call_target="ShardBarrierFrom"
+}
+)");
+  ASSERT_TRUE(barrier.ok()) << barrier.status();
+  EXPECT_EQ(VerifyModule(**barrier).code(), absl::StatusCode::kInvalidArgument);
 }
 
 // A TopK custom call declaring f64 values for an f32 operand (mixed precision passes the
