@@ -127,6 +127,24 @@ class Module:
         return json.loads(self._m._report_json(num_partitions, hardware, HARDWARE_DIR,
                                                partitioned))
 
+    def auto(self, mesh: Optional[str] = None, *, hardware: str = "h100",
+             memory_limit: Optional[int] = None, time_limit: float = 60.0, work_limit: int = 0,
+             keep_annotations: bool = True) -> Tuple["Module", Dict[str, Any]]:
+        """``spmdc auto``: a sharding for every instruction on ``mesh`` (default: the annotated
+        mesh), chosen by the cost-model search and priced beside the standard plans (data
+        parallel, FSDP, Megatron, 2-D, as annotated) under the same model and memory limit
+        (bytes per device; default the profile's HBM). The module's shardings are constraints
+        unless ``keep_annotations`` is False. Calls are inlined first. Returns (the chosen
+        plan's annotated module, {chosen, step_time_seconds, peak_memory_bytes,
+        memory_limit_bytes, search_estimate_seconds, lower_bound_seconds, gap, optimal,
+        search_seconds, plans: [{name, step_time_seconds, compute_seconds,
+        communication_seconds, collective_bytes_per_device, peak_memory_bytes, fits}]}).
+        Raises UnsupportedError when no plan fits the memory limit or the search cannot take
+        the module. ``work_limit`` > 0 bounds the search by work, not time (deterministic)."""
+        m, info = self._m._auto(mesh, hardware, HARDWARE_DIR, memory_limit, time_limit,
+                                work_limit, keep_annotations)
+        return Module(m), info
+
     def verify(self, num_partitions: Optional[int] = None, *, propagate: bool = False,
                seed: int = 0) -> Dict[str, float]:
         """Runs the module on one device and partitioned on ``num_partitions`` in-process devices

@@ -16,18 +16,20 @@ parameters are the argument leaves, in order) on a copy of ``mesh`` whose axes a
 ``AxisType.Auto`` (explicit axes make JAX pin every intermediate value), or, where that fails
 and ``mesh`` has Explicit axes (code written for them), on ``mesh`` itself.
 
-How ``plan`` chooses (strategy="propagate", today's only one): the user's annotations are kept;
+How ``plan`` chooses. strategy="auto" (the default): ``spmdc auto``, the cost-model search,
+picks a sharding for every value under the memory limit, with the user's annotations as
+constraints, and returns the cheapest of its plan and the standard ones (data parallel, FSDP,
+Megatron, 2-D) under spmdc's cost model. strategy="propagate": the user's annotations are kept;
 every free argument leaf (of the arguments in ``batch_argnums``, default all) whose first
 dimension the first mesh axis divides gets that dimension split over the first mesh axis (data
 parallelism); then spmdc's sharding propagation infers the rest: the free leaves it did not
-split, and the results. ``spmdc auto`` (the cost-model search) is to become the default
-strategy: plan() passes "auto" to ``_choose`` once the extension module has it, and the
-annotations above become its constraints.
+split, and the results.
 """
 from __future__ import annotations
 
 import dataclasses
 import re
+import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import jax
@@ -193,13 +195,24 @@ def _spec_text(spec: PartitionSpec, rank: int) -> str:
 
 
 def _choose(module: Module, strategy: str, mesh: Mesh, leaves: List[Any],
-            user_specs: List[Optional[PartitionSpec]], batch_leaves: List[bool]) -> Module:
-    """The module with the shardings plan() returns, chosen by `strategy`."""
+            user_specs: List[Optional[PartitionSpec]], batch_leaves: List[bool],
+            auto_options: Optional[Dict[str, Any]] = None) -> Tuple[Module, str]:
+    """The module with the shardings plan() returns, chosen by `strategy`, and the strategy
+    that chose them ("propagate" where "auto" fell back)."""
     names = module.parameter_names()
     if strategy == "auto":
-        raise UnsupportedError("plan(strategy='auto'): this build of spmdc has no `auto` yet; "
-                               "use strategy='propagate'")
-    if strategy != "propagate":
+        try:
+            chosen, _ = module.auto(**(auto_options or {}))
+            return chosen, "auto"
+        except UnsupportedError as e:
+            # As XLA's auto-sharding fell back to propagation: a module the search cannot take
+            # (control flow at the entry, tuple-valued ops) is still planned, and the user told.
+            # A plan that cannot fit the memory limit is not: that is the answer.
+            if str(e).startswith("no plan fits"):
+                raise
+            warnings.warn(f"spmdc.jax.plan: the auto search cannot take this function ({e}); "
+                          f"planned by propagation instead (strategy='propagate')", stacklevel=3)
+    elif strategy != "propagate":
         raise BadInputError(f"plan: unknown strategy {strategy!r} (known: 'propagate', 'auto')")
     first_axis, first_size = next(iter(mesh.shape.items()))
     shards: Dict[str, str] = {}
@@ -213,11 +226,12 @@ def _choose(module: Module, strategy: str, mesh: Mesh, leaves: List[Any],
             fixed.append(True)
         else:
             fixed.append(False)
-    return module.propagate(shards=shards, to_output=True, to_parameters=[not f for f in fixed])
+    return (module.propagate(shards=shards, to_output=True, to_parameters=[not f for f in fixed]),
+            "propagate")
 
 
 def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[Sequence[int]] = None,
-         strategy: str = "propagate") -> Plan:
+         strategy: str = "auto", **auto_options: Any) -> Plan:
     """NamedShardings for the arguments and results of `fn`, to pass to jax.jit, on `mesh`
     with its axes made Auto (the same mesh when they already are), or on `mesh` itself when fn
     lowers only there (code written for Explicit axes).
@@ -226,8 +240,13 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
     arguments, with_sharding_constraint calls), splits the first dimension of each other leaf
     of the arguments in ``batch_argnums`` (default: every argument) over the first mesh axis
     where it divides, and lets spmdc's propagation infer the remaining arguments and every
-    result. strategy="auto" is reserved for spmdc's cost-model search (UnsupportedError until
-    this build has it)."""
+    result. strategy="auto" (the default): spmdc's cost-model search (Module.auto; the
+    user's annotations are its constraints, ``batch_argnums`` is not used); ``auto_options``
+    go to Module.auto (hardware, memory_limit, time_limit, work_limit). Where the search
+    cannot take the module (UnsupportedError other than "no plan fits") plan() warns and
+    plans by propagation; ``Plan.strategy`` says which strategy chose."""
+    if auto_options and strategy != "auto":
+        raise BadInputError(f"plan: {sorted(auto_options)} apply to strategy='auto' only")
     low = _lower_text(fn, example_args, mesh, "hlo")
     leaves, treedef, user_specs, out_tree = low.leaves, low.treedef, low.user_specs, low.out_tree
     name = getattr(fn, "__name__", "fn")
@@ -241,7 +260,7 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
     for k, arg in enumerate(example_args):
         n = len(jax.tree_util.tree_leaves(arg))
         batch_leaves += [batch_argnums is None or k in batch_argnums] * n
-    chosen = _choose(module, strategy, mesh, leaves, user_specs, batch_leaves)
+    chosen, used = _choose(module, strategy, mesh, leaves, user_specs, batch_leaves, auto_options)
     param_specs, result_specs = chosen.entry_specs()
     # On the mesh fn was lowered on: the Auto copy where it lowers there (with Explicit axes JAX
     # would type-check every op of fn against the shardings, and refuse a contraction over a
@@ -256,4 +275,4 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
             f"{len(result_specs)} leaves")
     out_leaves = [NamedSharding(auto, _to_partition_spec(s)) for s in result_specs]
     in_shardings = tuple(jax.tree_util.tree_unflatten(treedef, in_leaves))
-    return Plan(in_shardings, jax.tree_util.tree_unflatten(out_tree, out_leaves), chosen, strategy)
+    return Plan(in_shardings, jax.tree_util.tree_unflatten(out_tree, out_leaves), chosen, used)

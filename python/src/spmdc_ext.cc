@@ -1,6 +1,6 @@
 // spmdc._spmdc: the Python binding (nanobind) of the library calls the CLI's commands make
 // (tools/spmdc/cmd_*.cc): parse (HLO or StableHLO text), print, propagate, explain, partition,
-// report, verify. Every call that can fail raises one of the exceptions below, each carrying
+// report, verify, auto. Every call that can fail raises one of the exceptions below, each carrying
 // the CLI's exit-code class (DESIGN.md): BadInputError 2, UnsupportedError 3, MismatchError 1,
 // InternalError 4. The long calls release the GIL.
 #include <nanobind/nanobind.h>
@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "annotate.h"
+#include "auto/plan.h"
 #include "cli.h"
 #include "cost/cost.h"
+#include "cost/hardware.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
 #include "hlo/shardy_import.h"
@@ -360,6 +362,63 @@ std::pair<std::vector<OptionalSpec>, std::vector<OptionalSpec>> EntrySpecs(
   return {params, results};
 }
 
+// `spmdc auto` (src/auto/plan.h) on the module's mesh: the chosen plan's annotated module, and
+// what the CLI's report says of the search and the plans it was priced beside.
+std::pair<PyModule, nb::dict> Auto(const PyModule& m, const std::optional<std::string>& mesh_text,
+                                   const std::string& hardware, const std::string& hardware_dir,
+                                   std::optional<int64_t> memory_limit, double time_limit,
+                                   int64_t work_limit, bool keep_annotations) {
+  std::optional<std::string> text = mesh_text ? mesh_text : m.mesh;
+  if (!text) Raise(InvalidArgument("auto needs a mesh (none given, none annotated)"));
+  if (memory_limit && *memory_limit <= 0)
+    Raise(InvalidArgument("memory_limit must be positive, got {}", *memory_limit));
+  if (!(time_limit >= 0)) Raise(InvalidArgument("time_limit must be >= 0, got {}", time_limit));
+  Mesh mesh = Take(Mesh::Parse(*text));
+  std::unique_ptr<Module> copy = m.module->Clone();
+  copy->set_num_partitions(mesh.num_devices());
+  HardwareProfile hw = Take(LoadHardwareProfile(hardware, hardware_dir));
+  autoshard::PlanOptions options(mesh);
+  options.hardware = &hw;
+  options.memory_limit = memory_limit;
+  options.time_limit_s = time_limit;
+  options.work_limit = work_limit;
+  options.keep_annotations = keep_annotations;
+  autoshard::AutoResult result = [&] {
+    nb::gil_scoped_release release;
+    Check(autoshard::PrepareForPlanning(*copy));
+    return Take(autoshard::PlanAuto(*copy, options));
+  }();
+  Check(autoshard::ChosenPlanFits(result));
+  auto plan_dict = [](const autoshard::PricedPlan& p) {
+    nb::dict d;
+    d["name"] = p.name;
+    d["step_time_seconds"] = p.step_seconds;
+    d["compute_seconds"] = p.compute_seconds;
+    d["communication_seconds"] = p.communication_seconds;
+    d["collective_bytes_per_device"] = p.collective_bytes;
+    d["peak_memory_bytes"] = p.peak_bytes;
+    d["fits"] = p.fits;
+    return d;
+  };
+  nb::dict info;
+  const autoshard::PricedPlan& chosen = result.Chosen();
+  info["chosen"] = chosen.name;
+  info["step_time_seconds"] = chosen.step_seconds;
+  info["peak_memory_bytes"] = chosen.peak_bytes;
+  info["memory_limit_bytes"] = result.memory_limit;
+  info["search_estimate_seconds"] = result.model_cost_seconds;
+  info["lower_bound_seconds"] = result.lower_bound_seconds;
+  info["gap"] = result.gap;
+  info["optimal"] = result.optimal;
+  info["search_seconds"] = result.search_seconds;
+  nb::list plans;
+  plans.append(plan_dict(result.search));
+  for (const autoshard::PricedPlan& p : result.standard) plans.append(plan_dict(p));
+  info["plans"] = plans;
+  autoshard::PricedPlan& taken = result.chosen < 0 ? result.search : result.standard[result.chosen];
+  return {PyModule{std::move(taken.annotated), text, nullptr}, info};
+}
+
 std::vector<std::string> ParameterNames(const PyModule& m) {
   std::vector<std::string> names;
   for (const Instruction* p : m.module->entry()->parameters()) names.push_back(p->name());
@@ -444,6 +503,9 @@ NB_MODULE(_spmdc, m) {
       .def("entry_specs", &EntrySpecs, "mesh"_a = nb::none(),
            "Per array leaf of the entry parameters and of the result, its PartitionSpec on the "
            "mesh (None where it has no sharding or none expresses it).")
+      .def("_auto", &Auto, "mesh"_a = nb::none(), "hardware"_a = "h100", "hardware_dir"_a = "",
+           "memory_limit"_a = nb::none(), "time_limit"_a = 60.0, "work_limit"_a = 0,
+           "keep_annotations"_a = true)
       .def("parameter_names", &ParameterNames, "The entry parameters' names, in order.")
       .def("instructions", &Instructions,
            "Every instruction: name, opcode, shape, computation, entry, sharding, op_name.")

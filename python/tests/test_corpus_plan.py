@@ -4,12 +4,17 @@ written for Explicit axes, an FFT layer), on 8 JAX host devices: the function ji
 plan's shardings computes what the unsharded function computes (the shard_map and Explicit-axes
 programs, which need their mesh: what the corpus's own shardings compute), on random inputs.
 
-Two ways in: "annotated" (the example arguments carry the corpus's in_shardings, as a user's
-arrays would) and "free" (no annotation: plan's data-parallel default and propagation choose
-everything; not for the Explicit-axes program, whose code types its values by its shardings)."""
+Ways in: "annotated" (the example arguments carry the corpus's in_shardings, as a user's
+arrays would, and they constrain spmdc auto's search, plan's default strategy), "free" (no
+annotation: the search chooses everything) and "free-propagate" (strategy="propagate": plan's
+data-parallel default and propagation choose everything); the free ways not for the
+Explicit-axes program, whose code types its values by its shardings. Where the search cannot
+take a program (control flow or tuple-valued ops at the entry) plan() falls back to propagation
+with a warning: the test then checks that plan."""
 import contextlib
 import pathlib
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -28,8 +33,8 @@ import generate  # noqa: E402
 # Programs that cannot run without their mesh: the reference is the corpus's own jit.
 NEEDS_MESH = {"ring_allgather_matmul", "ring_attention", "mlp_bf16_explicit"}
 
-CASES = [(m, way) for m in generate.MODELS for way in ("annotated", "free")
-         if not (m == "mlp_bf16_explicit" and way == "free")]
+CASES = [(m, way) for m in generate.MODELS for way in ("annotated", "free", "free-propagate")
+         if not (m == "mlp_bf16_explicit" and way != "annotated")]
 
 
 def random_values(args):
@@ -63,11 +68,16 @@ def test_plan_then_jit_computes_what_the_model_computes(model, way):
         jax.ShapeDtypeStruct(l.shape, l.dtype, sharding=s if way == "annotated" else None)
         for l, s in zip(leaves, shardings)])
     scope = (lambda: jax.set_mesh(context[0])) if context else contextlib.nullcontext
-    with scope():
-        p = spmdc.jax.plan(fn, *examples, mesh=mesh)
+    with scope(), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "spmdc.jax.plan: the auto search cannot take")
+        if way == "free-propagate":
+            p = spmdc.jax.plan(fn, *examples, mesh=mesh, strategy="propagate")
+        else:
+            p = spmdc.jax.plan(fn, *examples, mesh=mesh, time_limit=60)
     specs = [s.spec for s in jax.tree_util.tree_leaves(
         p.in_shardings, is_leaf=lambda s: isinstance(s, NamedSharding))]
-    assert any(any(a is not None for a in s) for s in specs), "the plan shards nothing"
+    if p.strategy == "propagate":  # the search may rightly keep a small program whole
+        assert any(any(a is not None for a in s) for s in specs), "the plan shards nothing"
     values = random_values(args)
     with scope():
         got = p.jit(fn)(*p.put(*values))
@@ -76,8 +86,27 @@ def test_plan_then_jit_computes_what_the_model_computes(model, way):
                 *jax.tree.map(jax.device_put, values, in_sh))
         else:
             want = jax.jit(fn)(*values)
+    bad = mismatches(got, want)
+    if bad and model not in NEEDS_MESH:
+        # An output that XLA computes wrongly by itself, asked only for the plan's output
+        # shardings (inputs replicated), is XLA's miscompile, not the plan's (JAX 0.10.2 CPU:
+        # unet_grad's transposed-convolution kernel gradients under P('data', None, 'space'));
+        # then spmdc's own partitioning of the plan must compute the model on 8 devices.
+        with scope():
+            alone = jax.jit(fn, out_shardings=p.out_shardings)(*values)
+        xla_wrong = {k for k, _ in mismatches(alone, want)}
+        bad = [(k, err) for k, err in bad if k not in xla_wrong]
+        if xla_wrong:
+            assert p.module.verify()["outputs"] == len(jax.tree.leaves(want))
+    assert not bad, "; ".join(f"output {k}: relative error {err:.3g}" for k, err in bad)
+
+
+def mismatches(got, want):
+    """(output, relative error) of every output of `got` that differs from `want`'s beyond the
+    tolerance of its type."""
     got_leaves, want_leaves = jax.tree.leaves(got), jax.tree.leaves(want)
     assert len(got_leaves) == len(want_leaves)
+    out = []
     for k, (g, w) in enumerate(zip(got_leaves, want_leaves)):
         g64, w64 = np.asarray(g, np.float64), np.asarray(w, np.float64)
         assert g64.shape == w64.shape
@@ -86,4 +115,6 @@ def test_plan_then_jit_computes_what_the_model_computes(model, way):
         scale = max(float(np.max(np.abs(w64))), 1e-30)
         tolerance = 2e-2 if np.asarray(w).dtype.itemsize <= 2 else 1e-4
         err = float(np.max(np.abs(g64 - w64))) / scale
-        assert err <= tolerance, f"output {k}: relative error {err:.3g}"
+        if err > tolerance:
+            out.append((k, err))
+    return out

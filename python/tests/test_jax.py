@@ -52,7 +52,7 @@ def test_mesh_text(mesh):
 def test_plan_data_parallel_mlp(mesh):
     params = mlp_params(jax.random.PRNGKey(0), [32, 64, 64, 16])
     x = jax.random.normal(jax.random.PRNGKey(1), (16, 32), jnp.float32)
-    p = spmdc.jax.plan(mlp, params, x, mesh=mesh, batch_argnums=[1])
+    p = spmdc.jax.plan(mlp, params, x, mesh=mesh, batch_argnums=[1], strategy="propagate")
     assert p.strategy == "propagate"
     assert p.in_shardings[1] == NamedSharding(mesh, P("data"))
     # The batch split carries through to the result.
@@ -70,7 +70,7 @@ def test_plan_megatron_mlp_from_annotated_weights(mesh):
     annotated = [(sharded(mesh, w1, None, "model"), sharded(mesh, b1, "model")),
                  (sharded(mesh, w2, "model", None), b2)]
     x = jax.random.normal(jax.random.PRNGKey(3), (16, 32), jnp.float32)
-    p = spmdc.jax.plan(mlp, annotated, x, mesh=mesh, batch_argnums=[1])
+    p = spmdc.jax.plan(mlp, annotated, x, mesh=mesh, batch_argnums=[1], strategy="propagate")
     (s_w1, s_b1), (s_w2, s_b2) = p.in_shardings[0]
     assert s_w1.spec == P(None, "model") and s_w2.spec == P("model", None)
     assert p.in_shardings[1].spec == P("data")
@@ -87,7 +87,7 @@ def test_plan_default_everywhere_and_shape_dtype_structs(mesh):
     params = mlp_params(jax.random.PRNGKey(4), [8, 16, 5])
     x = jax.random.normal(jax.random.PRNGKey(5), (4, 8), jnp.float32)
     abstract = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape, a.dtype), (params, x))
-    p = spmdc.jax.plan(mlp, *abstract, mesh=mesh)
+    p = spmdc.jax.plan(mlp, *abstract, mesh=mesh, strategy="propagate")
     (s_w1, _), (_, s_b2) = p.in_shardings[0]
     assert s_w1.spec == P("data")
     assert s_b2.spec == P()
@@ -101,7 +101,7 @@ def test_plan_on_an_explicit_mesh_with_committed_arguments(mesh):
     (w1, b1), (w2, b2) = params
     annotated = [(jax.device_put(w1, NamedSharding(explicit, P(None, "model"))), b1), (w2, b2)]
     x = jax.device_put(jax.random.normal(jax.random.PRNGKey(13), (16, 32)), jax.devices()[0])
-    p = spmdc.jax.plan(mlp, annotated, x, mesh=explicit, batch_argnums=[1])
+    p = spmdc.jax.plan(mlp, annotated, x, mesh=explicit, batch_argnums=[1], strategy="propagate")
     # The plan's mesh is the same devices and axes, Auto.
     assert p.in_shardings[1] == NamedSharding(mesh, P("data"))
     assert p.in_shardings[0][0][0].spec == P(None, "model")
@@ -155,7 +155,7 @@ def megatron(mesh, params):
 def test_plan_transformer_block(mesh):
     params = block_params(jax.random.PRNGKey(6))
     x = jax.random.normal(jax.random.PRNGKey(7), (4, 16, 32), jnp.float32)
-    p = spmdc.jax.plan(block, megatron(mesh, params), x, mesh=mesh, batch_argnums=[1])
+    p = spmdc.jax.plan(block, megatron(mesh, params), x, mesh=mesh, batch_argnums=[1], strategy="propagate")
     assert p.in_shardings[1].spec == P("data")
     assert p.in_shardings[0]["wq"].spec == P(None, "model", None)
     assert p.out_shardings.spec[0] == "data"
@@ -170,7 +170,7 @@ def test_plan_transformer_block(mesh):
 def test_plan_transformer_block_data_parallel_only(mesh):
     params = block_params(jax.random.PRNGKey(8))
     x = jax.random.normal(jax.random.PRNGKey(9), (4, 16, 32), jnp.float32)
-    p = spmdc.jax.plan(block, params, x, mesh=mesh, batch_argnums=[1])
+    p = spmdc.jax.plan(block, params, x, mesh=mesh, batch_argnums=[1], strategy="propagate")
     assert all(s.spec == P() for s in jax.tree_util.tree_leaves(
         p.in_shardings[0], is_leaf=lambda s: isinstance(s, NamedSharding)))
     assert_same(p.jit(block)(params, x), block(params, x), rtol=1e-4, atol=1e-4)
@@ -182,16 +182,56 @@ def test_plan_keeps_sharding_constraints(mesh):
         return jnp.tanh(h).sum(axis=0)
     x = jnp.arange(8 * 16, dtype=jnp.float32).reshape(8, 16) / 100
     w = jnp.ones((16, 32), jnp.float32) / 16
-    p = spmdc.jax.plan(f, x, w, mesh=mesh, batch_argnums=[])
+    p = spmdc.jax.plan(f, x, w, mesh=mesh, batch_argnums=[], strategy="propagate")
     assert p.out_shardings.spec == P("model")
     with jax.set_mesh(mesh):  # f's bare PartitionSpec needs a mesh in context
         assert_same(p.jit(f)(x, w), f(x, w))
 
 
-def test_plan_auto_is_not_there_yet(mesh):
-    with pytest.raises(spmdc.UnsupportedError, match="auto"):
-        spmdc.jax.plan(mlp, mlp_params(jax.random.PRNGKey(0), [4, 4]), jnp.ones((2, 4)),
-                       mesh=mesh, strategy="auto")
+def test_plan_auto_mlp(mesh):
+    """The default strategy: spmdc auto's plan, jitted, computes what the unsharded MLP does."""
+    params = mlp_params(jax.random.PRNGKey(20), [32, 256, 256, 16])
+    x = jax.random.normal(jax.random.PRNGKey(21), (64, 32), jnp.float32)
+    p = spmdc.jax.plan(mlp, params, x, mesh=mesh, time_limit=10)
+    assert p.strategy == "auto"
+    # The chosen module is annotated for the whole mesh; every argument has a sharding.
+    assert p.module.num_partitions == 8
+    assert all(isinstance(s, NamedSharding) for s in jax.tree_util.tree_leaves(p.in_shardings))
+    got = p.jit(mlp)(*p.put(params, x))
+    assert_same(got, mlp(params, x))
+
+
+def test_module_auto_reports_plans(mesh):
+    params = mlp_params(jax.random.PRNGKey(22), [32, 64, 16])
+    module = spmdc.jax.lower(mlp, params, jnp.ones((16, 32)), mesh=mesh)
+    chosen, info = module.auto(time_limit=10)
+    names = [p["name"] for p in info["plans"]]
+    assert names[0] == "auto" and "data-parallel" in names
+    assert info["chosen"] in names
+    best = min(p["step_time_seconds"] for p in info["plans"] if p["fits"])
+    assert info["step_time_seconds"] == pytest.approx(best)
+    assert 0 <= info["gap"] <= 1 and info["lower_bound_seconds"] <= info["search_estimate_seconds"] * 1.000001
+    assert chosen.verify()["outputs"] == 1
+    with pytest.raises(spmdc.UnsupportedError, match="no plan fits"):
+        module.auto(memory_limit=64, time_limit=5)
+    with pytest.raises(spmdc.BadInputError, match="memory_limit"):
+        module.auto(memory_limit=0)
+    with pytest.raises(spmdc.BadInputError, match="apply to strategy='auto' only"):
+        spmdc.jax.plan(mlp, params, jnp.ones((16, 32)), mesh=mesh, strategy="propagate",
+                       time_limit=3)
+
+
+def test_plan_auto_falls_back_to_propagation_on_entry_control_flow(mesh):
+    """A while loop at the entry (jax.lax.fori_loop): the search cannot take it; plan() warns
+    and plans by propagation, still a plan jax.jit runs correctly."""
+    def f(x, w):
+        return jax.lax.fori_loop(0, 3, lambda i, h: jnp.tanh(h @ w), x)
+    x = jax.random.normal(jax.random.PRNGKey(23), (16, 32), jnp.float32)
+    w = jax.random.normal(jax.random.PRNGKey(24), (32, 32), jnp.float32) / 8
+    with pytest.warns(UserWarning, match="planned by propagation"):
+        p = spmdc.jax.plan(f, x, w, mesh=mesh, time_limit=5)
+    assert p.strategy == "propagate"
+    assert_same(p.jit(f)(*p.put(x, w)), f(x, w))
 
 
 def test_explain_and_report_on_a_function(mesh):

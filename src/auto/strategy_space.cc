@@ -253,6 +253,13 @@ struct Builder {
       StrategyNode node;
       node.instr = &instr;
       const OpCost c = CostOfInstruction(instr, cost_options);
+      // A manual region (shard_map) is per-device code the search has no strategies for: its
+      // boundaries and values are refused as unsupported, not as bad input.
+      if (instr.IsCustomCall("SPMDFullToShardShape") || instr.IsCustomCall("SPMDShardToFullShape") ||
+          (instr.has_sharding() && (instr.sharding()->IsManual() || instr.sharding()->IsManualSubgroup())))
+        return Unimplemented("spmdc auto: %{} is part of a manual region (shard_map): the strategy search "
+                             "does not plan manual regions yet",
+                             instr.name());
       std::optional<AxisMasks> wanted;
       if (options.keep_annotations && instr.has_sharding()) {
         wanted = MasksFromSharding(mesh, *instr.sharding(), instr.shape().rank());
