@@ -1,0 +1,627 @@
+// PipelineModule: the GPipe program of pipeline.h, written as HLO text around the source's own
+// (printed) instructions and parsed back, so that the result is checked by the parser and the
+// verifier like any user module.
+#include "pipeline/pipeline.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_split.h"
+#include "fmt/format.h"
+#include "hlo/parser.h"
+#include "hlo/printer.h"
+#include "ir/verifier.h"
+#include "pipeline/layer_batching.h"
+#include "sharding/sharding.h"
+
+namespace spmdc::pipeline {
+
+std::string ScheduleName(Schedule s) { return s == Schedule::kGpipe ? "gpipe" : "circular"; }
+
+double PipelineInfo::Bubble() const {
+  // Every stage works on M of the M+S-1 iterations of each loop.
+  return static_cast<double>(stages - 1) / static_cast<double>(microbatches + stages - 1);
+}
+
+std::string PipelineInfo::ToAttribute() const {
+  return fmt::format("stages={};microbatches={};layers={};schedule={};axis={}", stages, microbatches, layers,
+                     ScheduleName(schedule), axis);
+}
+
+std::optional<PipelineInfo> ReadPipelineInfo(const Module& module) {
+  const KeyValueList* attrs = module.config().Get<KeyValueList>(AttrId::kFrontendAttributes);
+  if (attrs == nullptr) return std::nullopt;
+  for (const auto& [key, raw] : *attrs) {
+    if (key != "spmdc_pipeline") continue;
+    std::string value = raw;
+    if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+    PipelineInfo info;
+    bool schedule_ok = false;
+    for (absl::string_view piece : absl::StrSplit(value, ';')) {
+      std::string_view part(piece.data(), piece.size());
+      const size_t eq = part.find('=');
+      if (eq == std::string_view::npos) return std::nullopt;
+      std::string_view k = part.substr(0, eq), v = part.substr(eq + 1);
+      auto num = [&](int64_t* out) { *out = std::atoll(std::string(v).c_str()); };
+      if (k == "stages") num(&info.stages);
+      if (k == "microbatches") num(&info.microbatches);
+      if (k == "layers") num(&info.layers);
+      if (k == "axis") info.axis = std::string(v);
+      if (k == "schedule") {
+        schedule_ok = v == "gpipe" || v == "circular";
+        info.schedule = v == "circular" ? Schedule::kCircular : Schedule::kGpipe;
+      }
+    }
+    if (info.stages < 1 || info.microbatches < 1 || !schedule_ok) return std::nullopt;
+    return info;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string Dims(const std::vector<int64_t>& v) { return fmt::format("{{{}}}", fmt::join(v, ",")); }
+std::string ShapeText(DType t, const std::vector<int64_t>& dims) { return Shape(t, dims).ToString(false); }
+std::vector<int64_t> Cat(std::vector<int64_t> a, const std::vector<int64_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+std::vector<int64_t> Range(int64_t from, int64_t to) {
+  std::vector<int64_t> r(std::max<int64_t>(0, to - from));
+  std::iota(r.begin(), r.end(), from);
+  return r;
+}
+
+// Source device d at stage s is device d·S + s: a source sharding keeps its tiles over the
+// source devices and is replicated over the stages.
+StatusOr<Sharding> Remap(const Sharding& s, int64_t stages) {
+  if (s.IsTuple()) {
+    std::vector<Sharding> elems;
+    for (const Sharding& e : s.tuple_elements()) {
+      ASSIGN_OR_RETURN(Sharding r, Remap(e, stages));
+      elems.push_back(r);
+    }
+    return Sharding::Tuple(std::move(elems));
+  }
+  if (s.IsReplicated()) return s;
+  if (!s.IsTiled() || !(s.subgroup_types().empty() || s.ReplicateOnLastTileDim()) || s.IsManualSubgroup())
+    return Unimplemented("pipeline: the sharding {} cannot be kept over the source's devices (only tiled and "
+                         "replicated shardings are)",
+                         s.ToString(false));
+  const TileAssignment& ta = s.tile_assignment();
+  std::vector<int64_t> dims = ta.dims();
+  if (s.ReplicateOnLastTileDim())
+    dims.back() *= stages;
+  else
+    dims.push_back(stages);
+  std::vector<int64_t> devices;
+  for (int64_t i = 0; i < ta.num_elements(); ++i)
+    for (int64_t st = 0; st < stages; ++st) devices.push_back(ta.At(i) * stages + st);
+  return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
+}
+
+class Generator {
+ public:
+  Generator(const Module& source, const LayerChain& chain, const PipelineOptions& o)
+      : source_(source), chain_(chain), o_(o) {}
+  StatusOr<PipelineResult> Run();
+
+ private:
+  // Appends `  name = rhs` to `out` with a fresh name from `hint`.
+  std::string Emit(std::string& out, const std::string& hint, const std::string& rhs) {
+    std::string n = module_->UniqueName(hint);
+    out += fmt::format("  {} = {}\n", n, rhs);
+    return n;
+  }
+  std::string Const(std::string& out, DType t, int64_t v) {
+    return Emit(out, "pipe.c", fmt::format("{} constant({})", ShapeText(t, {}), v));
+  }
+  // `{devices=[...]...}` of a [S, ...] value (stage on dim 0) or, with staged false, of a value
+  // replicated over the stages; its dim `batch_dim` split over the data devices when >= 0.
+  std::string ShardingText(int64_t rank, bool staged, int64_t batch_dim) const;
+  // Computations.
+  std::string ForwardBody(const std::string& name, const std::string& layer);
+  std::string BackwardBody(const std::string& name, const std::string& layer);
+  std::string Condition(const std::string& name, const std::string& state_shape);
+  std::string StateShape(bool backward) const;
+  std::string StateSharding(bool backward) const;
+  // The entry's instructions that replace the chains.
+  std::string ForwardBlock(const std::string& body, const std::string& cond);
+  std::string BackwardBlock(const std::string& body, const std::string& cond);
+
+  const Module& source_;
+  const LayerChain& chain_;
+  const PipelineOptions& o_;
+  std::unique_ptr<Module> module_;  // the source's clone: its shardings remapped, its names taken
+  int64_t S_ = 0, M_ = 0, L_ = 0, R_ = 0, K_ = 0, B_ = 0, mb_ = 0, N_ = 1, data_ = 1, T_ = 0;
+  DType act_type_ = DType::kF32;
+  std::vector<int64_t> rest_;     // activation dims after the batch
+  std::vector<int64_t> mb_dims_;  // [mb, rest...]
+  std::vector<std::pair<DType, std::vector<int64_t>>> weight_shapes_;
+  std::string reducer_;
+  // Names in the entry of values the two blocks share.
+  std::string stash_, weights_tuple_;
+  std::vector<std::string> stacked_;
+};
+
+std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim) const {
+  const int64_t n = N_ * S_;
+  if (n == 1) return "{replicated}";
+  std::vector<int64_t> tiles(rank, 1);
+  if (staged) tiles[0] = S_;
+  const bool split = batch_dim >= 0 && data_ > 1;
+  if (split) tiles[batch_dim] = data_;
+  const int64_t replicas = n / ((staged ? S_ : 1) * (split ? data_ : 1));
+  if (!staged && !split) return "{replicated}";
+  // Row-major over the tile array: the stage coordinate before the data one (both orders give
+  // device d·S + s); replicas (the source devices the value is not split over) last.
+  std::vector<int64_t> devices;
+  const int64_t stage_count = staged ? S_ : 1;
+  const int64_t data_count = split ? data_ : 1;
+  for (int64_t s = 0; s < stage_count; ++s)
+    for (int64_t d = 0; d < data_count; ++d)
+      for (int64_t r = 0; r < replicas; ++r) {
+        // Not split over a coordinate: it runs over the replicas (stages first, then devices).
+        int64_t stage = staged ? s : r % S_;
+        int64_t rest = staged ? r : r / S_;
+        int64_t dev = split ? d : rest;
+        devices.push_back(dev * S_ + stage);
+      }
+  if (replicas > 1) tiles.push_back(replicas);
+  return fmt::format("{{devices=[{}]{}{}}}", fmt::join(tiles, ","), fmt::join(devices, ","),
+                     replicas > 1 ? " last_tile_dim_replicate" : "");
+}
+
+std::string Generator::StateShape(bool backward) const {
+  const std::string act_s = ShapeText(act_type_, Cat({S_}, mb_dims_));
+  const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
+  std::vector<std::string> parts = {"s32[]", act_s, act_m, act_m, ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_))};
+  for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+  if (backward)
+    for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+  return fmt::format("({})", fmt::join(parts, ", "));
+}
+
+std::string Generator::StateSharding(bool backward) const {
+  const int64_t r = 1 + static_cast<int64_t>(rest_.size());  // rank of a microbatch
+  std::vector<std::string> parts = {"{replicated}", ShardingText(r + 1, true, 1), ShardingText(r + 1, false, 1),
+                                    ShardingText(r + 1, false, 1), ShardingText(r + 3, true, 3)};
+  for (int pass = 0; pass < (backward ? 2 : 1); ++pass)
+    for (const auto& [t, d] : weight_shapes_) parts.push_back(ShardingText(static_cast<int64_t>(d.size()) + 2, true, -1));
+  return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+std::string Generator::Condition(const std::string& name, const std::string& state_shape) {
+  std::string b;
+  std::string p = Emit(b, "pipe.p", fmt::format("{} parameter(0)", state_shape));
+  std::string t = Emit(b, "pipe.t", fmt::format("s32[] get-tuple-element({}), index=0", p));
+  std::string n = Const(b, DType::kS32, T_);
+  std::string root = module_->UniqueName("pipe.more");
+  b += fmt::format("  ROOT {} = pred[] compare({}, {}), direction=LT\n", root, t, n);
+  return fmt::format("{} {{\n{}}}\n\n", name, b);
+}
+
+std::string Generator::ForwardBody(const std::string& name, const std::string& layer) {
+  std::string b;
+  const std::string state_shape = StateShape(false);
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> sdims = Cat({S_}, mb_dims_), mdims = Cat({M_}, mb_dims_),
+                             stash_dims = Cat({S_, M_, R_}, mb_dims_);
+  const std::string act_s = ShapeText(act_type_, sdims), act_m = ShapeText(act_type_, mdims),
+                    stash_s = ShapeText(act_type_, stash_dims), act = ShapeText(act_type_, mb_dims_);
+  std::string p = Emit(b, "pipe.p", fmt::format("{} parameter(0), sharding={}", state_shape, StateSharding(false)));
+  auto gte = [&](const std::string& shape, int64_t i) {
+    return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
+  };
+  std::string t = gte("s32[]", 0), state = gte(act_s, 1), xs = gte(act_m, 2), outs = gte(act_m, 3), stash = gte(stash_s, 4);
+  std::vector<std::string> w;
+  for (int64_t k = 0; k < K_; ++k)
+    w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
+  const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
+  // Stage 0 takes microbatch t (clamped: past the last one its results are never kept).
+  std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
+  std::vector<std::string> starts(rank, zero);
+  std::string xt = Emit(b, "pipe.xt", fmt::format("{} dynamic-slice({}, {}, {}), dynamic_slice_sizes={}",
+                                                  ShapeText(act_type_, Cat({1}, mb_dims_)), xs, tc, fmt::join(starts, ", "),
+                                                  Dims(Cat({1}, mb_dims_))));
+  xt = Emit(b, "pipe.xt", fmt::format("{} reshape({})", act, xt));
+  std::string xt_b = Emit(b, "pipe.xt", fmt::format("{} broadcast({}), dimensions={}", act_s, xt, Dims(Range(1, rank + 1))));
+  std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
+  std::string zero_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), zero));
+  std::string first = Emit(b, "pipe.first", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, zero_full));
+  std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, first, xt_b, state,
+                                                   ShardingText(rank + 1, true, 1)));
+  // Stage s works on microbatch t - s.
+  std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
+  std::string tb = Emit(b, "pipe.t", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, t));
+  std::string m = Emit(b, "pipe.mb", fmt::format("s32[{}] subtract({}, {})", S_, tb, sid));
+  const std::string smr = ShapeText(DType::kS32, {S_, M_, R_}), pmr = ShapeText(DType::kPred, {S_, M_, R_});
+  std::string iota_m = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", smr));
+  std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
+  std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
+  std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
+  for (int64_t r = 0; r < R_; ++r) {
+    // Store the layer's input at [s, t - s, r] (no slot matches when t - s is out of range).
+    std::string rc = Const(b, DType::kS32, r);
+    std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, rc));
+    std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
+    std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
+    std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}", ShapeText(DType::kPred, stash_dims), mask));
+    std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", stash_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
+    stash = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {}), sharding={}", stash_s, mask_b, cur_b, stash,
+                                              ShardingText(rank + 3, true, 3)));
+    std::vector<std::string> args = {cur};
+    for (int64_t k = 0; k < K_; ++k) {
+      const auto& [wt, wd] = weight_shapes_[k];
+      std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
+      for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+      std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
+      args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
+    }
+    cur = Emit(b, "pipe.layer", fmt::format("{} call({}), to_apply={}, sharding={}", act_s, fmt::join(args, ", "), layer,
+                                            ShardingText(rank + 1, true, 1)));
+  }
+  // The last stage finishes microbatch t - (S-1).
+  std::vector<std::string> last_spec = {fmt::format("[{}:{}]", S_ - 1, S_)};
+  for (int64_t d : mb_dims_) last_spec.push_back(fmt::format("[0:{}]", d));
+  std::string last = Emit(b, "pipe.done", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({1}, mb_dims_)), cur, fmt::join(last_spec, ", ")));
+  last = Emit(b, "pipe.done", fmt::format("{} reshape({})", act, last));
+  std::string last_b = Emit(b, "pipe.done", fmt::format("{} broadcast({}), dimensions={}", act_m, last, Dims(Range(1, rank + 1))));
+  std::string mo = Emit(b, "pipe.mb", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)));
+  const std::string sm = ShapeText(DType::kS32, mdims);
+  std::string iota_o = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=0", sm));
+  std::string mo_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", sm, mo));
+  std::string at_o = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, mdims), iota_o, mo_b));
+  outs = Emit(b, "pipe.outs", fmt::format("{} select({}, {}, {}), sharding={}", act_m, at_o, last_b, outs, ShardingText(rank + 1, false, 1)));
+  // Shift: stage s+1's next input is stage s's output (a shift of the stage-sharded dim).
+  std::vector<std::string> head_spec = {fmt::format("[0:{}]", S_ - 1)};
+  for (int64_t d : mb_dims_) head_spec.push_back(fmt::format("[0:{}]", d));
+  std::string head = Emit(b, "pipe.shift", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({S_ - 1}, mb_dims_)), cur, fmt::join(head_spec, ", ")));
+  std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  std::string pad = Emit(b, "pipe.shift", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(act_type_, Cat({1}, mb_dims_)), fzero));
+  std::string next = Emit(b, "pipe.shift", fmt::format("{} concatenate({}, {}), dimensions={{0}}, sharding={}", act_s, pad, head,
+                                                       ShardingText(rank + 1, true, 1)));
+  std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
+  std::vector<std::string> elems = {t1, next, xs, outs, stash};
+  elems.insert(elems.end(), w.begin(), w.end());
+  std::string root = module_->UniqueName("pipe.next");
+  b += fmt::format("  ROOT {} = {} tuple({}), sharding={}\n", root, state_shape, fmt::join(elems, ", "), StateSharding(false));
+  return fmt::format("{} {{\n{}}}\n\n", name, b);
+}
+
+std::string Generator::BackwardBody(const std::string& name, const std::string& layer) {
+  std::string b;
+  const std::string state_shape = StateShape(true);
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> sdims = Cat({S_}, mb_dims_), mdims = Cat({M_}, mb_dims_),
+                             stash_dims = Cat({S_, M_, R_}, mb_dims_);
+  const std::string act_s = ShapeText(act_type_, sdims), act_m = ShapeText(act_type_, mdims),
+                    stash_s = ShapeText(act_type_, stash_dims), act = ShapeText(act_type_, mb_dims_);
+  std::string p = Emit(b, "pipe.p", fmt::format("{} parameter(0), sharding={}", state_shape, StateSharding(true)));
+  auto gte = [&](const std::string& shape, int64_t i) {
+    return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
+  };
+  std::string t = gte("s32[]", 0), g = gte(act_s, 1), dys = gte(act_m, 2), dxs = gte(act_m, 3), stash = gte(stash_s, 4);
+  std::vector<std::string> w, acc;
+  for (int64_t k = 0; k < K_; ++k)
+    w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
+  for (int64_t k = 0; k < K_; ++k)
+    acc.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + K_ + k));
+  const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
+  // The last stage takes microbatch t's cotangent.
+  std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
+  std::vector<std::string> starts(rank, zero);
+  std::string dyt = Emit(b, "pipe.dy", fmt::format("{} dynamic-slice({}, {}, {}), dynamic_slice_sizes={}",
+                                                   ShapeText(act_type_, Cat({1}, mb_dims_)), dys, tc, fmt::join(starts, ", "),
+                                                   Dims(Cat({1}, mb_dims_))));
+  dyt = Emit(b, "pipe.dy", fmt::format("{} reshape({})", act, dyt));
+  std::string dyt_b = Emit(b, "pipe.dy", fmt::format("{} broadcast({}), dimensions={}", act_s, dyt, Dims(Range(1, rank + 1))));
+  std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
+  std::string last_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), Const(b, DType::kS32, S_ - 1)));
+  std::string is_last = Emit(b, "pipe.last", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, last_full));
+  std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, is_last, dyt_b, g, ShardingText(rank + 1, true, 1)));
+  // Stage s works on microbatch t - (S-1-s).
+  std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
+  std::string tb = Emit(b, "pipe.t", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Emit(b, "pipe.t", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)))));
+  std::string m = Emit(b, "pipe.mb", fmt::format("s32[{}] add({}, {})", S_, tb, sid));
+  std::string lo = Emit(b, "pipe.ok", fmt::format("pred[{}] compare({}, {}), direction=GE", S_, m,
+                                                  Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, zero))));
+  std::string hi = Emit(b, "pipe.ok", fmt::format("pred[{}] compare({}, {}), direction=LT", S_, m,
+                                                  Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, M_)))));
+  std::string valid = Emit(b, "pipe.ok", fmt::format("pred[{}] and({}, {})", S_, lo, hi));
+  const std::string smr = ShapeText(DType::kS32, {S_, M_, R_}), pmr = ShapeText(DType::kPred, {S_, M_, R_});
+  std::string iota_m = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", smr));
+  std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
+  std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
+  std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
+  const std::string sr = ShapeText(DType::kS32, {S_, R_}), pr = ShapeText(DType::kPred, {S_, R_});
+  std::string iota_sr = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", sr));
+  std::string valid_sr = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", pr, valid));
+  std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  std::string stash_zero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", stash_s, fzero));
+  for (int64_t r = R_ - 1; r >= 0; --r) {
+    std::string rc = Const(b, DType::kS32, r);
+    std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, rc));
+    std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
+    std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
+    std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}", ShapeText(DType::kPred, stash_dims), mask));
+    // The stored input of layer r for this stage's microbatch (zeros when there is none).
+    std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", stash_s, mask_b, stash, stash_zero));
+    std::string x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked,
+                                                  fzero, reducer_, ShardingText(rank + 1, true, 1)));
+    std::vector<std::string> args = {x};
+    std::vector<std::string> grad_shapes = {act_s};
+    std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
+    for (int64_t k = 0; k < K_; ++k) {
+      const auto& [wt, wd] = weight_shapes_[k];
+      std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
+      for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+      std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
+      args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
+      grad_shapes.push_back(ShapeText(wt, Cat({S_}, wd)));
+      grad_shardings.push_back(ShardingText(static_cast<int64_t>(wd.size()) + 1, true, -1));
+    }
+    args.push_back(cur);
+    std::string res = Emit(b, "pipe.layer", fmt::format("({}) call({}), to_apply={}, sharding={{{}}}", fmt::join(grad_shapes, ", "),
+                                                                fmt::join(args, ", "), layer, fmt::join(grad_shardings, ", ")));
+    std::string rsr = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", sr, rc));
+    std::string at_sr = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pr, iota_sr, rsr));
+    std::string keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
+    for (int64_t k = 0; k < K_; ++k) {
+      // Sum layer r's gradient over the microbatches this stage really works on.
+      const auto& [wt, wd] = weight_shapes_[k];
+      const std::string acc_s = ShapeText(wt, Cat({S_, R_}, wd));
+      const int64_t wr = static_cast<int64_t>(wd.size());
+      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_}, wd)), res, k + 1));
+      std::string dw_b = Emit(b, "pipe.dw", fmt::format("{} broadcast({}), dimensions={}", acc_s, dw, Dims(Cat({0}, Range(2, wr + 2)))));
+      std::string keep_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, Cat({S_, R_}, wd)), keep));
+      std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", acc_s,
+                                                        Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
+      std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", acc_s, keep_b, dw_b, wzero));
+      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, ShardingText(wr + 2, true, -1)));
+    }
+    cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
+  }
+  // Stage 0 finishes microbatch t - (S-1).
+  std::vector<std::string> first_spec = {"[0:1]"};
+  for (int64_t d : mb_dims_) first_spec.push_back(fmt::format("[0:{}]", d));
+  std::string done = Emit(b, "pipe.done", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({1}, mb_dims_)), cur, fmt::join(first_spec, ", ")));
+  done = Emit(b, "pipe.done", fmt::format("{} reshape({})", act, done));
+  std::string done_b = Emit(b, "pipe.done", fmt::format("{} broadcast({}), dimensions={}", act_m, done, Dims(Range(1, rank + 1))));
+  std::string mo = Emit(b, "pipe.mb", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)));
+  const std::string sm = ShapeText(DType::kS32, mdims);
+  std::string iota_o = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=0", sm));
+  std::string mo_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", sm, mo));
+  std::string at_o = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, mdims), iota_o, mo_b));
+  dxs = Emit(b, "pipe.dxs", fmt::format("{} select({}, {}, {}), sharding={}", act_m, at_o, done_b, dxs, ShardingText(rank + 1, false, 1)));
+  // Shift: stage s-1's next cotangent is stage s's input cotangent.
+  std::vector<std::string> tail_spec = {fmt::format("[1:{}]", S_)};
+  for (int64_t d : mb_dims_) tail_spec.push_back(fmt::format("[0:{}]", d));
+  std::string tail = Emit(b, "pipe.shift", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({S_ - 1}, mb_dims_)), cur, fmt::join(tail_spec, ", ")));
+  std::string pad = Emit(b, "pipe.shift", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(act_type_, Cat({1}, mb_dims_)), fzero));
+  std::string next = Emit(b, "pipe.shift", fmt::format("{} concatenate({}, {}), dimensions={{0}}, sharding={}", act_s, tail, pad,
+                                                       ShardingText(rank + 1, true, 1)));
+  std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
+  std::vector<std::string> elems = {t1, next, dys, dxs, stash};
+  elems.insert(elems.end(), w.begin(), w.end());
+  elems.insert(elems.end(), acc.begin(), acc.end());
+  std::string root = module_->UniqueName("pipe.next");
+  b += fmt::format("  ROOT {} = {} tuple({}), sharding={}\n", root, state_shape, fmt::join(elems, ", "), StateSharding(true));
+  return fmt::format("{} {{\n{}}}\n\n", name, b);
+}
+
+std::string Generator::ForwardBlock(const std::string& body, const std::string& cond) {
+  std::string b;
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
+  // Strided microbatches: example i·M + j is example i of microbatch j.
+  std::string xs = Emit(b, "pipe.xs", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({mb_, M_}, rest_)), chain_.input->name()));
+  std::vector<int64_t> perm = Cat({1, 0}, Range(2, rank + 1));
+  xs = Emit(b, "pipe.xs", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, xs, Dims(perm), ShardingText(rank + 1, false, 1)));
+  // The weights stacked [S, L/S, ...] (layer s·L/S + r at [s, r]), split over the stages.
+  for (int64_t k = 0; k < K_; ++k) {
+    const auto& [wt, wd] = weight_shapes_[k];
+    std::vector<std::string> parts;
+    for (int64_t l = 0; l < L_; ++l)
+      parts.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({1}, wd)), chain_.weights[l][k]->name())));
+    // Replicated as the source's weights are: each stage then keeps its block (a local slice).
+    std::string all = Emit(b, "pipe.w", fmt::format("{} concatenate({}), dimensions={{0}}, sharding={{replicated}}",
+                                                    ShapeText(wt, Cat({L_}, wd)), fmt::join(parts, ", ")));
+    stacked_.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({}), sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), all,
+                                                     ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1))));
+  }
+  std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  auto zeros = [&](const std::vector<int64_t>& dims, const std::string& sharding) {
+    return Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, dims), fzero, sharding));
+  };
+  std::vector<std::string> elems = {Const(b, DType::kS32, 0), zeros(Cat({S_}, mb_dims_), ShardingText(rank + 1, true, 1)),
+                                    xs, zeros(Cat({M_}, mb_dims_), ShardingText(rank + 1, false, 1)),
+                                    zeros(Cat({S_, M_, R_}, mb_dims_), ShardingText(rank + 3, true, 3))};
+  elems.insert(elems.end(), stacked_.begin(), stacked_.end());
+  const std::string shape = StateShape(false);
+  std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(false)));
+  std::string loop = Emit(b, "pipe.forward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(false)));
+  std::string outs = Emit(b, "pipe.outs", fmt::format("{} get-tuple-element({}), index=3", act_m, loop));
+  stash_ = Emit(b, "pipe.stash", fmt::format("{} get-tuple-element({}), index=4", ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_)), loop));
+  outs = Emit(b, "pipe.outs", fmt::format("{} transpose({}), dimensions={}", ShapeText(act_type_, Cat({mb_, M_}, rest_)), outs, Dims(perm)));
+  // The last layer's output over the whole batch, under the name the source gave it.
+  b += fmt::format("  {} = {} reshape({})\n", chain_.forward_calls.back()->name(), chain_.forward_calls.back()->shape().ToString(false), outs);
+  return b;
+}
+
+std::string Generator::BackwardBlock(const std::string& body, const std::string& cond) {
+  std::string b;
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
+  std::vector<int64_t> perm = Cat({1, 0}, Range(2, rank + 1));
+  std::string dys = Emit(b, "pipe.dys", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({mb_, M_}, rest_)), chain_.cotangent->name()));
+  dys = Emit(b, "pipe.dys", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, dys, Dims(perm), ShardingText(rank + 1, false, 1)));
+  std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  std::vector<std::string> elems = {
+      Const(b, DType::kS32, 0),
+      Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)), fzero, ShardingText(rank + 1, true, 1))),
+      dys,
+      Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", act_m, fzero, ShardingText(rank + 1, false, 1))),
+      stash_};
+  elems.insert(elems.end(), stacked_.begin(), stacked_.end());
+  for (int64_t k = 0; k < K_; ++k) {
+    const auto& [wt, wd] = weight_shapes_[k];
+    std::string z = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
+    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), z,
+                                                      ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1))));
+  }
+  const std::string shape = StateShape(true);
+  std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(true)));
+  std::string loop = Emit(b, "pipe.backward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(true)));
+  // The source's get-tuple-elements of the backward calls, by name: layer 0's input cotangent
+  // and every weight gradient, unstacked.
+  const Instruction* first = chain_.backward_calls[0];
+  for (const Instruction* u : first->users())
+    if (u->tuple_index() == 0) {
+      std::string dxs = Emit(b, "pipe.dxs", fmt::format("{} get-tuple-element({}), index=3", act_m, loop));
+      dxs = Emit(b, "pipe.dxs", fmt::format("{} transpose({}), dimensions={}", ShapeText(act_type_, Cat({mb_, M_}, rest_)), dxs, Dims(perm)));
+      b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), dxs);
+    }
+  for (int64_t k = 0; k < K_; ++k) {
+    const auto& [wt, wd] = weight_shapes_[k];
+    std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_, R_}, wd)), loop, 5 + K_ + k));
+    // One all-gather per weight, then every layer's gradient is a local slice (the update runs
+    // on the source's replicated weights).
+    std::string flat = Emit(b, "pipe.grad", fmt::format("{} reshape({}), sharding={{replicated}}", ShapeText(wt, Cat({L_}, wd)), acc));
+    for (int64_t l = 0; l < L_; ++l)
+      for (const Instruction* u : chain_.backward_calls[l]->users()) {
+        if (u->tuple_index() != k + 1) continue;
+        std::vector<std::string> spec = {fmt::format("[{}:{}]", l, l + 1)};
+        for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+        std::string one = Emit(b, "pipe.grad", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({1}, wd)), flat, fmt::join(spec, ", ")));
+        b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), one);
+      }
+  }
+  return b;
+}
+
+StatusOr<PipelineResult> Generator::Run() {
+  S_ = o_.stages;
+  M_ = o_.microbatches;
+  L_ = chain_.layers();
+  K_ = chain_.forward->num_parameters() - 1;
+  const Shape& act = chain_.forward->parameter(0)->shape();
+  if (S_ < 1 || M_ < 1) return InvalidArgument("pipeline: --stages and --microbatches must be at least 1 (got {} and {})", S_, M_);
+  if (L_ % S_ != 0) return InvalidArgument("pipeline: --stages {} does not divide the {} layers", S_, L_);
+  if (act.rank() < 1) return Unimplemented("pipeline: the layer input of {} is a scalar (no batch dim)", chain_.forward->name());
+  B_ = act.dim(0);
+  if (B_ % M_ != 0)
+    return InvalidArgument("pipeline: --microbatches {} does not divide the batch {} (dim 0 of the layer input %{})", M_, B_,
+                           chain_.input->name());
+  if (o_.schedule == Schedule::kCircular)
+    return Unimplemented("pipeline: --schedule circular is not implemented yet (only gpipe)");
+  R_ = L_ / S_;
+  mb_ = B_ / M_;
+  T_ = M_ + S_ - 1;
+  act_type_ = act.dtype();
+  rest_.assign(act.dims().begin() + 1, act.dims().end());
+  mb_dims_ = Cat({mb_}, rest_);
+  for (int64_t k = 1; k <= K_; ++k) {
+    const Shape& ws = chain_.forward->parameter(k)->shape();
+    if (!ws.IsArray()) return Unimplemented("pipeline: weight {} of {} is not an array", k - 1, chain_.forward->name());
+    weight_shapes_.push_back({ws.dtype(), ws.dims()});
+  }
+  N_ = std::max<int64_t>(1, source_.num_partitions());
+  // The data devices: the layer input split on its batch dim over every source device.
+  if (N_ > 1 && chain_.input->has_sharding()) {
+    const Sharding& s = *chain_.input->sharding();
+    if (s.IsTiled() && s.subgroup_types().empty() && !s.ReplicateOnLastTileDim() &&
+        s.tile_assignment().num_dimensions() == act.rank() && s.tile_assignment().dim(0) == N_ && mb_ % N_ == 0)
+      data_ = N_;
+  }
+
+  module_ = source_.Clone();
+  for (const Computation* c : module_->computations())
+    for (const Instruction* i : c->instructions()) module_->ReserveName(i->name());
+  for (Computation* c : module_->computations()) {
+    module_->ReserveName(c->name());
+    for (Instruction* i : c->instructions())
+      if (i->has_sharding()) {
+        ASSIGN_OR_RETURN(Sharding r, Remap(*i->sharding(), S_));
+        i->set_sharding(std::make_shared<const Sharding>(std::move(r)));
+      }
+  }
+  const Computation* fwd = module_->GetComputation(chain_.forward->name());
+  const Computation* bwd = module_->GetComputation(chain_.backward->name());
+  // The layer bodies, vmapped over the stages and on a microbatch.
+  LayerBatching fb{.stages = S_, .batch = B_, .microbatches = M_, .batched_params = std::vector<bool>(K_ + 1, false)};
+  fb.batched_params[0] = true;
+  LayerBatching bb = fb;
+  bb.batched_params.push_back(true);
+  bb.tuple_root = true;
+  const std::string fwd_name = module_->UniqueName(fwd->name() + ".pipelined");
+  const std::string bwd_name = module_->UniqueName(bwd->name() + ".pipelined");
+  ASSIGN_OR_RETURN(std::string fwd_text, EmitStagedLayer(*fwd, fb, fwd_name, *module_));
+  ASSIGN_OR_RETURN(std::string bwd_text, EmitStagedLayer(*bwd, bb, bwd_name, *module_));
+  reducer_ = module_->UniqueName("pipe.add");
+  const std::string ty(DTypeName(act_type_));
+  std::string text = fmt::format("{0} {{\n  {0}.a = {1}[] parameter(0)\n  {0}.b = {1}[] parameter(1)\n  ROOT {0}.sum = {1}[] add({0}.a, {0}.b)\n}}\n\n",
+                                 reducer_, ty);
+  text += fwd_text + "\n" + bwd_text + "\n";
+  const std::string fbody = module_->UniqueName("pipe.forward_body"), fcond = module_->UniqueName("pipe.forward_cond");
+  const std::string bbody = module_->UniqueName("pipe.backward_body"), bcond = module_->UniqueName("pipe.backward_cond");
+  text += ForwardBody(fbody, fwd_name) + Condition(fcond, StateShape(false));
+  text += BackwardBody(bbody, bwd_name) + Condition(bcond, StateShape(true));
+
+  // The entry: the source's instructions in order, the chains replaced by the two blocks.
+  const Computation* entry = module_->entry();
+  absl::flat_hash_set<std::string> chain_names;
+  for (const Instruction* c : chain_.forward_calls) chain_names.insert(c->name());
+  for (const Instruction* c : chain_.backward_calls) {
+    chain_names.insert(c->name());
+    for (const Instruction* u : c->users()) chain_names.insert(u->name());
+  }
+  std::string body;
+  for (const Instruction* i : entry->MakeInstructionPostOrder()) {
+    if (i->name() == chain_.forward_calls.back()->name()) {
+      body += ForwardBlock(fbody, fcond);
+      continue;
+    }
+    if (i->name() == chain_.backward_calls.back()->name()) {
+      body += BackwardBlock(bbody, bcond);
+      continue;
+    }
+    if (chain_names.contains(i->name())) continue;
+    body += fmt::format("  {}{}\n", i == entry->root() ? "ROOT " : "", PrintInstruction(*i));
+  }
+  // The source's other computations first (callees before callers, as the parser reads them).
+  std::string kept;
+  for (const Computation* c : module_->MakeComputationPostOrder(/*include_unreachable=*/true)) {
+    if (c == entry || c->name() == chain_.forward->name() || c->name() == chain_.backward->name()) continue;
+    kept += PrintComputation(*c) + "\n";
+  }
+  text = kept + text;
+  PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .schedule = o_.schedule, .axis = o_.axis};
+  std::string header = fmt::format("HloModule {}, num_partitions={}, frontend_attributes={{spmdc_pipeline=\"{}\"}}\n\n",
+                                   source_.name() + "_pipelined", N_ * S_, info.ToAttribute());
+  text = header + text + fmt::format("ENTRY {} {{\n{}}}\n", entry->name(), body);
+  StatusOr<std::unique_ptr<Module>> parsed = ParseHloModule(text, "<pipelined>");
+  if (!parsed.ok()) return Internal("pipeline: the generated module does not parse: {}", parsed.status().message());
+  Status verified = VerifyModule(**parsed);
+  if (!verified.ok()) return Internal("pipeline: the generated module does not verify: {}", verified.message());
+  PipelineResult result;
+  result.module = *std::move(parsed);
+  result.info = info;
+  result.source_devices = N_;
+  result.data_devices = data_;
+  return result;
+}
+
+}  // namespace
+
+StatusOr<PipelineResult> PipelineModule(const Module& module, const PipelineOptions& options) {
+  if (options.stages < 1 || options.microbatches < 1)
+    return InvalidArgument("pipeline: --stages and --microbatches must be at least 1 (got {} and {})", options.stages,
+                           options.microbatches);
+  ASSIGN_OR_RETURN(LayerChain chain, FindLayerChain(module));
+  return Generator(module, chain, options).Run();
+}
+
+}  // namespace spmdc::pipeline
