@@ -266,7 +266,7 @@ Status Batcher::Forward(const Instruction* instr, bool* changed) {
         if (opc == Opcode::kNegate || opc == Opcode::kConvert) ok = true;
         if (opc == Opcode::kMultiply) ok = (ops[0]->partial != ops[1]->partial) && ops[0]->bdim < 0 && ops[1]->bdim < 0;
         if (opc == Opcode::kDivide) ok = ops[0]->partial && !ops[1]->partial && ops[1]->bdim < 0;
-        if (!ok) return Unsupported(instr, "it uses a sum over the batch non-linearly (the layer mixes examples)");
+        if (!ok) return Unsupported(instr, "it combines a sum over the batch with other values (the layer mixes examples: microbatches would change its result)");
         out.partial = true;
         break;
       }

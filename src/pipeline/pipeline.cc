@@ -126,6 +126,18 @@ class Generator {
   std::string BackwardBody(const std::string& name, const std::string& layer);
   std::string Condition(const std::string& name, const std::string& state_shape);
   std::string StateShape(bool backward) const;
+  // In a loop body: `buf` [S, M, microbatch...] with stage `stage`'s slot of microbatch t-(S-1)
+  // set to that stage's `cur` (an elementwise select: the buffer stays split over the stages,
+  // and only `stage`'s devices ever hold results).
+  std::string Collect(std::string& b, const std::string& cur, const std::string& buf, const std::string& t, int64_t stage);
+  // After a loop: stage `stage`'s [M, microbatch...] of the loop's element 3 (one broadcast).
+  std::string Extract(std::string& b, const std::string& loop, int64_t stage);
+  // The padding config of a shift by one stage: towards higher stages (`up`) or lower ones.
+  std::string ShiftPadding(bool up) const {
+    std::string p = up ? "1_-1" : "-1_1";
+    for (size_t d = 0; d < mb_dims_.size(); ++d) p += "x0_0";
+    return p;
+  }
   std::string StateSharding(bool backward) const;
   // The entry's instructions that replace the chains.
   std::string ForwardBlock(const std::string& body, const std::string& cond);
@@ -177,7 +189,8 @@ std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim
 std::string Generator::StateShape(bool backward) const {
   const std::string act_s = ShapeText(act_type_, Cat({S_}, mb_dims_));
   const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
-  std::vector<std::string> parts = {"s32[]", act_s, act_m, act_m, ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_))};
+  const std::string done = ShapeText(act_type_, Cat({S_, M_}, mb_dims_));
+  std::vector<std::string> parts = {"s32[]", act_s, act_m, done, ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_))};
   for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
   if (backward)
     for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
@@ -187,10 +200,40 @@ std::string Generator::StateShape(bool backward) const {
 std::string Generator::StateSharding(bool backward) const {
   const int64_t r = 1 + static_cast<int64_t>(rest_.size());  // rank of a microbatch
   std::vector<std::string> parts = {"{replicated}", ShardingText(r + 1, true, 1), ShardingText(r + 1, false, 1),
-                                    ShardingText(r + 1, false, 1), ShardingText(r + 3, true, 3)};
+                                    ShardingText(r + 2, true, 2), ShardingText(r + 3, true, 3)};
   for (int pass = 0; pass < (backward ? 2 : 1); ++pass)
     for (const auto& [t, d] : weight_shapes_) parts.push_back(ShardingText(static_cast<int64_t>(d.size()) + 2, true, -1));
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+std::string Generator::Collect(std::string& b, const std::string& cur, const std::string& buf, const std::string& t,
+                               int64_t stage) {
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> dims = Cat({S_, M_}, mb_dims_);
+  const std::string shape = ShapeText(act_type_, dims), ss = ShapeText(DType::kS32, {S_, M_}),
+                    ps = ShapeText(DType::kPred, {S_, M_});
+  std::string mo = Emit(b, "pipe.mb", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)));
+  std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ps,
+                                                    Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", ss)),
+                                                    Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", ss, mo))));
+  std::string at_s = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ps,
+                                                    Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=0", ss)),
+                                                    Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ss,
+                                                                                  Const(b, DType::kS32, stage)))));
+  std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", ps, at_m, at_s));
+  std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims), mask));
+  std::string cur_b = Emit(b, "pipe.done", fmt::format("{} broadcast({}), dimensions={}", shape, cur, Dims(Cat({0}, Range(2, rank + 2)))));
+  return Emit(b, "pipe.done", fmt::format("{} select({}, {}, {}), sharding={}", shape, mask_b, cur_b, buf, ShardingText(rank + 2, true, 2)));
+}
+
+std::string Generator::Extract(std::string& b, const std::string& loop, int64_t stage) {
+  const std::vector<int64_t> dims = Cat({S_, M_}, mb_dims_);
+  std::string all = Emit(b, "pipe.done", fmt::format("{} get-tuple-element({}), index=3", ShapeText(act_type_, dims), loop));
+  std::vector<std::string> spec = {fmt::format("[{}:{}]", stage, stage + 1)};
+  for (int64_t d : Cat({M_}, mb_dims_)) spec.push_back(fmt::format("[0:{}]", d));
+  std::string one = Emit(b, "pipe.done", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({1, M_}, mb_dims_)), all,
+                                                     fmt::join(spec, ", ")));
+  return Emit(b, "pipe.done", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({M_}, mb_dims_)), one));
 }
 
 std::string Generator::Condition(const std::string& name, const std::string& state_shape) {
@@ -215,7 +258,7 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
   auto gte = [&](const std::string& shape, int64_t i) {
     return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
   };
-  std::string t = gte("s32[]", 0), state = gte(act_s, 1), xs = gte(act_m, 2), outs = gte(act_m, 3), stash = gte(stash_s, 4);
+  std::string t = gte("s32[]", 0), state = gte(act_s, 1), xs = gte(act_m, 2), outs = gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 3), stash = gte(stash_s, 4);
   std::vector<std::string> w;
   for (int64_t k = 0; k < K_; ++k)
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
@@ -264,25 +307,12 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
                                             ShardingText(rank + 1, true, 1)));
   }
   // The last stage finishes microbatch t - (S-1).
-  std::vector<std::string> last_spec = {fmt::format("[{}:{}]", S_ - 1, S_)};
-  for (int64_t d : mb_dims_) last_spec.push_back(fmt::format("[0:{}]", d));
-  std::string last = Emit(b, "pipe.done", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({1}, mb_dims_)), cur, fmt::join(last_spec, ", ")));
-  last = Emit(b, "pipe.done", fmt::format("{} reshape({})", act, last));
-  std::string last_b = Emit(b, "pipe.done", fmt::format("{} broadcast({}), dimensions={}", act_m, last, Dims(Range(1, rank + 1))));
-  std::string mo = Emit(b, "pipe.mb", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)));
-  const std::string sm = ShapeText(DType::kS32, mdims);
-  std::string iota_o = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=0", sm));
-  std::string mo_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", sm, mo));
-  std::string at_o = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, mdims), iota_o, mo_b));
-  outs = Emit(b, "pipe.outs", fmt::format("{} select({}, {}, {}), sharding={}", act_m, at_o, last_b, outs, ShardingText(rank + 1, false, 1)));
-  // Shift: stage s+1's next input is stage s's output (a shift of the stage-sharded dim).
-  std::vector<std::string> head_spec = {fmt::format("[0:{}]", S_ - 1)};
-  for (int64_t d : mb_dims_) head_spec.push_back(fmt::format("[0:{}]", d));
-  std::string head = Emit(b, "pipe.shift", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({S_ - 1}, mb_dims_)), cur, fmt::join(head_spec, ", ")));
+  outs = Collect(b, cur, outs, t, S_ - 1);
+  // Shift: stage s+1's next input is stage s's output; stage 0's is zeros. A pad by one on the
+  // stage-sharded dim (low 1, high -1) partitions to one collective-permute between neighbours.
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
-  std::string pad = Emit(b, "pipe.shift", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(act_type_, Cat({1}, mb_dims_)), fzero));
-  std::string next = Emit(b, "pipe.shift", fmt::format("{} concatenate({}, {}), dimensions={{0}}, sharding={}", act_s, pad, head,
-                                                       ShardingText(rank + 1, true, 1)));
+  std::string next = Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
+                                                       ShiftPadding(/*up=*/true), ShardingText(rank + 1, true, 1)));
   std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
   std::vector<std::string> elems = {t1, next, xs, outs, stash};
   elems.insert(elems.end(), w.begin(), w.end());
@@ -303,7 +333,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   auto gte = [&](const std::string& shape, int64_t i) {
     return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
   };
-  std::string t = gte("s32[]", 0), g = gte(act_s, 1), dys = gte(act_m, 2), dxs = gte(act_m, 3), stash = gte(stash_s, 4);
+  std::string t = gte("s32[]", 0), g = gte(act_s, 1), dys = gte(act_m, 2), dxs = gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 3), stash = gte(stash_s, 4);
   std::vector<std::string> w, acc;
   for (int64_t k = 0; k < K_; ++k)
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
@@ -385,24 +415,10 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
   }
   // Stage 0 finishes microbatch t - (S-1).
-  std::vector<std::string> first_spec = {"[0:1]"};
-  for (int64_t d : mb_dims_) first_spec.push_back(fmt::format("[0:{}]", d));
-  std::string done = Emit(b, "pipe.done", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({1}, mb_dims_)), cur, fmt::join(first_spec, ", ")));
-  done = Emit(b, "pipe.done", fmt::format("{} reshape({})", act, done));
-  std::string done_b = Emit(b, "pipe.done", fmt::format("{} broadcast({}), dimensions={}", act_m, done, Dims(Range(1, rank + 1))));
-  std::string mo = Emit(b, "pipe.mb", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)));
-  const std::string sm = ShapeText(DType::kS32, mdims);
-  std::string iota_o = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=0", sm));
-  std::string mo_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", sm, mo));
-  std::string at_o = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, mdims), iota_o, mo_b));
-  dxs = Emit(b, "pipe.dxs", fmt::format("{} select({}, {}, {}), sharding={}", act_m, at_o, done_b, dxs, ShardingText(rank + 1, false, 1)));
-  // Shift: stage s-1's next cotangent is stage s's input cotangent.
-  std::vector<std::string> tail_spec = {fmt::format("[1:{}]", S_)};
-  for (int64_t d : mb_dims_) tail_spec.push_back(fmt::format("[0:{}]", d));
-  std::string tail = Emit(b, "pipe.shift", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({S_ - 1}, mb_dims_)), cur, fmt::join(tail_spec, ", ")));
-  std::string pad = Emit(b, "pipe.shift", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(act_type_, Cat({1}, mb_dims_)), fzero));
-  std::string next = Emit(b, "pipe.shift", fmt::format("{} concatenate({}, {}), dimensions={{0}}, sharding={}", act_s, tail, pad,
-                                                       ShardingText(rank + 1, true, 1)));
+  dxs = Collect(b, cur, dxs, t, 0);
+  // Shift: stage s-1's next cotangent is stage s's input cotangent (pad low -1, high 1).
+  std::string next = Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
+                                                       ShiftPadding(/*up=*/false), ShardingText(rank + 1, true, 1)));
   std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
   std::vector<std::string> elems = {t1, next, dys, dxs, stash};
   elems.insert(elems.end(), w.begin(), w.end());
@@ -437,13 +453,13 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
     return Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, dims), fzero, sharding));
   };
   std::vector<std::string> elems = {Const(b, DType::kS32, 0), zeros(Cat({S_}, mb_dims_), ShardingText(rank + 1, true, 1)),
-                                    xs, zeros(Cat({M_}, mb_dims_), ShardingText(rank + 1, false, 1)),
+                                    xs, zeros(Cat({S_, M_}, mb_dims_), ShardingText(rank + 2, true, 2)),
                                     zeros(Cat({S_, M_, R_}, mb_dims_), ShardingText(rank + 3, true, 3))};
   elems.insert(elems.end(), stacked_.begin(), stacked_.end());
   const std::string shape = StateShape(false);
   std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(false)));
   std::string loop = Emit(b, "pipe.forward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(false)));
-  std::string outs = Emit(b, "pipe.outs", fmt::format("{} get-tuple-element({}), index=3", act_m, loop));
+  std::string outs = Extract(b, loop, S_ - 1);
   stash_ = Emit(b, "pipe.stash", fmt::format("{} get-tuple-element({}), index=4", ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_)), loop));
   outs = Emit(b, "pipe.outs", fmt::format("{} transpose({}), dimensions={}", ShapeText(act_type_, Cat({mb_, M_}, rest_)), outs, Dims(perm)));
   // The last layer's output over the whole batch, under the name the source gave it.
@@ -463,7 +479,8 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
       Const(b, DType::kS32, 0),
       Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)), fzero, ShardingText(rank + 1, true, 1))),
       dys,
-      Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", act_m, fzero, ShardingText(rank + 1, false, 1))),
+      Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
+                                        fzero, ShardingText(rank + 2, true, 2))),
       stash_};
   elems.insert(elems.end(), stacked_.begin(), stacked_.end());
   for (int64_t k = 0; k < K_; ++k) {
@@ -480,7 +497,7 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
   const Instruction* first = chain_.backward_calls[0];
   for (const Instruction* u : first->users())
     if (u->tuple_index() == 0) {
-      std::string dxs = Emit(b, "pipe.dxs", fmt::format("{} get-tuple-element({}), index=3", act_m, loop));
+      std::string dxs = Extract(b, loop, 0);
       dxs = Emit(b, "pipe.dxs", fmt::format("{} transpose({}), dimensions={}", ShapeText(act_type_, Cat({mb_, M_}, rest_)), dxs, Dims(perm)));
       b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), dxs);
     }
