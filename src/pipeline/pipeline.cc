@@ -4,6 +4,8 @@
 #include "pipeline/pipeline.h"
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 #include <numeric>
 
 #include "absl/container/flat_hash_map.h"
@@ -14,6 +16,7 @@
 #include "hlo/printer.h"
 #include "ir/verifier.h"
 #include "pipeline/layer_batching.h"
+#include "pipeline/stacked_update.h"
 #include "sharding/sharding.h"
 
 namespace spmdc::pipeline {
@@ -153,9 +156,20 @@ class Generator {
   std::vector<int64_t> mb_dims_;  // [mb, rest...]
   std::vector<std::pair<DType, std::vector<int64_t>>> weight_shapes_;
   std::string reducer_;
+  // The stacked update (stacked_update.h) of the entry: its instructions, before the root.
+  std::string StackedUpdate(const StackedSlot& slot, std::string* result);
+  // Layer l's weight k (a per-layer name the entry still uses) sliced from the stacked one.
+  std::string LayerSlice(const std::string& stacked, int64_t l, int64_t k, const std::string& name, const Shape& shape);
+
   // Names in the entry of values the two blocks share.
-  std::string stash_, weights_tuple_;
-  std::vector<std::string> stacked_;
+  std::string stash_;
+  std::vector<std::string> stacked_;           // per slot: the [S, L/S, ...] weights
+  std::vector<std::string> grads_;             // per slot: the [S, L/S, ...] summed gradients
+  std::vector<const StackedSlot*> slot_of_;    // per slot: its stacked update, or null
+  std::vector<std::string> stacked_params_;    // per slot with a stacked update: the parameter's name
+  absl::flat_hash_set<std::string> replaced_;  // source instructions a stacked update replaces
+  std::vector<StackedSlot> slots_;
+  std::vector<std::vector<int64_t>> parameter_sources_, result_sources_;
 };
 
 std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim) const {
@@ -439,6 +453,10 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
   // The weights stacked [S, L/S, ...] (layer s·L/S + r at [s, r]), split over the stages.
   for (int64_t k = 0; k < K_; ++k) {
     const auto& [wt, wd] = weight_shapes_[k];
+    if (slot_of_[k] != nullptr) {
+      stacked_.push_back(stacked_params_[k]);  // a parameter already
+      continue;
+    }
     std::vector<std::string> parts;
     for (int64_t l = 0; l < L_; ++l)
       parts.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({1}, wd)), chain_.weights[l][k]->name())));
@@ -504,18 +522,90 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
   for (int64_t k = 0; k < K_; ++k) {
     const auto& [wt, wd] = weight_shapes_[k];
     std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_, R_}, wd)), loop, 5 + K_ + k));
-    // One all-gather per weight, then every layer's gradient is a local slice (the update runs
-    // on the source's replicated weights).
-    std::string flat = Emit(b, "pipe.grad", fmt::format("{} reshape({}), sharding={{replicated}}", ShapeText(wt, Cat({L_}, wd)), acc));
+    grads_.push_back(acc);
+    // Per-layer gradients where the entry still uses them (a slot without a stacked update, or a
+    // value shared by all layers such as a global norm): one all-gather per weight, then every
+    // layer's gradient is a local slice.
+    std::vector<const Instruction*> used;
     for (int64_t l = 0; l < L_; ++l)
       for (const Instruction* u : chain_.backward_calls[l]->users()) {
         if (u->tuple_index() != k + 1) continue;
+        bool outside = false;
+        for (const Instruction* uu : u->users()) outside |= !replaced_.contains(uu->name());
+        if (outside || u->IsRoot()) used.push_back(u);
+      }
+    if (used.empty()) continue;
+    std::string flat = Emit(b, "pipe.grad", fmt::format("{} reshape({}), sharding={{replicated}}", ShapeText(wt, Cat({L_}, wd)), acc));
+    for (int64_t l = 0; l < L_; ++l)
+      for (const Instruction* u : chain_.backward_calls[l]->users()) {
+        if (u->tuple_index() != k + 1 || std::find(used.begin(), used.end(), u) == used.end()) continue;
         std::vector<std::string> spec = {fmt::format("[{}:{}]", l, l + 1)};
         for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
         std::string one = Emit(b, "pipe.grad", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({1}, wd)), flat, fmt::join(spec, ", ")));
         b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), one);
       }
   }
+  return b;
+}
+
+std::string Generator::LayerSlice(const std::string& stacked, int64_t l, int64_t k, const std::string& name,
+                                  const Shape& shape) {
+  std::string b;
+  const auto& [wt, wd] = weight_shapes_[k];
+  std::vector<std::string> spec = {fmt::format("[{}:{}]", l / R_, l / R_ + 1), fmt::format("[{}:{}]", l % R_, l % R_ + 1)};
+  for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+  std::string one = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({1, 1}, wd)), stacked,
+                                                  fmt::join(spec, ", ")));
+  b += fmt::format("  {} = {} reshape({}), sharding={{replicated}}\n", name, shape.ToString(false), one);
+  return b;
+}
+
+std::string Generator::StackedUpdate(const StackedSlot& slot, std::string* result) {
+  std::string b;
+  const auto& [wt, wd] = weight_shapes_[slot.slot];
+  const int64_t wr = static_cast<int64_t>(wd.size());
+  absl::flat_hash_map<const Instruction*, std::string> name;
+  absl::flat_hash_map<const Instruction*, bool> stacked;
+  // A value of all layers used by a stacked one: broadcast over the [S, L/S] dims.
+  auto use = [&](const Instruction* op, bool as_stacked) {
+    if (!as_stacked || stacked.at(op)) return name.at(op);
+    return Emit(b, "pipe.update", fmt::format("{} broadcast({}), dimensions={}", ShapeText(op->shape().dtype(), Cat({S_, R_}, op->shape().dims())),
+                                              name.at(op), Dims(Range(2, op->shape().rank() + 2))));
+  };
+  for (const ZipNode& n : slot.nodes) {
+    const Instruction* i = n.instr;
+    stacked[i] = n.stacked;
+    switch (n.kind) {
+      case ZipNode::kWeight: name[i] = stacked_params_[slot.slot]; continue;
+      case ZipNode::kGradient: name[i] = grads_[slot.slot]; continue;
+      case ZipNode::kShared: name[i] = i->name(); continue;
+      case ZipNode::kOp: break;
+    }
+    const std::string shape = ShapeText(i->shape().dtype(), n.stacked ? Cat({S_, R_}, i->shape().dims()) : i->shape().dims());
+    const std::string sharding = n.stacked ? ", sharding=" + ShardingText(i->shape().rank() + 2, true, -1) : "";
+    std::string line = PrintInstruction(*i, PrintOptions{.print_metadata = false, .print_shardings = false});
+    std::string rhs = line.substr(line.find(" = ") + 3);
+    if (i->opcode() == Opcode::kConstant) {
+      name[i] = Emit(b, "pipe.update", rhs);
+      continue;
+    }
+    std::vector<std::string> ops;
+    for (const Instruction* op : i->operands()) ops.push_back(i->opcode() == Opcode::kBroadcast ? name.at(op) : use(op, n.stacked));
+    std::string attrs;
+    if (i->opcode() == Opcode::kBroadcast) {
+      std::vector<int64_t> dims;
+      if (n.stacked) dims = {0, 1};
+      for (int64_t d : i->dimensions()) dims.push_back(n.stacked ? d + 2 : d);
+      attrs = ", dimensions=" + Dims(dims);
+    } else {
+      const size_t open = rhs.find('(');
+      attrs = rhs.substr(rhs.find(')', open) + 1);
+    }
+    name[i] = Emit(b, "pipe.update", fmt::format("{} {}({}){}{}", shape, OpcodeName(i->opcode()), fmt::join(ops, ", "), attrs, sharding));
+  }
+  *result = module_->UniqueName("pipe.new_" + chain_.weights[0][slot.slot]->name());
+  b += fmt::format("  {} = {} copy({}), sharding={}\n", *result, ShapeText(wt, Cat({S_, R_}, wd)),
+                   name.at(slot.nodes.back().instr), ShardingText(wr + 2, true, -1));
   return b;
 }
 
@@ -565,6 +655,14 @@ StatusOr<PipelineResult> Generator::Run() {
         i->set_sharding(std::make_shared<const Sharding>(std::move(r)));
       }
   }
+  slots_ = FindStackedUpdates(chain_, source_.entry()->root());
+  slot_of_.assign(K_, nullptr);
+  stacked_params_.assign(K_, "");
+  for (const StackedSlot& slot : slots_) {
+    slot_of_[slot.slot] = &slot;
+    for (const Instruction* i : slot.replaced) replaced_.insert(i->name());
+    stacked_params_[slot.slot] = module_->UniqueName("stacked." + chain_.weights[0][slot.slot]->name());
+  }
   const Computation* fwd = module_->GetComputation(chain_.forward->name());
   const Computation* bwd = module_->GetComputation(chain_.backward->name());
   // The layer bodies, vmapped over the stages and on a microbatch.
@@ -595,8 +693,80 @@ StatusOr<PipelineResult> Generator::Run() {
     chain_names.insert(c->name());
     for (const Instruction* u : c->users()) chain_names.insert(u->name());
   }
+  // Parameters renumbered: a stacked slot is one [S, L/S, ...] parameter at layer 0's place.
+  absl::flat_hash_map<std::string, std::pair<int64_t, int64_t>> layer_weight;  // name -> (l, k)
+  for (int64_t l = 0; l < L_; ++l)
+    for (int64_t k = 0; k < K_; ++k) layer_weight[chain_.weights[l][k]->name()] = {l, k};
   std::string body;
+  int64_t next_param = 0;
+  for (int64_t p = 0; p < entry->num_parameters(); ++p) {
+    Instruction* param = entry->parameter(p);
+    auto it = layer_weight.find(param->name());
+    if (it != layer_weight.end() && slot_of_[it->second.second] != nullptr) {
+      const auto [l, k] = it->second;
+      chain_names.insert(param->name());
+      if (l == 0) {
+        const auto& [wt, wd] = weight_shapes_[k];
+        body += fmt::format("  {} = {} parameter({}), sharding={}\n", stacked_params_[k], ShapeText(wt, Cat({S_, R_}, wd)),
+                            next_param++, ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1));
+        std::vector<int64_t> sources;
+        for (int64_t j = 0; j < L_; ++j) sources.push_back(chain_.weights[j][k]->parameter_number());
+        parameter_sources_.push_back(sources);
+      }
+      continue;
+    }
+    parameter_sources_.push_back({param->parameter_number()});
+    param->set_parameter_number(next_param++);
+  }
+  // Per-layer weights of stacked slots that the entry still uses elsewhere.
+  for (int64_t l = 0; l < L_; ++l)
+    for (int64_t k = 0; k < K_; ++k) {
+      if (slot_of_[k] == nullptr) continue;
+      const Instruction* w = chain_.weights[l][k];
+      bool used = false;
+      for (const Instruction* u : w->users())
+        used |= u != chain_.forward_calls[l] && u != chain_.backward_calls[l] && !replaced_.contains(u->name());
+      if (used) body += LayerSlice(stacked_params_[k], l, k, w->name(), w->shape());
+    }
   for (const Instruction* i : entry->MakeInstructionPostOrder()) {
+    if (i == entry->root() && !slots_.empty()) {
+      // The stacked updates, then the result with each stacked slot's new weights in one element
+      // at layer 0's place.
+      std::vector<std::string> results(slots_.size());
+      for (size_t k = 0; k < slots_.size(); ++k) body += StackedUpdate(slots_[k], &results[k]);
+      std::vector<std::string> elems, shapes, shardings;
+      for (int64_t e = 0; e < i->operand_count(); ++e) {
+        const StackedSlot* first = nullptr;
+        bool later = false;
+        for (const StackedSlot& slot : slots_) {
+          if (slot.root_indices[0] == e) first = &slot;
+          for (size_t l = 1; l < slot.root_indices.size(); ++l) later |= slot.root_indices[l] == e;
+        }
+        if (later) continue;
+        if (first != nullptr) {
+          const auto& [wt, wd] = weight_shapes_[first->slot];
+          elems.push_back(results[first - slots_.data()]);
+          shapes.push_back(ShapeText(wt, Cat({S_, R_}, wd)));
+          shardings.push_back(ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1));
+          result_sources_.push_back(first->root_indices);
+          continue;
+        }
+        elems.push_back(i->operand(e)->name());
+        shapes.push_back(i->operand(e)->shape().ToString(false));
+        // An unannotated result is replicated (as the source's is, unless propagation to the
+        // output is allowed); the stacked weights stay split over the stages.
+        if (i->has_sharding())
+          shardings.push_back(i->sharding()->IsTuple() ? i->sharding()->tuple_elements()[e].ToString(false)
+                                                       : i->sharding()->ToString(false));
+        else
+          shardings.push_back("{replicated}");
+        result_sources_.push_back({e});
+      }
+      body += fmt::format("  ROOT {} = ({}) tuple({}), sharding={{{}}}\n", i->name(), fmt::join(shapes, ", "),
+                          fmt::join(elems, ", "), fmt::join(shardings, ", "));
+      continue;
+    }
+    if (replaced_.contains(i->name())) continue;
     if (i->name() == chain_.forward_calls.back()->name()) {
       body += ForwardBlock(fbody, fcond);
       continue;
@@ -628,10 +798,74 @@ StatusOr<PipelineResult> Generator::Run() {
   result.info = info;
   result.source_devices = N_;
   result.data_devices = data_;
+  result.parameter_sources = std::move(parameter_sources_);
+  result.result_sources = std::move(result_sources_);
+  result.stacked_slots = static_cast<int64_t>(slots_.size());
   return result;
 }
 
 }  // namespace
+
+std::vector<Literal> ToPipelinedArguments(const PipelineResult& result, const std::vector<Literal>& source_args) {
+  std::vector<Literal> out;
+  const Computation* entry = result.module->entry();
+  for (size_t p = 0; p < result.parameter_sources.size(); ++p) {
+    const std::vector<int64_t>& sources = result.parameter_sources[p];
+    if (sources.size() == 1) {
+      out.push_back(source_args[sources[0]]);
+      continue;
+    }
+    // [S, L/S, ...] in row-major order is the layers' values one after another.
+    Literal stacked(entry->parameter(static_cast<int64_t>(p))->shape());
+    std::byte* to = stacked.mutable_raw();
+    for (int64_t s : sources) {
+      const int64_t bytes = source_args[s].shape().byte_size();
+      std::memcpy(to, source_args[s].raw(), bytes);
+      to += bytes;
+    }
+    out.push_back(std::move(stacked));
+  }
+  return out;
+}
+
+StatusOr<std::vector<Literal>> ToSourceResults(const PipelineResult& result, const Literal& pipelined_result,
+                                               const Shape& source_result_shape) {
+  if (result.result_sources.empty()) {
+    // A result that is no tuple: the same value on both sides.
+    std::vector<Literal> leaves;
+    std::function<void(const Literal&)> walk = [&](const Literal& v) {
+      if (!v.shape().IsTuple()) {
+        leaves.push_back(v);
+        return;
+      }
+      for (const Literal& e : v.elements()) walk(e);
+    };
+    walk(pipelined_result);
+    return leaves;
+  }
+  if (!pipelined_result.shape().IsTuple() || !source_result_shape.IsTuple() ||
+      pipelined_result.elements().size() != result.result_sources.size())
+    return Internal("pipeline: the result has {} elements, the signature {}", pipelined_result.elements().size(),
+                    result.result_sources.size());
+  std::vector<Literal> out(source_result_shape.tuple_size());
+  for (size_t e = 0; e < result.result_sources.size(); ++e) {
+    const Literal& v = pipelined_result.elements()[e];
+    const std::vector<int64_t>& sources = result.result_sources[e];
+    if (sources.size() == 1) {
+      out[sources[0]] = v;
+      continue;
+    }
+    const std::byte* from = v.raw();
+    for (int64_t s : sources) {
+      Literal piece(source_result_shape.tuple_shape(s));
+      const int64_t bytes = piece.shape().byte_size();
+      std::memcpy(piece.mutable_raw(), from, bytes);
+      from += bytes;
+      out[s] = std::move(piece);
+    }
+  }
+  return out;
+}
 
 StatusOr<PipelineResult> PipelineModule(const Module& module, const PipelineOptions& options) {
   if (options.stages < 1 || options.microbatches < 1)

@@ -11,8 +11,10 @@
 // layer: any value, the loss head's cotangent). What the chains compute from and what uses their
 // results (the loss head, the optimizer update) is kept as it is.
 //
-// The program (GPipe): the entry parameters and the result are the source's (the weights are
-// stacked into [S, L/S, ...] stage-sharded buffers inside), so the source's inputs run both.
+// The program (GPipe): the entry parameters and the result are the source's, except that a layer
+// weight slot whose optimizer update is the same elementwise function in every layer is taken,
+// updated and returned stacked [S, L/S, ...] and split over the stages (stacked_update.h; the
+// other slots are stacked inside the program from the source's per-layer weights).
 // The batch (dim 0 of x_0) is split into M strided microbatches (microbatch j holds examples
 // j, j+M, ...; on a data-sharded batch each device keeps its examples). A forward loop of M+S-1
 // iterations runs stage s on microbatch t-s and stores each layer's input; the head then runs on
@@ -33,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/literal.h"
 #include "ir/module.h"
 #include "support/status.h"
 
@@ -83,7 +86,20 @@ struct PipelineResult {
   PipelineInfo info;
   int64_t source_devices = 1;
   int64_t data_devices = 1;  // the source devices the microbatch is split over (1: replicated)
+  // The signature against the source's: for each entry parameter of `module`, the source entry
+  // parameters it holds (one, or a stacked weight slot's L in layer order: [S, L/S, ...] is the
+  // layers' values concatenated); for each element of `module`'s root tuple, the source root
+  // elements it holds (one, or a slot's L new weights stacked the same way).
+  std::vector<std::vector<int64_t>> parameter_sources;
+  std::vector<std::vector<int64_t>> result_sources;
+  int64_t stacked_slots = 0;  // weight slots stored and updated stacked (stacked_update.h)
 };
+
+// The pipelined program's arguments made from the source's (stacking what it stacks).
+std::vector<Literal> ToPipelinedArguments(const PipelineResult& result, const std::vector<Literal>& source_args);
+// The source's result tuple elements (array leaves, in order) from the pipelined program's result.
+StatusOr<std::vector<Literal>> ToSourceResults(const PipelineResult& result, const Literal& pipelined_result,
+                                               const Shape& source_result_shape);
 
 // InvalidArgument for options that do not fit the module (S not dividing the layers, M not
 // dividing the batch, naming both numbers); Unimplemented for forms it cannot pipeline

@@ -181,14 +181,42 @@ void ExpectSameStep(const Module& source, const PipelineResult& result) {
   ASSERT_TRUE(part.ok()) << part.status();
   SpmdOptions options;
   options.global_result_shape = program->entry()->root()->shape();
-  auto got = ExecuteSpmd(*part->module, n, args, part->parameter_shardings, part->result_sharding, options);
+  auto got = ExecuteSpmd(*part->module, n, pipeline::ToPipelinedArguments(result, args), part->parameter_shardings,
+                         part->result_sharding, options);
   ASSERT_TRUE(got.ok()) << got.status();
-  std::vector<Literal> g = FlattenLeaves(*got), w = FlattenLeaves(*want);
+  auto unstacked = pipeline::ToSourceResults(result, *got, one->entry()->root()->shape());
+  ASSERT_TRUE(unstacked.ok()) << unstacked.status();
+  std::vector<Literal> g = *std::move(unstacked), w = FlattenLeaves(*want);
   ASSERT_EQ(g.size(), w.size());
   for (size_t k = 0; k < w.size(); ++k) {
     LeafComparison c = CompareLeaf(g[k], w[k], ModuleTolerance(*part->module));
     EXPECT_TRUE(c.ok) << "output " << k << ": " << c.problem;
   }
+}
+
+// Every layer's SGD update is the same elementwise function: all 12 weight slots are taken,
+// updated and returned stacked [S, L/S, ...] and split over the stages, so a device stores 1/S of
+// the layer weights; the loss, the head's weights and x's gradient-free inputs keep their places.
+TEST(Pipeline, GptWeightsAreStackedOverTheStages) {
+  auto m = Gpt();
+  auto r = PipelineModule(*m, Options(4, 8));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->stacked_slots, 12);
+  const Computation* entry = r->module->entry();
+  // x, labels, 12 stacked slots, 3 head weights.
+  ASSERT_EQ(entry->num_parameters(), 17);
+  ASSERT_EQ(r->parameter_sources.size(), 17u);
+  EXPECT_EQ(r->parameter_sources[0], std::vector<int64_t>{0});
+  EXPECT_EQ(r->parameter_sources[2], (std::vector<int64_t>{2, 14, 26, 38, 50, 62, 74, 86}));  // l*_ln1_scale
+  const Instruction* wq = entry->parameter(4);
+  EXPECT_EQ(wq->shape().dims(), (std::vector<int64_t>{4, 2, 32, 2, 16}));
+  ASSERT_TRUE(wq->has_sharding());
+  EXPECT_EQ(wq->sharding()->ToString(false), "{devices=[4,1,1,1,1]<=[4]}");
+  // The result: loss, 12 stacked new weights, 3 head weights.
+  ASSERT_EQ(r->result_sources.size(), 16u);
+  EXPECT_EQ(r->result_sources[0], std::vector<int64_t>{0});
+  EXPECT_EQ(r->result_sources[1], (std::vector<int64_t>{1, 13, 25, 37, 49, 61, 73, 85}));
+  EXPECT_EQ(r->result_sources[15], std::vector<int64_t>{99});
 }
 
 TEST(Pipeline, GptVerifiesOnFourDevices) {
@@ -244,9 +272,13 @@ TEST(Pipeline, ComparisonSeesAMissingMicrobatch) {
   ASSERT_TRUE(part.ok()) << part.status();
   SpmdOptions options;
   options.global_result_shape = r->module->entry()->root()->shape();
-  auto got = ExecuteSpmd(*part->module, n, args, part->parameter_shardings, part->result_sharding, options);
+  auto got = ExecuteSpmd(*part->module, n, pipeline::ToPipelinedArguments(*r, args), part->parameter_shardings,
+                         part->result_sharding, options);
   ASSERT_TRUE(got.ok()) << got.status();
-  std::vector<Literal> g = FlattenLeaves(*got), w = FlattenLeaves(*want);
+  auto unstacked = pipeline::ToSourceResults(*r, *got, m->entry()->root()->shape());
+  ASSERT_TRUE(unstacked.ok()) << unstacked.status();
+  std::vector<Literal> g = *std::move(unstacked), w = FlattenLeaves(*want);
+  ASSERT_EQ(g.size(), w.size());
   bool any_mismatch = false;
   for (size_t k = 0; k < w.size(); ++k) any_mismatch |= !CompareLeaf(g[k], w[k], ModuleTolerance(*part->module)).ok;
   EXPECT_TRUE(any_mismatch);

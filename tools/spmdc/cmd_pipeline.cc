@@ -51,9 +51,14 @@ Status VerifyPipelined(const Module& source, const pipeline::PipelineResult& res
   SingleDeviceContext device;
   ASSIGN_OR_RETURN(Literal reference, Execute(*one, arguments, &device));
   const auto run_start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(Literal got, RunOnDevices(partitioned, result.module->entry()->root()->shape(), n, arguments));
+  ASSIGN_OR_RETURN(Literal got, RunOnDevices(partitioned, result.module->entry()->root()->shape(), n,
+                                             pipeline::ToPipelinedArguments(result, arguments)));
   std::fprintf(stderr, "pipeline: ran on %lld devices in %.2f s\n", static_cast<long long>(n), Seconds(run_start));
-  std::vector<Literal> got_leaves = FlattenLeaves(got), want = FlattenLeaves(reference);
+  ASSIGN_OR_RETURN(std::vector<Literal> got_elements,
+                   pipeline::ToSourceResults(result, got, one->entry()->root()->shape()));
+  std::vector<Literal> got_leaves, want = FlattenLeaves(reference);
+  for (const Literal& e : got_elements)
+    for (Literal& leaf : FlattenLeaves(e)) got_leaves.push_back(std::move(leaf));
   if (got_leaves.size() != want.size())
     return Internal("pipelined program returned {} outputs, the source {}", got_leaves.size(), want.size());
   const double tolerance = ModuleTolerance(*partitioned.module);
@@ -84,14 +89,17 @@ Status RunPipeline(const PipelineArgs& args) {
   options.schedule = args.schedule == "circular" ? pipeline::Schedule::kCircular : pipeline::Schedule::kGpipe;
   const auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(pipeline::PipelineResult result, pipeline::PipelineModule(*module, options));
+  ASSIGN_OR_RETURN(pipeline::LayerChain chain, pipeline::FindLayerChain(*module));
+  const int64_t weight_slots = static_cast<int64_t>(chain.weights[0].size());
   const int64_t n = result.module->num_partitions();
   std::fprintf(stderr,
                "pipeline: %lld layers in %lld stages x %lld microbatches (%s) on %lld devices (%lld per stage, batch "
-               "split over %lld), bubble %.1f%%, in %.2f s\n",
+               "split over %lld), bubble %.1f%%, %lld of %lld weight slots stacked, in %.2f s\n",
                static_cast<long long>(result.info.layers), static_cast<long long>(result.info.stages),
                static_cast<long long>(result.info.microbatches), pipeline::ScheduleName(result.info.schedule).c_str(),
                static_cast<long long>(n), static_cast<long long>(result.source_devices),
-               static_cast<long long>(result.data_devices), 100 * result.info.Bubble(), Seconds(start));
+               static_cast<long long>(result.data_devices), 100 * result.info.Bubble(),
+               static_cast<long long>(result.stacked_slots), static_cast<long long>(weight_slots), Seconds(start));
   if (args.devices && *args.devices != n)
     return InvalidArgument("--devices {}: the pipelined program runs on {} devices ({} stages x the source's {})",
                            *args.devices, n, result.info.stages, result.source_devices);

@@ -1,0 +1,40 @@
+// The optimizer update of the layer weights, vectorised over layers (pipeline.h): where every
+// layer's update of weight slot k is the same elementwise function of that layer's weight, its
+// gradient and values shared by all layers (the learning rate, Adam's step counters, a global
+// gradient norm), the pipelined program takes the slot's weights stacked [S, L/S, ...] split
+// over the stages, updates them stacked (each stage its own layers, no communication), and
+// returns the new weights stacked: each stage stores 1/S of the layer weights. Slots whose
+// update differs between layers, or is not elementwise, keep the source's per-layer weights.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "ir/module.h"
+#include "pipeline/pipeline.h"
+
+namespace spmdc::pipeline {
+
+// One zipped instruction of the update of a slot: layer 0's instruction stands for all layers'.
+struct ZipNode {
+  enum Kind { kWeight, kGradient, kShared, kOp };
+  Kind kind = kOp;
+  const Instruction* instr = nullptr;  // layer 0's
+  bool stacked = false;                // depends on the weight or the gradient
+};
+
+struct StackedSlot {
+  int64_t slot = -1;                  // k: the layer computation's parameter k + 1
+  std::vector<int64_t> root_indices;  // per layer: the root tuple element of its new weight
+  std::vector<ZipNode> nodes;         // post-order, the new weight (layer 0's) last
+  // Every layer's instructions the stacked update replaces (not printed in the entry).
+  absl::flat_hash_set<const Instruction*> replaced;
+};
+
+// The slots whose update zips across all layers. `root` is the entry's root tuple.
+std::vector<StackedSlot> FindStackedUpdates(const LayerChain& chain, const Instruction* root);
+
+}  // namespace spmdc::pipeline
