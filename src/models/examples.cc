@@ -41,6 +41,8 @@ const std::vector<Entry>& Entries() {
        [] { return BuildGptPipelineTrainingStep(GptPipelineOptions{}); }},
       {{"gpt-pipeline-dp", "gpt-pipeline, data parallel over 2 devices", 2},
        [] { GptPipelineOptions o; o.data = 2; return BuildGptPipelineTrainingStep(o); }},
+      {{"gpt-pipeline-adam", "gpt-pipeline trained with Adam, one device", 1},
+       [] { GptPipelineOptions o; o.optimizer = "adam"; return BuildGptPipelineTrainingStep(o); }},
       {{"gpt3", "GPT-3 175B-shaped training step (96 layers, d_model 12288, bf16), data=8 x model=64 (512 devices)", 512},
        [] { return BuildTransformerTrainingStep(Gpt3Options()); }},
   };

@@ -106,6 +106,7 @@ std::string GptPipelineBuilder::Body(const std::string& text, const std::string&
 std::string GptPipelineBuilder::Build() {
   const int64_t B = o_.batch, S = o_.seq, D = o_.model, V = o_.vocab, L = o_.layers;
   SPMDC_CHECK_MSG(L >= 1 && o_.model % o_.heads == 0 && B % o_.data == 0, "bad gpt-pipeline options");
+  SPMDC_CHECK_MSG(o_.optimizer == "sgd" || o_.optimizer == "adam", "optimizer must be sgd or adam");
   const std::vector<WeightSpec> ws = LayerWeights();
   const TensorShape act{"f32", {B, S, D}};
   const std::string act_text = act.ToString();
@@ -186,6 +187,18 @@ std::string GptPipelineBuilder::Build() {
   const std::vector<WeightSpec> head_ws = {{"lnf_scale", {D}}, {"lnf_bias", {D}}, {"w_out", {D, V}}};
   for (const WeightSpec& s : head_ws)
     out += fmt::format("  {} = {} parameter({}){}\n", s.name, shape_of(s.dims), p++, replicated);
+  // Adam's moments, one of each per weight (same order), then the step count.
+  const bool adam = o_.optimizer == "adam";
+  if (adam) {
+    for (const char* moment : {"m_", "v_"}) {
+      for (int64_t l = 0; l < L; ++l)
+        for (size_t k = 0; k < ws.size(); ++k)
+          out += fmt::format("  {}{} = {} parameter({}){}\n", moment, names[l][k], shape_of(ws[k].dims), p++, replicated);
+      for (const WeightSpec& s : head_ws)
+        out += fmt::format("  {}{} = {} parameter({}){}\n", moment, s.name, shape_of(s.dims), p++, replicated);
+    }
+    out += fmt::format("  step = s32[] parameter({}){}\n", p++, replicated);
+  }
   std::string h = "x";
   for (int64_t l = 0; l < L; ++l) {
     std::string next = fmt::format("fwd{}", l);
@@ -210,15 +223,45 @@ std::string GptPipelineBuilder::Build() {
       out += fmt::format("  {} = {} get-tuple-element(bwd{}), index={}\n", grads[l].back(), shape_of(ws[k].dims), l, k + 1);
     }
   }
-  // SGD: w - lr * dw.
+  // SGD: w - lr * dw. Adam (as models/training.cc): m' = β1 m + (1-β1) g, v' = β2 v + (1-β2) g²,
+  // w' = w - lr · (m' / (1-β1^t)) / (sqrt(max(v' / (1-β2^t), 0)) + ε), t = step + 1.
   out += fmt::format("  lr = f32[] constant({})\n", o_.learning_rate);
-  std::vector<std::string> results = {"loss"};
+  std::vector<std::string> results = {"loss"}, new_m, new_v;
+  if (adam) {
+    out += "  one = f32[] constant(1)\n  count = f32[] convert(step)\n  t = f32[] add(count, one)\n";
+    for (const char* c : {"1", "2"}) {
+      const double beta = c[0] == '1' ? 0.9 : 0.999;
+      out += fmt::format("  logb{0} = f32[] constant({1})\n  tl{0} = f32[] multiply(t, logb{0})\n  pow{0} = f32[] exponential(tl{0})\n"
+                         "  c{0} = f32[] subtract(one, pow{0})\n  b{0} = f32[] constant({2})\n  nb{0} = f32[] constant({3})\n",
+                         c, std::log(beta), beta, 1 - beta);
+    }
+    out += "  eps = f32[] constant(1e-08)\n  zero = f32[] constant(0)\n";
+  }
   auto update = [&](const std::string& w, const std::string& dw, const std::vector<int64_t>& dims) {
     const std::string s = shape_of(dims);
-    out += fmt::format("  lr.{} = {} broadcast(lr), dimensions={{}}\n", w, s);
-    out += fmt::format("  step.{} = {} multiply(lr.{}, {})\n", w, s, w, dw);
-    out += fmt::format("  new_{} = {} subtract({}, step.{})\n", w, s, w, w);
+    auto b = [&](const std::string& scalar) {
+      out += fmt::format("  {0}.{1} = {2} broadcast({0}), dimensions={{}}\n", scalar, w, s);
+      return scalar + "." + w;
+    };
+    if (!adam) {
+      out += fmt::format("  step.{} = {} multiply({}, {})\n", w, s, b("lr"), dw);
+      out += fmt::format("  new_{} = {} subtract({}, step.{})\n", w, s, w, w);
+      results.push_back("new_" + w);
+      return;
+    }
+    out += fmt::format("  m1.{0} = {1} multiply({2}, m_{0})\n  m2.{0} = {1} multiply({3}, {4})\n  new_m_{0} = {1} add(m1.{0}, m2.{0})\n",
+                       w, s, b("b1"), b("nb1"), dw);
+    out += fmt::format("  gg.{0} = {1} multiply({2}, {2})\n  v1.{0} = {1} multiply({3}, v_{0})\n  v2.{0} = {1} multiply({4}, gg.{0})\n"
+                       "  new_v_{0} = {1} add(v1.{0}, v2.{0})\n",
+                       w, s, dw, b("b2"), b("nb2"));
+    out += fmt::format("  mh.{0} = {1} divide(new_m_{0}, {2})\n  vq.{0} = {1} divide(new_v_{0}, {3})\n  vh.{0} = {1} maximum(vq.{0}, {4})\n",
+                       w, s, b("c1"), b("c2"), b("zero"));
+    out += fmt::format("  sq.{0} = {1} sqrt(vh.{0})\n  den.{0} = {1} add(sq.{0}, {2})\n  r.{0} = {1} divide(mh.{0}, den.{0})\n",
+                       w, s, b("eps"));
+    out += fmt::format("  step.{0} = {1} multiply({2}, r.{0})\n  new_{0} = {1} subtract({0}, step.{0})\n", w, s, b("lr"));
     results.push_back("new_" + w);
+    new_m.push_back("new_m_" + w);
+    new_v.push_back("new_v_" + w);
   };
   for (int64_t l = 0; l < L; ++l)
     for (size_t k = 0; k < ws.size(); ++k) update(names[l][k], grads[l][k], ws[k].dims);
@@ -227,9 +270,13 @@ std::string GptPipelineBuilder::Build() {
     update(head_ws[k].name, "d" + head_ws[k].name, head_ws[k].dims);
   }
   std::string tuple_shape = "f32[]";
-  for (int64_t l = 0; l < L; ++l)
-    for (const WeightSpec& s : ws) tuple_shape += ", " + shape_of(s.dims);
-  for (const WeightSpec& s : head_ws) tuple_shape += ", " + shape_of(s.dims);
+  for (int pass = 0; pass < (adam ? 3 : 1); ++pass) {
+    for (int64_t l = 0; l < L; ++l)
+      for (const WeightSpec& s : ws) tuple_shape += ", " + shape_of(s.dims);
+    for (const WeightSpec& s : head_ws) tuple_shape += ", " + shape_of(s.dims);
+  }
+  results.insert(results.end(), new_m.begin(), new_m.end());
+  results.insert(results.end(), new_v.begin(), new_v.end());
   out += fmt::format("  ROOT result = ({}) tuple({})\n}}\n", tuple_shape, fmt::join(results, ", "));
   return out;
 }

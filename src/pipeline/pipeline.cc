@@ -157,9 +157,11 @@ class Generator {
   std::vector<std::pair<DType, std::vector<int64_t>>> weight_shapes_;
   std::string reducer_;
   // The stacked update (stacked_update.h) of the entry: its instructions, before the root.
-  std::string StackedUpdate(const StackedSlot& slot, std::string* result);
-  // Layer l's weight k (a per-layer name the entry still uses) sliced from the stacked one.
-  std::string LayerSlice(const std::string& stacked, int64_t l, int64_t k, const std::string& name, const Shape& shape);
+  // `results` receives the stacked value of each of the slot's outputs.
+  std::string StackedUpdate(const StackedSlot& slot, size_t slot_index, std::vector<std::string>* results);
+  // Layer l's value (a per-layer parameter the entry still uses, named `name`) sliced from the
+  // stacked parameter.
+  std::string LayerSlice(const std::string& stacked, int64_t l, const std::string& name, const Shape& shape);
 
   // Names in the entry of values the two blocks share.
   std::string stash_;
@@ -169,6 +171,7 @@ class Generator {
   std::vector<std::string> stacked_params_;    // per slot with a stacked update: the parameter's name
   absl::flat_hash_set<std::string> replaced_;  // source instructions a stacked update replaces
   std::vector<StackedSlot> slots_;
+  std::vector<std::vector<std::string>> companion_params_;  // per slot of slots_, per companion
   std::vector<std::vector<int64_t>> parameter_sources_, result_sources_;
 };
 
@@ -548,22 +551,18 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
   return b;
 }
 
-std::string Generator::LayerSlice(const std::string& stacked, int64_t l, int64_t k, const std::string& name,
-                                  const Shape& shape) {
+std::string Generator::LayerSlice(const std::string& stacked, int64_t l, const std::string& name, const Shape& shape) {
   std::string b;
-  const auto& [wt, wd] = weight_shapes_[k];
   std::vector<std::string> spec = {fmt::format("[{}:{}]", l / R_, l / R_ + 1), fmt::format("[{}:{}]", l % R_, l % R_ + 1)};
-  for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
-  std::string one = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({1, 1}, wd)), stacked,
-                                                  fmt::join(spec, ", ")));
+  for (int64_t d : shape.dims()) spec.push_back(fmt::format("[0:{}]", d));
+  std::string one = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(shape.dtype(), Cat({1, 1}, shape.dims())),
+                                                  stacked, fmt::join(spec, ", ")));
   b += fmt::format("  {} = {} reshape({}), sharding={{replicated}}\n", name, shape.ToString(false), one);
   return b;
 }
 
-std::string Generator::StackedUpdate(const StackedSlot& slot, std::string* result) {
+std::string Generator::StackedUpdate(const StackedSlot& slot, size_t slot_index, std::vector<std::string>* results) {
   std::string b;
-  const auto& [wt, wd] = weight_shapes_[slot.slot];
-  const int64_t wr = static_cast<int64_t>(wd.size());
   absl::flat_hash_map<const Instruction*, std::string> name;
   absl::flat_hash_map<const Instruction*, bool> stacked;
   // A value of all layers used by a stacked one: broadcast over the [S, L/S] dims.
@@ -579,6 +578,10 @@ std::string Generator::StackedUpdate(const StackedSlot& slot, std::string* resul
       case ZipNode::kWeight: name[i] = stacked_params_[slot.slot]; continue;
       case ZipNode::kGradient: name[i] = grads_[slot.slot]; continue;
       case ZipNode::kShared: name[i] = i->name(); continue;
+      case ZipNode::kCompanion:
+        for (size_t c = 0; c < slot.companions.size(); ++c)
+          if (slot.companions[c].node == i) name[i] = companion_params_[slot_index][c];
+        continue;
       case ZipNode::kOp: break;
     }
     const std::string shape = ShapeText(i->shape().dtype(), n.stacked ? Cat({S_, R_}, i->shape().dims()) : i->shape().dims());
@@ -603,9 +606,12 @@ std::string Generator::StackedUpdate(const StackedSlot& slot, std::string* resul
     }
     name[i] = Emit(b, "pipe.update", fmt::format("{} {}({}){}{}", shape, OpcodeName(i->opcode()), fmt::join(ops, ", "), attrs, sharding));
   }
-  *result = module_->UniqueName("pipe.new_" + chain_.weights[0][slot.slot]->name());
-  b += fmt::format("  {} = {} copy({}), sharding={}\n", *result, ShapeText(wt, Cat({S_, R_}, wd)),
-                   name.at(slot.nodes.back().instr), ShardingText(wr + 2, true, -1));
+  for (const StackedSlot::Output& o : slot.outputs) {
+    const Shape& shape = o.node->shape();
+    results->push_back(module_->UniqueName("pipe.new_" + o.node->name()));
+    b += fmt::format("  {} = {} copy({}), sharding={}\n", results->back(), ShapeText(shape.dtype(), Cat({S_, R_}, shape.dims())),
+                     name.at(o.node), ShardingText(shape.rank() + 2, true, -1));
+  }
   return b;
 }
 
@@ -662,6 +668,9 @@ StatusOr<PipelineResult> Generator::Run() {
     slot_of_[slot.slot] = &slot;
     for (const Instruction* i : slot.replaced) replaced_.insert(i->name());
     stacked_params_[slot.slot] = module_->UniqueName("stacked." + chain_.weights[0][slot.slot]->name());
+    companion_params_.emplace_back();
+    for (const StackedSlot::Companion& c : slot.companions)
+      companion_params_.back().push_back(module_->UniqueName("stacked." + c.node->name()));
   }
   const Computation* fwd = module_->GetComputation(chain_.forward->name());
   const Computation* bwd = module_->GetComputation(chain_.backward->name());
@@ -715,6 +724,24 @@ StatusOr<PipelineResult> Generator::Run() {
       }
       continue;
     }
+    bool companion = false;
+    for (size_t si = 0; si < slots_.size() && !companion; ++si)
+      for (size_t c = 0; c < slots_[si].companions.size() && !companion; ++c) {
+        const std::vector<const Instruction*>& ps = slots_[si].companions[c].params;
+        for (size_t l = 0; l < ps.size() && !companion; ++l) {
+          if (ps[l]->name() != param->name()) continue;
+          companion = true;
+          chain_names.insert(param->name());
+          if (l != 0) continue;
+          const Shape& sh = ps[0]->shape();
+          body += fmt::format("  {} = {} parameter({}), sharding={}\n", companion_params_[si][c],
+                              ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())), next_param++, ShardingText(sh.rank() + 2, true, -1));
+          std::vector<int64_t> sources;
+          for (const Instruction* q : ps) sources.push_back(q->parameter_number());
+          parameter_sources_.push_back(sources);
+        }
+      }
+    if (companion) continue;
     parameter_sources_.push_back({param->parameter_number()});
     param->set_parameter_number(next_param++);
   }
@@ -726,28 +753,42 @@ StatusOr<PipelineResult> Generator::Run() {
       bool used = false;
       for (const Instruction* u : w->users())
         used |= u != chain_.forward_calls[l] && u != chain_.backward_calls[l] && !replaced_.contains(u->name());
-      if (used) body += LayerSlice(stacked_params_[k], l, k, w->name(), w->shape());
+      if (used) body += LayerSlice(stacked_params_[k], l, w->name(), w->shape());
     }
+  for (size_t si = 0; si < slots_.size(); ++si)
+    for (size_t c = 0; c < slots_[si].companions.size(); ++c)
+      for (int64_t l = 0; l < L_; ++l) {
+        const Instruction* p = slots_[si].companions[c].params[l];
+        bool used = false;
+        for (const Instruction* u : p->users()) used |= !replaced_.contains(u->name());
+        if (used) body += LayerSlice(companion_params_[si][c], l, p->name(), p->shape());
+      }
   for (const Instruction* i : entry->MakeInstructionPostOrder()) {
     if (i == entry->root() && !slots_.empty()) {
       // The stacked updates, then the result with each stacked slot's new weights in one element
       // at layer 0's place.
-      std::vector<std::string> results(slots_.size());
-      for (size_t k = 0; k < slots_.size(); ++k) body += StackedUpdate(slots_[k], &results[k]);
+      std::vector<std::vector<std::string>> results(slots_.size());
+      for (size_t k = 0; k < slots_.size(); ++k) body += StackedUpdate(slots_[k], k, &results[k]);
       std::vector<std::string> elems, shapes, shardings;
       for (int64_t e = 0; e < i->operand_count(); ++e) {
-        const StackedSlot* first = nullptr;
+        const StackedSlot::Output* first = nullptr;
+        std::string first_name;
         bool later = false;
-        for (const StackedSlot& slot : slots_) {
-          if (slot.root_indices[0] == e) first = &slot;
-          for (size_t l = 1; l < slot.root_indices.size(); ++l) later |= slot.root_indices[l] == e;
-        }
+        for (size_t k = 0; k < slots_.size(); ++k)
+          for (size_t o = 0; o < slots_[k].outputs.size(); ++o) {
+            const std::vector<int64_t>& idx = slots_[k].outputs[o].root_indices;
+            if (idx[0] == e) {
+              first = &slots_[k].outputs[o];
+              first_name = results[k][o];
+            }
+            for (size_t l = 1; l < idx.size(); ++l) later |= idx[l] == e;
+          }
         if (later) continue;
         if (first != nullptr) {
-          const auto& [wt, wd] = weight_shapes_[first->slot];
-          elems.push_back(results[first - slots_.data()]);
-          shapes.push_back(ShapeText(wt, Cat({S_, R_}, wd)));
-          shardings.push_back(ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1));
+          const Shape& sh = first->node->shape();
+          elems.push_back(first_name);
+          shapes.push_back(ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())));
+          shardings.push_back(ShardingText(sh.rank() + 2, true, -1));
           result_sources_.push_back(first->root_indices);
           continue;
         }

@@ -1,5 +1,6 @@
 #include "pipeline/stacked_update.h"
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 
@@ -41,6 +42,17 @@ class Zipper {
     } else if (a == Gradient(0) && b == Gradient(j)) {
       n.kind = ZipNode::kGradient;
       n.stacked = true;
+    } else if (a != b && a->opcode() == Opcode::kParameter && b->opcode() == Opcode::kParameter) {
+      // Two layers' own parameters of one role (m of layer 0 and m of layer j): not a layer weight
+      // of the chain, and each paired with one parameter only.
+      if (IsChainWeight(a) || IsChainWeight(b) || !(a->shape() == b->shape())) return false;
+      auto [it, fresh] = partner_.try_emplace(b, a);
+      if (!fresh && it->second != a) return false;
+      n.kind = ZipNode::kCompanion;
+      n.stacked = true;
+      companions_[a].resize(chain_.layers(), nullptr);
+      companions_[a][0] = a;
+      companions_[a][j] = b;
     } else if (a == b) {
       if (DependsOnLayer(a)) return false;  // one value of several layers: not per layer
       n.kind = ZipNode::kShared;
@@ -68,6 +80,22 @@ class Zipper {
     return nullptr;
   }
 
+  bool IsChainWeight(const Instruction* i) const {
+    for (const auto& ws : chain_.weights)
+      for (const Instruction* w : ws)
+        if (w == i) return true;
+    return false;
+  }
+  // Layer 0's zipped instruction of every layer's copy, and the copy's layer.
+  absl::flat_hash_map<const Instruction*, std::pair<const Instruction*, int64_t>> Copies() const {
+    absl::flat_hash_map<const Instruction*, std::pair<const Instruction*, int64_t>> out;
+    for (const auto& [a, by_layer] : pair_) {
+      out[a] = {a, 0};
+      for (const auto& [j, b] : by_layer) out[b] = {a, j};
+    }
+    return out;
+  }
+
   // Reaches a layer's weight, gradient or activation (so it cannot stand for every layer).
   bool DependsOnLayer(const Instruction* i) {
     auto it = depends_.find(i);
@@ -86,12 +114,14 @@ class Zipper {
   std::deque<ZipNode> nodes_;  // post-order (operands zipped before their user)
   absl::flat_hash_map<const Instruction*, ZipNode*> node_of_;
   absl::flat_hash_set<const Instruction*> replaced_;
+  absl::flat_hash_map<const Instruction*, std::vector<const Instruction*>> companions_;
 
  private:
   const LayerChain& chain_;
   const int64_t k_;
   absl::flat_hash_map<const Instruction*, absl::flat_hash_map<int64_t, const Instruction*>> pair_;
   absl::flat_hash_map<const Instruction*, bool> depends_;
+  absl::flat_hash_map<const Instruction*, const Instruction*> partner_;  // layer j's -> layer 0's
 };
 
 }  // namespace
@@ -99,6 +129,7 @@ class Zipper {
 std::vector<StackedSlot> FindStackedUpdates(const LayerChain& chain, const Instruction* root) {
   std::vector<StackedSlot> out;
   if (root->opcode() != Opcode::kTuple) return out;
+  absl::flat_hash_set<const Instruction*> claimed;  // companions of slots found so far
   const int64_t L = chain.layers();
   const int64_t K = static_cast<int64_t>(chain.weights[0].size());
   for (int64_t k = 0; k < K; ++k) {
@@ -126,18 +157,35 @@ std::vector<StackedSlot> FindStackedUpdates(const LayerChain& chain, const Instr
     Zipper z(chain, k);
     for (int64_t l = 1; l < L && ok; ++l) ok = z.Zip(root->operand(index[0]), root->operand(index[l]), l);
     if (!ok || z.nodes_.empty() || !z.nodes_.back().stacked) continue;
-    // The replaced instructions may feed only each other and their own root element.
+    // The replaced instructions may feed only each other and the root; each root element they
+    // are (the new weight, Adam's new moments) must be one layer's copy of one zipped
+    // instruction, with every layer's copy a root element.
     for (const Instruction* i : z.replaced_)
       for (const Instruction* u : i->users())
         if (!z.replaced_.contains(u) && u != root) ok = false;
-    for (int64_t l = 0; l < L && ok; ++l)
-      for (int64_t e = 0; e < root->operand_count(); ++e)
-        if (z.replaced_.contains(root->operand(e)) && e != index[l] && root->operand(e) == root->operand(index[l]))
-          ok = false;
-    if (!ok) continue;
     StackedSlot s;
     s.slot = k;
-    s.root_indices = index;
+    s.outputs.push_back({root->operand(index[0]), index});
+    const auto copies = z.Copies();
+    absl::flat_hash_map<const Instruction*, size_t> output_of = {{root->operand(index[0]), 0}};
+    for (int64_t e = 0; e < root->operand_count() && ok; ++e) {
+      const Instruction* v = root->operand(e);
+      if (!z.replaced_.contains(v) || std::find(index.begin(), index.end(), e) != index.end()) continue;
+      const auto [node, layer] = copies.at(v);
+      auto [it, fresh] = output_of.try_emplace(node, s.outputs.size());
+      if (fresh) s.outputs.push_back({node, std::vector<int64_t>(L, -1)});
+      int64_t& slot_index = s.outputs[it->second].root_indices[layer];
+      if (slot_index >= 0) ok = false;  // one copy returned twice
+      slot_index = e;
+    }
+    for (const StackedSlot::Output& o : s.outputs)
+      for (int64_t e : o.root_indices) ok &= e >= 0;
+    for (const auto& [node, params] : z.companions_) {
+      for (const Instruction* p : params) ok &= p != nullptr && !claimed.contains(p);
+      if (ok) s.companions.push_back({node, params});
+    }
+    if (!ok) continue;
+    for (const StackedSlot::Companion& c : s.companions) claimed.insert(c.params.begin(), c.params.end());
     s.nodes.assign(z.nodes_.begin(), z.nodes_.end());
     s.replaced = std::move(z.replaced_);
     out.push_back(std::move(s));

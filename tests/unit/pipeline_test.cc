@@ -236,6 +236,25 @@ TEST(Pipeline, GptVerifiesOnFourStagesTimesTwoData) {
   ExpectSameStep(*m, *r);
 }
 
+// Adam: the moments of every layer weight are per-layer parameters of the same update, so they
+// are taken, updated and returned stacked with the weight (three outputs per slot); with the
+// step count and the head's state kept as they are, the step verifies on 4 devices.
+TEST(Pipeline, GptWithAdamStacksTheMoments) {
+  GptPipelineOptions o;
+  o.optimizer = "adam";
+  o.learning_rate = 0.1f;
+  auto m = Parse(BuildGptPipelineTrainingStep(o));
+  auto r = PipelineModule(*m, Options(4, 8));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->stacked_slots, 12);
+  // x, labels, 12 stacked weights, 3 head weights, 12 + 12 stacked moments, 3 + 3 head moments,
+  // step.
+  EXPECT_EQ(r->module->entry()->num_parameters(), 2 + 12 + 3 + 24 + 6 + 1);
+  // loss, 12 + 3 weights, 12 + 3 first moments, 12 + 3 second moments.
+  EXPECT_EQ(r->result_sources.size(), 1u + 3 * 15);
+  ExpectSameStep(*m, *r);
+}
+
 // A wrong pipeline must fail the comparison: the step with one microbatch's gradient left out
 // (stage-0 weights updated from 7 of 8 microbatches) is what a broken accumulation computes.
 TEST(Pipeline, ComparisonSeesAMissingMicrobatch) {
