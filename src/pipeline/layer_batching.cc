@@ -330,7 +330,22 @@ StatusOr<std::string> Batcher::EmitInstruction(const Instruction* instr) {
   const bool s = in.staged;
   const int64_t shift = s ? 1 : 0;
   std::vector<std::string> ops;
-  for (const Instruction* op : instr->operands()) ops.push_back(Use(op, s));
+  for (const Instruction* op : instr->operands()) {
+    // A scalar operand of an elementwise op on arrays (clamp's bounds): unstaged it stays a
+    // scalar; staged ([S]) it is spread over the result's other dims.
+    if (IsElementwiseOpcode(instr->opcode()) && op->shape().rank() == 0 && instr->shape().rank() > 0) {
+      if (!info_.at(op).staged) {
+        ops.push_back(names_.at(op));
+      } else {
+        const std::string spread = Fresh(op->name());
+        body_ += fmt::format("  {} = {} broadcast({}), dimensions={{0}}\n", spread,
+                             Shape(op->shape().dtype(), NewDims(instr)).ToString(false), names_.at(op));
+        ops.push_back(spread);
+      }
+      continue;
+    }
+    ops.push_back(Use(op, s));
+  }
   const std::string head = fmt::format("{} {}({})", NewShape(instr), OpcodeName(instr->opcode()), fmt::join(ops, ", "));
   auto shifted = [&](const std::vector<int64_t>& v, bool lead) {
     std::vector<int64_t> r;
