@@ -24,13 +24,15 @@ namespace spmdc::pipeline {
 std::string ScheduleName(Schedule s) { return s == Schedule::kGpipe ? "gpipe" : "circular"; }
 
 double PipelineInfo::Bubble() const {
-  // Every stage works on M of the M+S-1 iterations of each loop.
-  return static_cast<double>(stages - 1) / static_cast<double>(microbatches + stages - 1);
+  // Every stage works on M·R of the M·R+S-1 iterations of each loop (R = 1 for GPipe).
+  return static_cast<double>(stages - 1) / static_cast<double>(microbatches * repeats + stages - 1);
 }
 
 std::string PipelineInfo::ToAttribute() const {
-  return fmt::format("stages={};microbatches={};layers={};schedule={};axis={}", stages, microbatches, layers,
-                     ScheduleName(schedule), axis);
+  std::string text = fmt::format("stages={};microbatches={};layers={};schedule={};axis={}", stages, microbatches, layers,
+                                 ScheduleName(schedule), axis);
+  if (schedule == Schedule::kCircular) text += fmt::format(";repeats={}", repeats);
+  return text;
 }
 
 std::optional<PipelineInfo> ReadPipelineInfo(const Module& module) {
@@ -51,13 +53,14 @@ std::optional<PipelineInfo> ReadPipelineInfo(const Module& module) {
       if (k == "stages") num(&info.stages);
       if (k == "microbatches") num(&info.microbatches);
       if (k == "layers") num(&info.layers);
+      if (k == "repeats") num(&info.repeats);
       if (k == "axis") info.axis = std::string(v);
       if (k == "schedule") {
         schedule_ok = v == "gpipe" || v == "circular";
         info.schedule = v == "circular" ? Schedule::kCircular : Schedule::kGpipe;
       }
     }
-    if (info.stages < 1 || info.microbatches < 1 || !schedule_ok) return std::nullopt;
+    if (info.stages < 1 || info.microbatches < 1 || info.repeats < 1 || !schedule_ok) return std::nullopt;
     return info;
   }
   return std::nullopt;
@@ -129,10 +132,14 @@ class Generator {
   std::string BackwardBody(const std::string& name, const std::string& layer);
   std::string Condition(const std::string& name, const std::string& state_shape);
   std::string StateShape(bool backward) const;
+  // Circular: the stage dim rotated by one (towards higher stages when `up`, the last stage's
+  // value wrapping to stage 0, or the other way).
+  std::string Rotate(std::string& b, const std::string& cur, bool up);
   // In a loop body: `buf` [S, M, microbatch...] with stage `stage`'s slot of microbatch t-(S-1)
   // set to that stage's `cur` (an elementwise select: the buffer stays split over the stages,
   // and only `stage`'s devices ever hold results).
-  std::string Collect(std::string& b, const std::string& cur, const std::string& buf, const std::string& t, int64_t stage);
+  std::string Collect(std::string& b, const std::string& cur, const std::string& buf, const std::string& t, int64_t stage,
+                      int64_t offset);
   // After a loop: stage `stage`'s [M, microbatch...] of the loop's element 3 (one broadcast).
   std::string Extract(std::string& b, const std::string& loop, int64_t stage);
   // The padding config of a shift by one stage: towards higher stages (`up`) or lower ones.
@@ -151,6 +158,32 @@ class Generator {
   const PipelineOptions& o_;
   std::unique_ptr<Module> module_;  // the source's clone: its shardings remapped, its names taken
   int64_t S_ = 0, M_ = 0, L_ = 0, R_ = 0, K_ = 0, B_ = 0, mb_ = 0, N_ = 1, data_ = 1, T_ = 0;
+  // Circular schedule: each stage holds Rc_ groups of G_ layers (R_ = Rc_ · G_); stage s's slot
+  // j = r·G + g is layer (r·S + s)·G + g. GPipe: Rc_ = 1, G_ = R_ (slot j of stage s is layer
+  // s·R + j).
+  bool circular_ = false;
+  int64_t Rc_ = 1, G_ = 0;
+  int64_t LayerAt(int64_t s, int64_t j) const { return ((j / G_) * S_ + s) * G_ + j % G_; }
+  // Position s·R + j of layer l in the stacked [S, R, ...] buffers.
+  int64_t PositionOf(int64_t l) const {
+    const int64_t g = l % G_, block = l / G_;
+    return (block % S_) * R_ + (block / S_) * G_ + g;
+  }
+  std::vector<int64_t> InPositionOrder(const std::vector<int64_t>& by_layer) const {
+    std::vector<int64_t> out(by_layer.size());
+    for (int64_t l = 0; l < static_cast<int64_t>(by_layer.size()); ++l) out[PositionOf(l)] = by_layer[l];
+    return out;
+  }
+  // Per-reduction-dtype scalar add computations (named; emitted with the module's computations).
+  std::string Reducer(DType t);
+  absl::flat_hash_map<DType, std::string> reducers_;
+  std::string reducer_text_;
+  // In a loop body (circular): per-stage [S] values of the schedule and the weights of slot j
+  // picked per stage (a masked sum over the stage's R slots: the stages use different slots).
+  std::string PickWeight(std::string& b, const std::string& w, int64_t k, const std::string& j);
+  // The circular buffer of microbatches that wait for stage `stage` to start their next repeat:
+  // the rotated-in value is stored at microbatch (t - S) mod M, and the one for t mod M is read.
+  std::string CircularInput(std::string& b, const std::string& t, const std::string& state, std::string* circ, int64_t stage);
   DType act_type_ = DType::kF32;
   std::vector<int64_t> rest_;     // activation dims after the batch
   std::vector<int64_t> mb_dims_;  // [mb, rest...]
@@ -211,6 +244,7 @@ std::string Generator::StateShape(bool backward) const {
   for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
   if (backward)
     for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+  if (circular_) parts.push_back(done);  // the microbatches waiting for their next repeat
   return fmt::format("({})", fmt::join(parts, ", "));
 }
 
@@ -220,16 +254,17 @@ std::string Generator::StateSharding(bool backward) const {
                                     ShardingText(r + 2, true, 2), ShardingText(r + 3, true, 3)};
   for (int pass = 0; pass < (backward ? 2 : 1); ++pass)
     for (const auto& [t, d] : weight_shapes_) parts.push_back(ShardingText(static_cast<int64_t>(d.size()) + 2, true, -1));
+  if (circular_) parts.push_back(ShardingText(r + 2, true, 2));
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
 
 std::string Generator::Collect(std::string& b, const std::string& cur, const std::string& buf, const std::string& t,
-                               int64_t stage) {
+                               int64_t stage, int64_t offset) {
   const int64_t rank = static_cast<int64_t>(mb_dims_.size());
   const std::vector<int64_t> dims = Cat({S_, M_}, mb_dims_);
   const std::string shape = ShapeText(act_type_, dims), ss = ShapeText(DType::kS32, {S_, M_}),
                     ps = ShapeText(DType::kPred, {S_, M_});
-  std::string mo = Emit(b, "pipe.mb", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)));
+  std::string mo = Emit(b, "pipe.mb", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, offset)));
   std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ps,
                                                     Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", ss)),
                                                     Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", ss, mo))));
@@ -251,6 +286,80 @@ std::string Generator::Extract(std::string& b, const std::string& loop, int64_t 
   std::string one = Emit(b, "pipe.done", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({1, M_}, mb_dims_)), all,
                                                      fmt::join(spec, ", ")));
   return Emit(b, "pipe.done", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({M_}, mb_dims_)), one));
+}
+
+std::string Generator::Rotate(std::string& b, const std::string& cur, bool up) {
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  auto part = [&](int64_t from, int64_t to) {
+    std::vector<std::string> spec = {fmt::format("[{}:{}]", from, to)};
+    for (int64_t d : mb_dims_) spec.push_back(fmt::format("[0:{}]", d));
+    return Emit(b, "pipe.shift", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({to - from}, mb_dims_)), cur,
+                                             fmt::join(spec, ", ")));
+  };
+  if (S_ == 1) return cur;
+  std::string first = up ? part(S_ - 1, S_) : part(1, S_);
+  std::string second = up ? part(0, S_ - 1) : part(0, 1);
+  return Emit(b, "pipe.shift", fmt::format("{} concatenate({}, {}), dimensions={{0}}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)),
+                                           first, second, ShardingText(rank + 1, true, 1)));
+}
+
+std::string Generator::Reducer(DType t) {
+  auto it = reducers_.find(t);
+  if (it != reducers_.end()) return it->second;
+  const std::string name = module_->UniqueName(fmt::format("pipe.add_{}", DTypeName(t)));
+  const std::string ty(DTypeName(t));
+  reducer_text_ += fmt::format("{0} {{\n  {0}.a = {1}[] parameter(0)\n  {0}.b = {1}[] parameter(1)\n  ROOT {0}.sum = {1}[] add({0}.a, {0}.b)\n}}\n\n",
+                               name, ty);
+  reducers_[t] = name;
+  return name;
+}
+
+std::string Generator::PickWeight(std::string& b, const std::string& w, int64_t k, const std::string& j) {
+  const auto& [wt, wd] = weight_shapes_[k];
+  const std::vector<int64_t> dims = Cat({S_, R_}, wd);
+  const std::string iota = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", ShapeText(DType::kS32, dims)));
+  const std::string jb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", ShapeText(DType::kS32, dims), j));
+  const std::string at = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, dims), iota, jb));
+  const std::string zero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
+  const std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(wt, dims), zero));
+  const std::string picked = Emit(b, "pipe.w", fmt::format("{} select({}, {}, {})", ShapeText(wt, dims), at, w, zeros));
+  return Emit(b, "pipe.w", fmt::format("{} reduce({}, {}), dimensions={{1}}, to_apply={}, sharding={}", ShapeText(wt, Cat({S_}, wd)),
+                                        picked, zero, Reducer(wt), ShardingText(static_cast<int64_t>(wd.size()) + 1, true, -1)));
+}
+
+std::string Generator::CircularInput(std::string& b, const std::string& t, const std::string& state, std::string* circ,
+                                     int64_t stage) {
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> dims = Cat({S_, M_}, mb_dims_);
+  const std::string shape = ShapeText(act_type_, dims), ss = ShapeText(DType::kS32, {S_, M_}), ps = ShapeText(DType::kPred, {S_, M_});
+  auto mod_m = [&](const std::string& v) {  // v mod M for v >= 0
+    std::string q = Emit(b, "pipe.q", fmt::format("s32[] divide({}, {})", v, Const(b, DType::kS32, M_)));
+    std::string qm = Emit(b, "pipe.q", fmt::format("s32[] multiply({}, {})", q, Const(b, DType::kS32, M_)));
+    return Emit(b, "pipe.q", fmt::format("s32[] subtract({}, {})", v, qm));
+  };
+  const std::string iota_s = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=0", ss));
+  const std::string iota_m = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", ss));
+  auto at = [&](const std::string& iota, const std::string& v) {
+    std::string vb = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", ss, v));
+    return Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ps, iota, vb));
+  };
+  // Store what arrived at `stage` (the other end's output of the previous iteration).
+  const std::string arrived = Emit(b, "pipe.q", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_)));
+  const std::string ready = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=GE", arrived, Const(b, DType::kS32, 0)));
+  const std::string ready_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ps, ready));
+  std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", ps, at(iota_s, Const(b, DType::kS32, stage)), at(iota_m, mod_m(arrived))));
+  mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", ps, mask, ready_b));
+  const std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims), mask));
+  const std::string state_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", shape, state, Dims(Cat({0}, Range(2, rank + 2)))));
+  *circ = Emit(b, "pipe.circ", fmt::format("{} select({}, {}, {}), sharding={}", shape, mask_b, state_b, *circ, ShardingText(rank + 2, true, 2)));
+  // Read microbatch t mod M (each stage its own row; only `stage`'s is used).
+  const std::string read_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims),
+                                                            at(iota_m, mod_m(t))));
+  const std::string zero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  const std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", shape, zero));
+  const std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", shape, read_b, *circ, zeros));
+  return Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1}}, to_apply={}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)),
+                                        picked, zero, Reducer(act_type_), ShardingText(rank + 1, true, 1)));
 }
 
 std::string Generator::Condition(const std::string& name, const std::string& state_shape) {
@@ -279,6 +388,7 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
   std::vector<std::string> w;
   for (int64_t k = 0; k < K_; ++k)
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
+  std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_) : "";
   const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
   // Stage 0 takes microbatch t (clamped: past the last one its results are never kept).
   std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
@@ -291,21 +401,43 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
   std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
   std::string zero_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), zero));
   std::string first = Emit(b, "pipe.first", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, zero_full));
+  if (circular_) {
+    // Past the first repeat, stage 0 takes microbatch t mod M back from the last stage.
+    std::string back = CircularInput(b, t, state, &circ, 0);
+    std::string fresh = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=LT", t, Const(b, DType::kS32, M_)));
+    std::string fresh_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kPred, sdims), fresh));
+    xt_b = Emit(b, "pipe.xt", fmt::format("{} select({}, {}, {})", act_s, fresh_b, xt_b, back));
+  }
   std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, first, xt_b, state,
                                                    ShardingText(rank + 1, true, 1)));
-  // Stage s works on microbatch t - s.
+  // Stage s works on virtual step t - s: microbatch (t - s) mod M of repeat (t - s) div M.
   std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
   std::string tb = Emit(b, "pipe.t", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, t));
   std::string m = Emit(b, "pipe.mb", fmt::format("s32[{}] subtract({}, {})", S_, tb, sid));
+  std::string jbase;  // per stage: the slot of the group's first layer (circular)
+  if (circular_) {
+    const std::string mb = Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, M_)));
+    const std::string q = Emit(b, "pipe.q", fmt::format("s32[{}] divide({}, {})", S_, m, mb));
+    m = Emit(b, "pipe.mb", fmt::format("s32[{}] subtract({}, {})", S_, m,
+                                       Emit(b, "pipe.q", fmt::format("s32[{}] multiply({}, {})", S_, q, mb))));
+    jbase = Emit(b, "pipe.j", fmt::format("s32[{}] multiply({}, {})", S_, q,
+                                          Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, G_)))));
+  }
   const std::string smr = ShapeText(DType::kS32, {S_, M_, R_}), pmr = ShapeText(DType::kPred, {S_, M_, R_});
   std::string iota_m = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", smr));
   std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
   std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
   std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
-  for (int64_t r = 0; r < R_; ++r) {
-    // Store the layer's input at [s, t - s, r] (no slot matches when t - s is out of range).
-    std::string rc = Const(b, DType::kS32, r);
+  for (int64_t r = 0; r < (circular_ ? G_ : R_); ++r) {
+    // Store the layer's input at [s, t - s, r] (no slot matches when t - s is out of range);
+    // circular: at [s, microbatch, slot of group layer r].
+    std::string rc = Const(b, DType::kS32, r), j;
     std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, rc));
+    if (circular_) {
+      j = Emit(b, "pipe.j", fmt::format("s32[{}] add({}, {})", S_, jbase,
+                                        Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, rc))));
+      rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", smr, j));
+    }
     std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
     std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
     std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}", ShapeText(DType::kPred, stash_dims), mask));
@@ -315,6 +447,10 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
     std::vector<std::string> args = {cur};
     for (int64_t k = 0; k < K_; ++k) {
       const auto& [wt, wd] = weight_shapes_[k];
+      if (circular_) {
+        args.push_back(PickWeight(b, w[k], k, j));
+        continue;
+      }
       std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
       for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
       std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
@@ -324,15 +460,17 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
                                             ShardingText(rank + 1, true, 1)));
   }
   // The last stage finishes microbatch t - (S-1).
-  outs = Collect(b, cur, outs, t, S_ - 1);
+  outs = Collect(b, cur, outs, t, S_ - 1, S_ - 1 + (Rc_ - 1) * M_);
   // Shift: stage s+1's next input is stage s's output; stage 0's is zeros. A pad by one on the
   // stage-sharded dim (low 1, high -1) partitions to one collective-permute between neighbours.
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
-  std::string next = Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
-                                                       ShiftPadding(/*up=*/true), ShardingText(rank + 1, true, 1)));
+  std::string next = circular_ ? Rotate(b, cur, /*up=*/true)
+                               : Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
+                                                                   ShiftPadding(/*up=*/true), ShardingText(rank + 1, true, 1)));
   std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
   std::vector<std::string> elems = {t1, next, xs, outs, stash};
   elems.insert(elems.end(), w.begin(), w.end());
+  if (circular_) elems.push_back(circ);
   std::string root = module_->UniqueName("pipe.next");
   b += fmt::format("  ROOT {} = {} tuple({}), sharding={}\n", root, state_shape, fmt::join(elems, ", "), StateSharding(false));
   return fmt::format("{} {{\n{}}}\n\n", name, b);
@@ -356,6 +494,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
   for (int64_t k = 0; k < K_; ++k)
     acc.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + K_ + k));
+  std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + 2 * K_) : "";
   const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
   // The last stage takes microbatch t's cotangent.
   std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
@@ -368,6 +507,13 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
   std::string last_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), Const(b, DType::kS32, S_ - 1)));
   std::string is_last = Emit(b, "pipe.last", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, last_full));
+  if (circular_) {
+    // Past the first (last-layer) repeat, the last stage takes microbatch t mod M back from stage 0.
+    std::string back = CircularInput(b, t, g, &circ, S_ - 1);
+    std::string fresh = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=LT", t, Const(b, DType::kS32, M_)));
+    std::string fresh_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kPred, sdims), fresh));
+    dyt_b = Emit(b, "pipe.dy", fmt::format("{} select({}, {}, {})", act_s, fresh_b, dyt_b, back));
+  }
   std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, is_last, dyt_b, g, ShardingText(rank + 1, true, 1)));
   // Stage s works on microbatch t - (S-1-s).
   std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
@@ -376,8 +522,19 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   std::string lo = Emit(b, "pipe.ok", fmt::format("pred[{}] compare({}, {}), direction=GE", S_, m,
                                                   Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, zero))));
   std::string hi = Emit(b, "pipe.ok", fmt::format("pred[{}] compare({}, {}), direction=LT", S_, m,
-                                                  Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, M_)))));
+                                                  Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, M_ * Rc_)))));
   std::string valid = Emit(b, "pipe.ok", fmt::format("pred[{}] and({}, {})", S_, lo, hi));
+  std::string jbase;  // per stage: the slot of the group's first layer (circular: repeat Rc-1-q)
+  if (circular_) {
+    const std::string mb = Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, M_)));
+    const std::string q = Emit(b, "pipe.q", fmt::format("s32[{}] divide({}, {})", S_, m, mb));
+    m = Emit(b, "pipe.mb", fmt::format("s32[{}] subtract({}, {})", S_, m,
+                                       Emit(b, "pipe.q", fmt::format("s32[{}] multiply({}, {})", S_, q, mb))));
+    const std::string rev = Emit(b, "pipe.q", fmt::format("s32[{}] subtract({}, {})", S_,
+                                                          Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, Rc_ - 1))), q));
+    jbase = Emit(b, "pipe.j", fmt::format("s32[{}] multiply({}, {})", S_, rev,
+                                          Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, G_)))));
+  }
   const std::string smr = ShapeText(DType::kS32, {S_, M_, R_}), pmr = ShapeText(DType::kPred, {S_, M_, R_});
   std::string iota_m = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", smr));
   std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
@@ -388,9 +545,14 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   std::string valid_sr = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", pr, valid));
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
   std::string stash_zero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", stash_s, fzero));
-  for (int64_t r = R_ - 1; r >= 0; --r) {
-    std::string rc = Const(b, DType::kS32, r);
+  for (int64_t r = (circular_ ? G_ : R_) - 1; r >= 0; --r) {
+    std::string rc = Const(b, DType::kS32, r), j;
     std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, rc));
+    if (circular_) {
+      j = Emit(b, "pipe.j", fmt::format("s32[{}] add({}, {})", S_, jbase,
+                                        Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, rc))));
+      rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", smr, j));
+    }
     std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
     std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
     std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}", ShapeText(DType::kPred, stash_dims), mask));
@@ -403,17 +565,22 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
     for (int64_t k = 0; k < K_; ++k) {
       const auto& [wt, wd] = weight_shapes_[k];
-      std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
-      for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
-      std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
-      args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
+      if (circular_) {
+        args.push_back(PickWeight(b, w[k], k, j));
+      } else {
+        std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
+        for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+        std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
+        args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
+      }
       grad_shapes.push_back(ShapeText(wt, Cat({S_}, wd)));
       grad_shardings.push_back(ShardingText(static_cast<int64_t>(wd.size()) + 1, true, -1));
     }
     args.push_back(cur);
     std::string res = Emit(b, "pipe.layer", fmt::format("({}) call({}), to_apply={}, sharding={{{}}}", fmt::join(grad_shapes, ", "),
                                                                 fmt::join(args, ", "), layer, fmt::join(grad_shardings, ", ")));
-    std::string rsr = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", sr, rc));
+    std::string rsr = circular_ ? Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", sr, j))
+                                : Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", sr, rc));
     std::string at_sr = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pr, iota_sr, rsr));
     std::string keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
     for (int64_t k = 0; k < K_; ++k) {
@@ -432,14 +599,16 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
   }
   // Stage 0 finishes microbatch t - (S-1).
-  dxs = Collect(b, cur, dxs, t, 0);
+  dxs = Collect(b, cur, dxs, t, 0, S_ - 1 + (Rc_ - 1) * M_);
   // Shift: stage s-1's next cotangent is stage s's input cotangent (pad low -1, high 1).
-  std::string next = Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
-                                                       ShiftPadding(/*up=*/false), ShardingText(rank + 1, true, 1)));
+  std::string next = circular_ ? Rotate(b, cur, /*up=*/false)
+                               : Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
+                                                                   ShiftPadding(/*up=*/false), ShardingText(rank + 1, true, 1)));
   std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
   std::vector<std::string> elems = {t1, next, dys, dxs, stash};
   elems.insert(elems.end(), w.begin(), w.end());
   elems.insert(elems.end(), acc.begin(), acc.end());
+  if (circular_) elems.push_back(circ);
   std::string root = module_->UniqueName("pipe.next");
   b += fmt::format("  ROOT {} = {} tuple({}), sharding={}\n", root, state_shape, fmt::join(elems, ", "), StateSharding(true));
   return fmt::format("{} {{\n{}}}\n\n", name, b);
@@ -461,8 +630,9 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
       continue;
     }
     std::vector<std::string> parts;
-    for (int64_t l = 0; l < L_; ++l)
-      parts.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({1}, wd)), chain_.weights[l][k]->name())));
+    for (int64_t pos = 0; pos < L_; ++pos)
+      parts.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({1}, wd)),
+                                                    chain_.weights[LayerAt(pos / R_, pos % R_)][k]->name())));
     // Replicated as the source's weights are: each stage then keeps its block (a local slice).
     std::string all = Emit(b, "pipe.w", fmt::format("{} concatenate({}), dimensions={{0}}, sharding={{replicated}}",
                                                     ShapeText(wt, Cat({L_}, wd)), fmt::join(parts, ", ")));
@@ -477,6 +647,7 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
                                     xs, zeros(Cat({S_, M_}, mb_dims_), ShardingText(rank + 2, true, 2)),
                                     zeros(Cat({S_, M_, R_}, mb_dims_), ShardingText(rank + 3, true, 3))};
   elems.insert(elems.end(), stacked_.begin(), stacked_.end());
+  if (circular_) elems.push_back(zeros(Cat({S_, M_}, mb_dims_), ShardingText(rank + 2, true, 2)));
   const std::string shape = StateShape(false);
   std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(false)));
   std::string loop = Emit(b, "pipe.forward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(false)));
@@ -510,6 +681,9 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
     elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), z,
                                                       ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1))));
   }
+  if (circular_)
+    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
+                                                      fzero, ShardingText(rank + 2, true, 2))));
   const std::string shape = StateShape(true);
   std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(true)));
   std::string loop = Emit(b, "pipe.backward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(true)));
@@ -542,7 +716,7 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
     for (int64_t l = 0; l < L_; ++l)
       for (const Instruction* u : chain_.backward_calls[l]->users()) {
         if (u->tuple_index() != k + 1 || std::find(used.begin(), used.end(), u) == used.end()) continue;
-        std::vector<std::string> spec = {fmt::format("[{}:{}]", l, l + 1)};
+        std::vector<std::string> spec = {fmt::format("[{}:{}]", PositionOf(l), PositionOf(l) + 1)};
         for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
         std::string one = Emit(b, "pipe.grad", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({1}, wd)), flat, fmt::join(spec, ", ")));
         b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), one);
@@ -553,7 +727,8 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
 
 std::string Generator::LayerSlice(const std::string& stacked, int64_t l, const std::string& name, const Shape& shape) {
   std::string b;
-  std::vector<std::string> spec = {fmt::format("[{}:{}]", l / R_, l / R_ + 1), fmt::format("[{}:{}]", l % R_, l % R_ + 1)};
+  const int64_t pos = PositionOf(l);
+  std::vector<std::string> spec = {fmt::format("[{}:{}]", pos / R_, pos / R_ + 1), fmt::format("[{}:{}]", pos % R_, pos % R_ + 1)};
   for (int64_t d : shape.dims()) spec.push_back(fmt::format("[0:{}]", d));
   std::string one = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(shape.dtype(), Cat({1, 1}, shape.dims())),
                                                   stacked, fmt::join(spec, ", ")));
@@ -628,11 +803,23 @@ StatusOr<PipelineResult> Generator::Run() {
   if (B_ % M_ != 0)
     return InvalidArgument("pipeline: --microbatches {} does not divide the batch {} (dim 0 of the layer input %{})", M_, B_,
                            chain_.input->name());
-  if (o_.schedule == Schedule::kCircular)
-    return Unimplemented("pipeline: --schedule circular is not implemented yet (only gpipe)");
   R_ = L_ / S_;
+  circular_ = o_.schedule == Schedule::kCircular;
+  if (circular_) {
+    Rc_ = o_.repeats > 0 ? o_.repeats : R_;
+    if (R_ % Rc_ != 0)
+      return InvalidArgument("pipeline: --repeats {} does not divide the {} layers per stage ({} layers / {} stages)", Rc_, R_,
+                             L_, S_);
+    if (M_ < S_)
+      return InvalidArgument("pipeline: --schedule circular needs --microbatches ({}) >= --stages ({}): a microbatch "
+                             "re-enters stage 0 M iterations after it left it",
+                             M_, S_);
+  } else if (o_.repeats > 1) {
+    return InvalidArgument("pipeline: --repeats {} needs --schedule circular", o_.repeats);
+  }
+  G_ = R_ / Rc_;
   mb_ = B_ / M_;
-  T_ = M_ + S_ - 1;
+  T_ = M_ * Rc_ + S_ - 1;
   act_type_ = act.dtype();
   rest_.assign(act.dims().begin() + 1, act.dims().end());
   mb_dims_ = Cat({mb_}, rest_);
@@ -684,15 +871,13 @@ StatusOr<PipelineResult> Generator::Run() {
   const std::string bwd_name = module_->UniqueName(bwd->name() + ".pipelined");
   ASSIGN_OR_RETURN(std::string fwd_text, EmitStagedLayer(*fwd, fb, fwd_name, *module_));
   ASSIGN_OR_RETURN(std::string bwd_text, EmitStagedLayer(*bwd, bb, bwd_name, *module_));
-  reducer_ = module_->UniqueName("pipe.add");
-  const std::string ty(DTypeName(act_type_));
-  std::string text = fmt::format("{0} {{\n  {0}.a = {1}[] parameter(0)\n  {0}.b = {1}[] parameter(1)\n  ROOT {0}.sum = {1}[] add({0}.a, {0}.b)\n}}\n\n",
-                                 reducer_, ty);
-  text += fwd_text + "\n" + bwd_text + "\n";
+  reducer_ = Reducer(act_type_);
   const std::string fbody = module_->UniqueName("pipe.forward_body"), fcond = module_->UniqueName("pipe.forward_cond");
   const std::string bbody = module_->UniqueName("pipe.backward_body"), bcond = module_->UniqueName("pipe.backward_cond");
-  text += ForwardBody(fbody, fwd_name) + Condition(fcond, StateShape(false));
-  text += BackwardBody(bbody, bwd_name) + Condition(bcond, StateShape(true));
+  std::string loops = ForwardBody(fbody, fwd_name) + Condition(fcond, StateShape(false));
+  loops += BackwardBody(bbody, bwd_name) + Condition(bcond, StateShape(true));
+  // The reducers the bodies asked for come first (the parser reads callees before callers).
+  std::string text = reducer_text_ + fwd_text + "\n" + bwd_text + "\n" + loops;
 
   // The entry: the source's instructions in order, the chains replaced by the two blocks.
   const Computation* entry = module_->entry();
@@ -720,7 +905,7 @@ StatusOr<PipelineResult> Generator::Run() {
                             next_param++, ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1));
         std::vector<int64_t> sources;
         for (int64_t j = 0; j < L_; ++j) sources.push_back(chain_.weights[j][k]->parameter_number());
-        parameter_sources_.push_back(sources);
+        parameter_sources_.push_back(InPositionOrder(sources));
       }
       continue;
     }
@@ -738,7 +923,7 @@ StatusOr<PipelineResult> Generator::Run() {
                               ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())), next_param++, ShardingText(sh.rank() + 2, true, -1));
           std::vector<int64_t> sources;
           for (const Instruction* q : ps) sources.push_back(q->parameter_number());
-          parameter_sources_.push_back(sources);
+          parameter_sources_.push_back(InPositionOrder(sources));
         }
       }
     if (companion) continue;
@@ -789,7 +974,7 @@ StatusOr<PipelineResult> Generator::Run() {
           elems.push_back(first_name);
           shapes.push_back(ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())));
           shardings.push_back(ShardingText(sh.rank() + 2, true, -1));
-          result_sources_.push_back(first->root_indices);
+          result_sources_.push_back(InPositionOrder(first->root_indices));
           continue;
         }
         elems.push_back(i->operand(e)->name());
@@ -826,7 +1011,7 @@ StatusOr<PipelineResult> Generator::Run() {
     kept += PrintComputation(*c) + "\n";
   }
   text = kept + text;
-  PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .schedule = o_.schedule, .axis = o_.axis};
+  PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .repeats = Rc_, .schedule = o_.schedule, .axis = o_.axis};
   std::string header = fmt::format("HloModule {}, num_partitions={}, frontend_attributes={{spmdc_pipeline=\"{}\"}}\n\n",
                                    source_.name() + "_pipelined", N_ * S_, info.ToAttribute());
   text = header + text + fmt::format("ENTRY {} {{\n{}}}\n", entry->name(), body);

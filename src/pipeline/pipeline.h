@@ -49,6 +49,10 @@ struct PipelineOptions {
                              // divide by the data devices (else the microbatch is replicated)
   std::string axis = "stage";
   Schedule schedule = Schedule::kGpipe;
+  // Circular: each stage holds R groups of L/(S·R) layers and every microbatch passes the stages
+  // R times (layer group r·S + s on stage s); 0: R = L/S (one layer per group). R divides L/S;
+  // M >= S. GPipe: 1.
+  int64_t repeats = 0;
 };
 
 // The recognised repeated-layer form (see above).
@@ -70,12 +74,14 @@ StatusOr<LayerChain> FindLayerChain(const Module& module);
 // What the module-level frontend attribute `spmdc_pipeline` of a pipelined module records.
 struct PipelineInfo {
   int64_t stages = 0, microbatches = 0, layers = 0;
+  int64_t repeats = 1;  // R: circular repeats (1 for GPipe)
   Schedule schedule = Schedule::kGpipe;
   std::string axis;
   // The bubble: the fraction of every stage's iterations that are idle (both loops alike):
-  // GPipe (S-1)/(M+S-1).
+  // (S-1)/(M·R+S-1), GPipe's (S-1)/(M+S-1) with R = 1.
   double Bubble() const;
-  std::string ToAttribute() const;  // "stages=4;microbatches=8;layers=8;schedule=gpipe;axis=stage"
+  // "stages=4;microbatches=8;layers=8;schedule=gpipe;axis=stage" (circular: ";repeats=R" too)
+  std::string ToAttribute() const;
 };
 std::string ScheduleName(Schedule s);
 // The attribute of a module `PipelineModule` made; nullopt when it has none (or it is malformed).
@@ -102,8 +108,8 @@ StatusOr<std::vector<Literal>> ToSourceResults(const PipelineResult& result, con
                                                const Shape& source_result_shape);
 
 // InvalidArgument for options that do not fit the module (S not dividing the layers, M not
-// dividing the batch, naming both numbers); Unimplemented for forms it cannot pipeline
-// (including --schedule circular, not implemented).
+// dividing the batch, naming both numbers; circular with R not dividing L/S or M < S);
+// Unimplemented for forms it cannot pipeline.
 StatusOr<PipelineResult> PipelineModule(const Module& module, const PipelineOptions& options);
 
 }  // namespace spmdc::pipeline

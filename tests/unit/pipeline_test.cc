@@ -106,11 +106,18 @@ TEST(Pipeline, BadOptionsNameBothNumbers) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(r.status().message(), "pipeline: --microbatches 5 does not divide the batch 16 (dim 0 of the layer input %x)");
-  PipelineOptions circular = Options(4, 8);
+  PipelineOptions circular = Options(4, 2);
   circular.schedule = pipeline::Schedule::kCircular;
   r = PipelineModule(*m, circular);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("--microbatches (2) >= --stages (4)"), std::string::npos) << r.status();
+  circular = Options(4, 8);
+  circular.schedule = pipeline::Schedule::kCircular;
+  circular.repeats = 3;
+  r = PipelineModule(*m, circular);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "pipeline: --repeats 3 does not divide the 2 layers per stage (8 layers / 4 stages)");
 }
 
 TEST(Pipeline, BubbleFollowsTheSchedule) {
@@ -130,6 +137,16 @@ TEST(Pipeline, BubbleFollowsTheSchedule) {
   EXPECT_EQ(info->axis, "stage");
   EXPECT_DOUBLE_EQ(info->Bubble(), 3.0 / 11.0);
   EXPECT_FALSE(pipeline::ReadPipelineInfo(*m).has_value());
+  // Circular: M·R iterations of work in M·R+S-1.
+  PipelineOptions circular = Options(4, 8);
+  circular.schedule = pipeline::Schedule::kCircular;
+  auto c = PipelineModule(*m, circular);
+  ASSERT_TRUE(c.ok()) << c.status();
+  info = pipeline::ReadPipelineInfo(*c->module);
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->schedule, pipeline::Schedule::kCircular);
+  EXPECT_EQ(info->repeats, 2);
+  EXPECT_DOUBLE_EQ(info->Bubble(), 3.0 / 19.0);
 }
 
 // The loop bodies of the partitioned program: each has exactly one collective-permute (the
@@ -253,6 +270,25 @@ TEST(Pipeline, GptWithAdamStacksTheMoments) {
   // loss, 12 + 3 weights, 12 + 3 first moments, 12 + 3 second moments.
   EXPECT_EQ(r->result_sources.size(), 1u + 3 * 15);
   ExpectSameStep(*m, *r);
+}
+
+// Circular with 2 repeats: stage s holds layers s and s+4 (groups of one), so the stacked
+// weights list the layers 0, 4, 1, 5, 2, 6, 3, 7; the step verifies on 4 and on 4 x 2 devices.
+TEST(Pipeline, CircularGptVerifies) {
+  for (int64_t data : {1, 2}) {
+    auto m = Gpt(data, /*learning_rate=*/1.0f);
+    PipelineOptions o = Options(4, 8);
+    o.schedule = pipeline::Schedule::kCircular;
+    auto r = PipelineModule(*m, o);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->info.repeats, 2);
+    const auto chain = FindLayerChain(*m);
+    ASSERT_TRUE(chain.ok());
+    std::vector<int64_t> want;
+    for (int64_t l : {0, 4, 1, 5, 2, 6, 3, 7}) want.push_back(chain->weights[l][0]->parameter_number());
+    EXPECT_EQ(r->parameter_sources[2], want);
+    ExpectSameStep(*m, *r);
+  }
 }
 
 // A wrong pipeline must fail the comparison: the step with one microbatch's gradient left out

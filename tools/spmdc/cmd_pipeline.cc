@@ -1,5 +1,5 @@
 // spmdc pipeline IN --stages S --microbatches M [--axis stage] [--schedule gpipe|circular]
-//   [-o OUT] [--verify [--devices N] [--seed S]]
+//   [--repeats R] [-o OUT] [--verify [--devices N] [--seed S]]
 // GSPMD-style pipelining (src/pipeline/pipeline.h): prints the pipelined module. --verify runs
 // the source step on one device (the interpreter) and the pipelined program, propagated and
 // partitioned, on the in-process devices, on the same random inputs (the two modules share
@@ -27,6 +27,7 @@ struct PipelineArgs {
   int64_t microbatches = 0;
   std::string axis = "stage";
   std::string schedule = "gpipe";
+  int64_t repeats = 0;
   std::string out;
   bool verify = false;
   std::optional<int64_t> devices;
@@ -87,16 +88,18 @@ Status RunPipeline(const PipelineArgs& args) {
   options.microbatches = args.microbatches;
   options.axis = args.axis;
   options.schedule = args.schedule == "circular" ? pipeline::Schedule::kCircular : pipeline::Schedule::kGpipe;
+  options.repeats = args.repeats;
   const auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(pipeline::PipelineResult result, pipeline::PipelineModule(*module, options));
   ASSIGN_OR_RETURN(pipeline::LayerChain chain, pipeline::FindLayerChain(*module));
   const int64_t weight_slots = static_cast<int64_t>(chain.weights[0].size());
   const int64_t n = result.module->num_partitions();
   std::fprintf(stderr,
-               "pipeline: %lld layers in %lld stages x %lld microbatches (%s) on %lld devices (%lld per stage, batch "
+               "pipeline: %lld layers in %lld stages x %lld microbatches (%s%s) on %lld devices (%lld per stage, batch "
                "split over %lld), bubble %.1f%%, %lld of %lld weight slots stacked, in %.2f s\n",
                static_cast<long long>(result.info.layers), static_cast<long long>(result.info.stages),
                static_cast<long long>(result.info.microbatches), pipeline::ScheduleName(result.info.schedule).c_str(),
+               result.info.schedule == pipeline::Schedule::kCircular ? fmt::format(", {} repeats", result.info.repeats).c_str() : "",
                static_cast<long long>(n), static_cast<long long>(result.source_devices),
                static_cast<long long>(result.data_devices), 100 * result.info.Bubble(),
                static_cast<long long>(result.stacked_slots), static_cast<long long>(weight_slots), Seconds(start));
@@ -123,8 +126,10 @@ Command AddPipelineCommand(CLI::App& root) {
       ->required()
       ->check(IntegerIn(1, 1 << 20));
   app->add_option("--axis", args->axis, "name of the stage mesh axis (default stage)");
-  app->add_option("--schedule", args->schedule, "gpipe (default) or circular (not implemented: exit 3)")
-      ->check(OneOf({"gpipe", "circular"}));
+  app->add_option("--schedule", args->schedule, "gpipe (default) or circular")->check(OneOf({"gpipe", "circular"}));
+  app->add_option("--repeats", args->repeats,
+                  "circular: times every microbatch passes the stages (divides L/S; default L/S)")
+      ->check(IntegerIn(1, 1 << 16));
   AddOutput(app, args->out);
   app->add_flag("--verify", args->verify,
                 "run the source on one device and the pipelined program on the in-process devices; compare");

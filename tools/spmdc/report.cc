@@ -81,6 +81,7 @@ std::string ToJson(const CostReport& r, const HardwareProfile& hw, const std::op
                      {"microbatches", pipe->microbatches},
                      {"layers", pipe->layers},
                      {"schedule", pipeline::ScheduleName(pipe->schedule)},
+                     {"repeats", pipe->repeats},
                      {"axis", pipe->axis},
                      {"bubble", pipe->Bubble()},
                      {"devices_per_stage", per_stage},
@@ -169,12 +170,14 @@ std::string ToJson(const CostReport& r, const HardwareProfile& hw, const std::op
 // n / S devices, so each stage's memory is the per-device peak times its devices).
 std::string PipelineText(const pipeline::PipelineInfo& p, const CostReport& r) {
   const int64_t per_stage = std::max<int64_t>(1, r.num_partitions / p.stages);
+  const bool circular = p.schedule == pipeline::Schedule::kCircular;
   return fmt::format(
-      "pipeline: {} stages x {} microbatches ({}), bubble {:.1f}% = (S-1)/(M+S-1) = {}/{}, {} layers over mesh axis {}\n"
+      "pipeline: {} stages x {} microbatches ({}), bubble {:.1f}% = {} = {}/{}, {} layers over mesh axis {}\n"
       "  per-stage memory: peak {} per device x {} devices = {} (each of the {} stages)\n",
-      p.stages, p.microbatches, pipeline::ScheduleName(p.schedule), 100.0 * p.Bubble(), p.stages - 1,
-      p.microbatches + p.stages - 1, p.layers, p.axis, FormatBytes(r.memory.peak_bytes), per_stage,
-      FormatBytes(static_cast<double>(r.memory.peak_bytes) * per_stage), p.stages);
+      p.stages, p.microbatches, circular ? fmt::format("circular, {} repeats", p.repeats) : "gpipe", 100.0 * p.Bubble(),
+      circular ? "(S-1)/(M*R+S-1)" : "(S-1)/(M+S-1)", p.stages - 1, p.microbatches * p.repeats + p.stages - 1, p.layers,
+      p.axis, FormatBytes(r.memory.peak_bytes), per_stage, FormatBytes(static_cast<double>(r.memory.peak_bytes) * per_stage),
+      p.stages);
 }
 
 std::string ToText(const Module& module, const CostReport& r, const HardwareProfile& hw,
