@@ -24,6 +24,12 @@
 // along the stage dim with no communication). The layer bodies are vmapped over the stage dim
 // and rebatched to the microbatch (layer_batching.h).
 //
+// Circular (MaxText's circular pipeline): stage s holds R groups of L/(S·R) layers (group
+// r·S + s at slot r), both loops run M·R+S-1 iterations with stage s on virtual step t-s
+// (microbatch (t-s) mod M, repeat (t-s) div M), the shift is a rotation of the stage dim (the
+// last stage's output re-enters stage 0), and a microbatch that comes back before stage 0 takes
+// it waits in a per-stage buffer, which needs M >= S.
+//
 // Devices: the source's N devices (its annotations, e.g. a data axis) times S stages, device
 // d·S + s for the source's device d at stage s; every source sharding is kept over the source's
 // axes and replicated over the stages.
