@@ -32,6 +32,7 @@ std::string PipelineInfo::ToAttribute() const {
   std::string text = fmt::format("stages={};microbatches={};layers={};schedule={};axis={}", stages, microbatches, layers,
                                  ScheduleName(schedule), axis);
   if (schedule == Schedule::kCircular) text += fmt::format(";repeats={}", repeats);
+  if (!mesh.empty()) text += ";mesh=" + mesh;
   return text;
 }
 
@@ -55,6 +56,7 @@ std::optional<PipelineInfo> ReadPipelineInfo(const Module& module) {
       if (k == "layers") num(&info.layers);
       if (k == "repeats") num(&info.repeats);
       if (k == "axis") info.axis = std::string(v);
+      if (k == "mesh") info.mesh = std::string(v);
       if (k == "schedule") {
         schedule_ok = v == "gpipe" || v == "circular";
         info.schedule = v == "circular" ? Schedule::kCircular : Schedule::kGpipe;
@@ -1012,6 +1014,8 @@ StatusOr<PipelineResult> Generator::Run() {
   }
   text = kept + text;
   PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .repeats = Rc_, .schedule = o_.schedule, .axis = o_.axis};
+  info.mesh = N_ > 1 ? fmt::format("{}={},{}={}", data_ == N_ ? "data" : "source", N_, o_.axis, S_)
+                     : fmt::format("{}={}", o_.axis, S_);
   std::string header = fmt::format("HloModule {}, num_partitions={}, frontend_attributes={{spmdc_pipeline=\"{}\"}}\n\n",
                                    source_.name() + "_pipelined", N_ * S_, info.ToAttribute());
   text = header + text + fmt::format("ENTRY {} {{\n{}}}\n", entry->name(), body);

@@ -83,6 +83,10 @@ struct PipelineInfo {
   int64_t repeats = 1;  // R: circular repeats (1 for GPipe)
   Schedule schedule = Schedule::kGpipe;
   std::string axis;
+  // The device mesh, major to minor ("data=2,stage=4": device d·S + s), for describing
+  // collectives on named axes; the source's devices are "data" when the microbatch is split over
+  // all of them, else "source".
+  std::string mesh;
   // The bubble: the fraction of every stage's iterations that are idle (both loops alike):
   // (S-1)/(M·R+S-1), GPipe's (S-1)/(M+S-1) with R = 1.
   double Bubble() const;

@@ -261,6 +261,9 @@ StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Mo
   std::unique_ptr<Module> per_device;
   std::vector<std::string> partition_warnings;
   const std::optional<pipeline::PipelineInfo> pipe = pipeline::ReadPipelineInfo(*module);
+  // A pipelined module names its mesh (stages and the source's devices) unless --mesh does.
+  if (!args.mesh && pipe && !pipe->mesh.empty())
+    if (StatusOr<Mesh> mesh = Mesh::Parse(pipe->mesh); mesh.ok()) options.mesh = *mesh;
   if (args.partitioned) {
     per_device = std::move(module);
   } else {
