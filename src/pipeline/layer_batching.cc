@@ -423,10 +423,7 @@ StatusOr<std::string> Batcher::Run(const std::string& name) {
                     layer_.num_parameters());
   RETURN_IF_ERROR(Analyze());
   for (const Instruction* i : layer_.MakeInstructionPostOrder()) {
-    if (i->opcode() == Opcode::kParameter)
-      names_[i] = Fresh(i->name());
-    else
-      names_[i] = Fresh(i->name());
+    names_[i] = Fresh(i->name());
     ASSIGN_OR_RETURN(std::string rhs, EmitInstruction(i));
     body_ += fmt::format("  {}{} = {}\n", i == layer_.root() ? "ROOT " : "", names_[i], rhs);
   }

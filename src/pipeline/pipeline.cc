@@ -1,4 +1,4 @@
-// PipelineModule: the GPipe program of pipeline.h, written as HLO text around the source's own
+// PipelineModule: the program of pipeline.h (GPipe or circular), written as HLO text around the source's own
 // (printed) instructions and parsed back, so that the result is checked by the parser and the
 // verifier like any user module.
 #include "pipeline/pipeline.h"
@@ -137,9 +137,9 @@ class Generator {
   // Circular: the stage dim rotated by one (towards higher stages when `up`, the last stage's
   // value wrapping to stage 0, or the other way).
   std::string Rotate(std::string& b, const std::string& cur, bool up);
-  // In a loop body: `buf` [S, M, microbatch...] with stage `stage`'s slot of microbatch t-(S-1)
-  // set to that stage's `cur` (an elementwise select: the buffer stays split over the stages,
-  // and only `stage`'s devices ever hold results).
+  // In a loop body: `buf` [S, M, microbatch...] with stage `stage`'s slot of microbatch
+  // t - offset set to that stage's `cur` (an elementwise select: the buffer stays split over
+  // the stages, and only `stage`'s devices ever hold results).
   std::string Collect(std::string& b, const std::string& cur, const std::string& buf, const std::string& t, int64_t stage,
                       int64_t offset);
   // After a loop: stage `stage`'s [M, microbatch...] of the loop's element 3 (one broadcast).
@@ -392,7 +392,8 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
   std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_) : "";
   const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
-  // Stage 0 takes microbatch t (clamped: past the last one its results are never kept).
+  // Stage 0 takes microbatch t (clamped: past the last one its results are never kept, or,
+  // circular, it takes what comes back from the last stage).
   std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
   std::vector<std::string> starts(rank, zero);
   std::string xt = Emit(b, "pipe.xt", fmt::format("{} dynamic-slice({}, {}, {}), dynamic_slice_sizes={}",
@@ -461,7 +462,7 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
     cur = Emit(b, "pipe.layer", fmt::format("{} call({}), to_apply={}, sharding={}", act_s, fmt::join(args, ", "), layer,
                                             ShardingText(rank + 1, true, 1)));
   }
-  // The last stage finishes microbatch t - (S-1).
+  // The last stage finishes microbatch t - (S-1) (circular: of its last repeat).
   outs = Collect(b, cur, outs, t, S_ - 1, S_ - 1 + (Rc_ - 1) * M_);
   // Shift: stage s+1's next input is stage s's output; stage 0's is zeros. A pad by one on the
   // stage-sharded dim (low 1, high -1) partitions to one collective-permute between neighbours.
@@ -517,7 +518,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     dyt_b = Emit(b, "pipe.dy", fmt::format("{} select({}, {}, {})", act_s, fresh_b, dyt_b, back));
   }
   std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, is_last, dyt_b, g, ShardingText(rank + 1, true, 1)));
-  // Stage s works on microbatch t - (S-1-s).
+  // Stage s works on virtual step t - (S-1-s) (circular: microbatch mod M, repeat R-1 - div M).
   std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
   std::string tb = Emit(b, "pipe.t", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Emit(b, "pipe.t", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)))));
   std::string m = Emit(b, "pipe.mb", fmt::format("s32[{}] add({}, {})", S_, tb, sid));
@@ -600,7 +601,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     }
     cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
   }
-  // Stage 0 finishes microbatch t - (S-1).
+  // Stage 0 finishes microbatch t - (S-1) (circular: of its first-layer repeat).
   dxs = Collect(b, cur, dxs, t, 0, S_ - 1 + (Rc_ - 1) * M_);
   // Shift: stage s-1's next cotangent is stage s's input cotangent (pad low -1, high 1).
   std::string next = circular_ ? Rotate(b, cur, /*up=*/false)
@@ -624,7 +625,7 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
   std::string xs = Emit(b, "pipe.xs", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({mb_, M_}, rest_)), chain_.input->name()));
   std::vector<int64_t> perm = Cat({1, 0}, Range(2, rank + 1));
   xs = Emit(b, "pipe.xs", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, xs, Dims(perm), ShardingText(rank + 1, false, 1)));
-  // The weights stacked [S, L/S, ...] (layer s·L/S + r at [s, r]), split over the stages.
+  // The weights stacked [S, L/S, ...] (layer LayerAt(s, j) at [s, j]), split over the stages.
   for (int64_t k = 0; k < K_; ++k) {
     const auto& [wt, wd] = weight_shapes_[k];
     if (slot_of_[k] != nullptr) {
