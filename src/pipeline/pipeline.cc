@@ -33,6 +33,7 @@ std::string PipelineInfo::ToAttribute() const {
                                  ScheduleName(schedule), axis);
   if (schedule == Schedule::kCircular) text += fmt::format(";repeats={}", repeats);
   if (!mesh.empty()) text += ";mesh=" + mesh;
+  text += fmt::format(";stage_parameter_bytes={};stash_bytes={}", stage_parameter_bytes, stash_bytes);
   return text;
 }
 
@@ -57,6 +58,8 @@ std::optional<PipelineInfo> ReadPipelineInfo(const Module& module) {
       if (k == "repeats") num(&info.repeats);
       if (k == "axis") info.axis = std::string(v);
       if (k == "mesh") info.mesh = std::string(v);
+      if (k == "stage_parameter_bytes") num(&info.stage_parameter_bytes);
+      if (k == "stash_bytes") num(&info.stash_bytes);
       if (k == "schedule") {
         schedule_ok = v == "gpipe" || v == "circular";
         info.schedule = v == "circular" ? Schedule::kCircular : Schedule::kGpipe;
@@ -1017,6 +1020,12 @@ StatusOr<PipelineResult> Generator::Run() {
   PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .repeats = Rc_, .schedule = o_.schedule, .axis = o_.axis};
   info.mesh = N_ > 1 ? fmt::format("{}={},{}={}", data_ == N_ ? "data" : "source", N_, o_.axis, S_)
                      : fmt::format("{}={}", o_.axis, S_);
+  // Stacked parameters are split over the stages only; the stash over the stages and the data.
+  for (const StackedSlot& slot : slots_) {
+    info.stage_parameter_bytes += L_ * chain_.weights[0][slot.slot]->shape().byte_size() / S_;
+    for (const StackedSlot::Companion& c : slot.companions) info.stage_parameter_bytes += L_ * c.node->shape().byte_size() / S_;
+  }
+  info.stash_bytes = Shape(act_type_, Cat({M_, R_}, mb_dims_)).byte_size() / data_;
   std::string header = fmt::format("HloModule {}, num_partitions={}, frontend_attributes={{spmdc_pipeline=\"{}\"}}\n\n",
                                    source_.name() + "_pipelined", N_ * S_, info.ToAttribute());
   text = header + text + fmt::format("ENTRY {} {{\n{}}}\n", entry->name(), body);

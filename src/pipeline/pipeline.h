@@ -87,6 +87,11 @@ struct PipelineInfo {
   // collectives on named axes; the source's devices are "data" when the microbatch is split over
   // all of them, else "source".
   std::string mesh;
+  // Per device (so per stage device): the stacked layer parameters it stores (its stage's
+  // weights and their optimizer state) and the activation stash (the input of each of its L/S
+  // layers for each of the M microbatches, kept from the forward loop for the backward one).
+  int64_t stage_parameter_bytes = 0;
+  int64_t stash_bytes = 0;
   // The bubble: the fraction of every stage's iterations that are idle (both loops alike):
   // (S-1)/(M·R+S-1), GPipe's (S-1)/(M+S-1) with R = 1.
   double Bubble() const;

@@ -234,6 +234,15 @@ TEST(Pipeline, GptWeightsAreStackedOverTheStages) {
   EXPECT_EQ(r->result_sources[0], std::vector<int64_t>{0});
   EXPECT_EQ(r->result_sources[1], (std::vector<int64_t>{1, 13, 25, 37, 49, 61, 73, 85}));
   EXPECT_EQ(r->result_sources[15], std::vector<int64_t>{99});
+  // Per device: 2 of the 8 layers' 8416 f32 each; the stash holds 8 microbatches x 2 layers of
+  // [2, 8, 32] f32 inputs.
+  EXPECT_EQ(r->info.stage_parameter_bytes, 8 * 8416 * 4 / 4);
+  EXPECT_EQ(r->info.stash_bytes, 8 * 2 * 2 * 8 * 32 * 4);
+  auto info = pipeline::ReadPipelineInfo(*r->module);
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->stage_parameter_bytes, r->info.stage_parameter_bytes);
+  EXPECT_EQ(info->stash_bytes, r->info.stash_bytes);
+  EXPECT_EQ(info->mesh, "stage=4");
 }
 
 TEST(Pipeline, GptVerifiesOnFourDevices) {

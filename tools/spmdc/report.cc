@@ -85,7 +85,9 @@ std::string ToJson(const CostReport& r, const HardwareProfile& hw, const std::op
                      {"axis", pipe->axis},
                      {"bubble", pipe->Bubble()},
                      {"devices_per_stage", per_stage},
-                     {"per_stage_peak_memory_bytes", r.memory.peak_bytes * per_stage}};
+                     {"per_stage_peak_memory_bytes", r.memory.peak_bytes * per_stage},
+                     {"stage_parameter_bytes_per_device", pipe->stage_parameter_bytes},
+                     {"stash_bytes_per_device", pipe->stash_bytes}};
   }
   j["peak_memory_bytes"] = r.memory.peak_bytes;
   j["flops_per_device"] = r.time.flops;
@@ -173,11 +175,12 @@ std::string PipelineText(const pipeline::PipelineInfo& p, const CostReport& r) {
   const bool circular = p.schedule == pipeline::Schedule::kCircular;
   return fmt::format(
       "pipeline: {} stages x {} microbatches ({}), bubble {:.1f}% = {} = {}/{}, {} layers over mesh axis {}\n"
-      "  per-stage memory: peak {} per device x {} devices = {} (each of the {} stages)\n",
+      "  per-stage memory: peak {} per device x {} devices = {} (each of the {} stages); per device: stage weights "
+      "and optimizer state {}, activation stash {}\n",
       p.stages, p.microbatches, circular ? fmt::format("circular, {} repeats", p.repeats) : "gpipe", 100.0 * p.Bubble(),
       circular ? "(S-1)/(M*R+S-1)" : "(S-1)/(M+S-1)", p.stages - 1, p.microbatches * p.repeats + p.stages - 1, p.layers,
       p.axis, FormatBytes(r.memory.peak_bytes), per_stage, FormatBytes(static_cast<double>(r.memory.peak_bytes) * per_stage),
-      p.stages);
+      p.stages, FormatBytes(static_cast<double>(p.stage_parameter_bytes)), FormatBytes(static_cast<double>(p.stash_bytes)));
 }
 
 std::string ToText(const Module& module, const CostReport& r, const HardwareProfile& hw,
