@@ -210,6 +210,16 @@ class Generator {
   absl::flat_hash_set<std::string> replaced_;  // source instructions a stacked update replaces
   std::vector<StackedSlot> slots_;
   std::vector<std::vector<std::string>> companion_params_;  // per slot of slots_, per companion
+  // Shardings of a slot's stacked values: [S, R, ...] and one layer's [S, ...]: split over the
+  // stages, and over the source's devices as the source splits that weight (the same in every
+  // layer), so that other mesh axes stay as annotated.
+  std::vector<std::string> slot_sharding2_, slot_sharding1_;
+  std::vector<std::vector<std::string>> companion_sharding_;  // per slot of slots_, per companion
+  std::string Composed(const std::vector<const Instruction*>& per_layer, int64_t lead) const;
+  // The stacked sharding for a value of slot k's update of shape `shape`.
+  std::string UpdateSharding(int64_t k, const Shape& shape) const {
+    return shape == chain_.weights[0][k]->shape() ? slot_sharding2_[k] : ShardingText(shape.rank() + 2, true, -1);
+  }
   std::vector<std::vector<int64_t>> parameter_sources_, result_sources_;
 };
 
@@ -258,7 +268,7 @@ std::string Generator::StateSharding(bool backward) const {
   std::vector<std::string> parts = {"{replicated}", ShardingText(r + 1, true, 1), ShardingText(r + 1, false, 1),
                                     ShardingText(r + 2, true, 2), ShardingText(r + 3, true, 3)};
   for (int pass = 0; pass < (backward ? 2 : 1); ++pass)
-    for (const auto& [t, d] : weight_shapes_) parts.push_back(ShardingText(static_cast<int64_t>(d.size()) + 2, true, -1));
+    for (int64_t k = 0; k < K_; ++k) parts.push_back(slot_sharding2_[k]);
   if (circular_) parts.push_back(ShardingText(r + 2, true, 2));
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
@@ -291,6 +301,26 @@ std::string Generator::Extract(std::string& b, const std::string& loop, int64_t 
   std::string one = Emit(b, "pipe.done", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({1, M_}, mb_dims_)), all,
                                                      fmt::join(spec, ", ")));
   return Emit(b, "pipe.done", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({M_}, mb_dims_)), one));
+}
+
+std::string Generator::Composed(const std::vector<const Instruction*>& per_layer, int64_t lead) const {
+  const int64_t rank = per_layer[0]->shape().rank();
+  const std::string plain = ShardingText(rank + lead, true, -1);
+  const Sharding* s = per_layer[0]->sharding();
+  if (N_ == 1 || s == nullptr || s->IsReplicated() || !s->IsTiled() || s->IsManualSubgroup() ||
+      !(s->subgroup_types().empty() || s->ReplicateOnLastTileDim()) || s->tile_assignment().num_elements() != N_)
+    return plain;
+  for (const Instruction* w : per_layer)
+    if (!w->has_sharding() || w->sharding()->ToString(false) != s->ToString(false)) return plain;
+  const TileAssignment& ta = s->tile_assignment();
+  std::vector<int64_t> dims = {S_};
+  if (lead == 2) dims.push_back(1);
+  dims.insert(dims.end(), ta.dims().begin(), ta.dims().end());
+  std::vector<int64_t> devices;
+  for (int64_t st = 0; st < S_; ++st)
+    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(ta.At(i) * S_ + st);
+  return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","),
+                     s->ReplicateOnLastTileDim() ? " last_tile_dim_replicate" : "");
 }
 
 std::string Generator::Rotate(std::string& b, const std::string& cur, bool up) {
@@ -329,7 +359,7 @@ std::string Generator::PickWeight(std::string& b, const std::string& w, int64_t 
   const std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(wt, dims), zero));
   const std::string picked = Emit(b, "pipe.w", fmt::format("{} select({}, {}, {})", ShapeText(wt, dims), at, w, zeros));
   return Emit(b, "pipe.w", fmt::format("{} reduce({}, {}), dimensions={{1}}, to_apply={}, sharding={}", ShapeText(wt, Cat({S_}, wd)),
-                                        picked, zero, Reducer(wt), ShardingText(static_cast<int64_t>(wd.size()) + 1, true, -1)));
+                                        picked, zero, Reducer(wt), slot_sharding1_[k]));
 }
 
 std::string Generator::CircularInput(std::string& b, const std::string& t, const std::string& state, std::string* circ,
@@ -580,7 +610,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
         args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
       }
       grad_shapes.push_back(ShapeText(wt, Cat({S_}, wd)));
-      grad_shardings.push_back(ShardingText(static_cast<int64_t>(wd.size()) + 1, true, -1));
+      grad_shardings.push_back(slot_sharding1_[k]);
     }
     args.push_back(cur);
     std::string res = Emit(b, "pipe.layer", fmt::format("({}) call({}), to_apply={}, sharding={{{}}}", fmt::join(grad_shapes, ", "),
@@ -600,7 +630,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
       std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", acc_s,
                                                         Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
       std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", acc_s, keep_b, dw_b, wzero));
-      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, ShardingText(wr + 2, true, -1)));
+      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, slot_sharding2_[k]));
     }
     cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
   }
@@ -643,7 +673,7 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
     std::string all = Emit(b, "pipe.w", fmt::format("{} concatenate({}), dimensions={{0}}, sharding={{replicated}}",
                                                     ShapeText(wt, Cat({L_}, wd)), fmt::join(parts, ", ")));
     stacked_.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({}), sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), all,
-                                                     ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1))));
+                                                     slot_sharding2_[k])));
   }
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
   auto zeros = [&](const std::vector<int64_t>& dims, const std::string& sharding) {
@@ -685,7 +715,7 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
     const auto& [wt, wd] = weight_shapes_[k];
     std::string z = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
     elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), z,
-                                                      ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1))));
+                                                      slot_sharding2_[k])));
   }
   if (circular_)
     elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
@@ -766,7 +796,7 @@ std::string Generator::StackedUpdate(const StackedSlot& slot, size_t slot_index,
       case ZipNode::kOp: break;
     }
     const std::string shape = ShapeText(i->shape().dtype(), n.stacked ? Cat({S_, R_}, i->shape().dims()) : i->shape().dims());
-    const std::string sharding = n.stacked ? ", sharding=" + ShardingText(i->shape().rank() + 2, true, -1) : "";
+    const std::string sharding = n.stacked ? ", sharding=" + UpdateSharding(slot.slot, i->shape()) : "";
     std::string line = PrintInstruction(*i, PrintOptions{.print_metadata = false, .print_shardings = false});
     std::string rhs = line.substr(line.find(" = ") + 3);
     if (i->opcode() == Opcode::kConstant) {
@@ -791,7 +821,7 @@ std::string Generator::StackedUpdate(const StackedSlot& slot, size_t slot_index,
     const Shape& shape = o.node->shape();
     results->push_back(module_->UniqueName("pipe.new_" + o.node->name()));
     b += fmt::format("  {} = {} copy({}), sharding={}\n", results->back(), ShapeText(shape.dtype(), Cat({S_, R_}, shape.dims())),
-                     name.at(o.node), ShardingText(shape.rank() + 2, true, -1));
+                     name.at(o.node), UpdateSharding(slot.slot, shape));
   }
   return b;
 }
@@ -865,6 +895,18 @@ StatusOr<PipelineResult> Generator::Run() {
     for (const StackedSlot::Companion& c : slot.companions)
       companion_params_.back().push_back(module_->UniqueName("stacked." + c.node->name()));
   }
+  for (int64_t k = 0; k < K_; ++k) {
+    std::vector<const Instruction*> per_layer;
+    for (int64_t l = 0; l < L_; ++l) per_layer.push_back(chain_.weights[l][k]);
+    // Only weights taken stacked keep their own split; the others are stacked replicated.
+    const bool stacked = slot_of_[k] != nullptr;
+    slot_sharding2_.push_back(stacked ? Composed(per_layer, 2) : ShardingText(per_layer[0]->shape().rank() + 2, true, -1));
+    slot_sharding1_.push_back(stacked ? Composed(per_layer, 1) : ShardingText(per_layer[0]->shape().rank() + 1, true, -1));
+  }
+  for (const StackedSlot& slot : slots_) {
+    companion_sharding_.emplace_back();
+    for (const StackedSlot::Companion& c : slot.companions) companion_sharding_.back().push_back(Composed(c.params, 2));
+  }
   const Computation* fwd = module_->GetComputation(chain_.forward->name());
   const Computation* bwd = module_->GetComputation(chain_.backward->name());
   // The layer bodies, vmapped over the stages and on a microbatch.
@@ -908,7 +950,7 @@ StatusOr<PipelineResult> Generator::Run() {
       if (l == 0) {
         const auto& [wt, wd] = weight_shapes_[k];
         body += fmt::format("  {} = {} parameter({}), sharding={}\n", stacked_params_[k], ShapeText(wt, Cat({S_, R_}, wd)),
-                            next_param++, ShardingText(static_cast<int64_t>(wd.size()) + 2, true, -1));
+                            next_param++, slot_sharding2_[k]);
         std::vector<int64_t> sources;
         for (int64_t j = 0; j < L_; ++j) sources.push_back(chain_.weights[j][k]->parameter_number());
         parameter_sources_.push_back(InPositionOrder(sources));
@@ -926,7 +968,7 @@ StatusOr<PipelineResult> Generator::Run() {
           if (l != 0) continue;
           const Shape& sh = ps[0]->shape();
           body += fmt::format("  {} = {} parameter({}), sharding={}\n", companion_params_[si][c],
-                              ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())), next_param++, ShardingText(sh.rank() + 2, true, -1));
+                              ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())), next_param++, companion_sharding_[si][c]);
           std::vector<int64_t> sources;
           for (const Instruction* q : ps) sources.push_back(q->parameter_number());
           parameter_sources_.push_back(InPositionOrder(sources));
@@ -964,6 +1006,7 @@ StatusOr<PipelineResult> Generator::Run() {
       for (int64_t e = 0; e < i->operand_count(); ++e) {
         const StackedSlot::Output* first = nullptr;
         std::string first_name;
+        int64_t slot_k = -1;
         bool later = false;
         for (size_t k = 0; k < slots_.size(); ++k)
           for (size_t o = 0; o < slots_[k].outputs.size(); ++o) {
@@ -971,6 +1014,7 @@ StatusOr<PipelineResult> Generator::Run() {
             if (idx[0] == e) {
               first = &slots_[k].outputs[o];
               first_name = results[k][o];
+              slot_k = slots_[k].slot;
             }
             for (size_t l = 1; l < idx.size(); ++l) later |= idx[l] == e;
           }
@@ -979,7 +1023,7 @@ StatusOr<PipelineResult> Generator::Run() {
           const Shape& sh = first->node->shape();
           elems.push_back(first_name);
           shapes.push_back(ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())));
-          shardings.push_back(ShardingText(sh.rank() + 2, true, -1));
+          shardings.push_back(UpdateSharding(slot_k, sh));
           result_sources_.push_back(InPositionOrder(first->root_indices));
           continue;
         }
