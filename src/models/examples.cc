@@ -1,6 +1,7 @@
 #include "models/examples.h"
 
 #include "fmt/format.h"
+#include "models/gpt_pipeline.h"
 
 namespace spmdc {
 namespace {
@@ -36,6 +37,12 @@ const std::vector<Entry>& Entries() {
        [] { return BuildTransformerTrainingStep(AdamDataParallelOptions(8)); }},
       {{"moe", "GShard MoE transformer training step (top-2 gating over 8 experts, Adam), expert parallel over 4 devices", 4},
        [] { return BuildTransformerTrainingStep(MoeOptions(4)); }},
+      {{"gpt-pipeline", "8-layer GPT training step as repeated layer calls (B=16 S=8 D=32), for `spmdc pipeline`, one device", 1},
+       [] { return BuildGptPipelineTrainingStep(GptPipelineOptions{}); }},
+      {{"gpt-pipeline-dp", "gpt-pipeline, data parallel over 2 devices", 2},
+       [] { GptPipelineOptions o; o.data = 2; return BuildGptPipelineTrainingStep(o); }},
+      {{"gpt-pipeline-adam", "gpt-pipeline trained with Adam, one device", 1},
+       [] { GptPipelineOptions o; o.optimizer = "adam"; return BuildGptPipelineTrainingStep(o); }},
       {{"gpt3", "GPT-3 175B-shaped training step (96 layers, d_model 12288, bf16), data=8 x model=64 (512 devices)", 512},
        [] { return BuildTransformerTrainingStep(Gpt3Options()); }},
   };

@@ -21,5 +21,6 @@ Command AddExampleCommand(CLI::App& root);
 Command AddCalibrateCommand(CLI::App& root);
 Command AddSolveCommand(CLI::App& root);
 Command AddAutoCommand(CLI::App& root);
+Command AddPipelineCommand(CLI::App& root);
 
 }  // namespace spmdc::cli

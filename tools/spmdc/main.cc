@@ -40,7 +40,7 @@ int Main(int argc, char** argv) {
       AddExplainCommand(app), AddPartitionCommand(app), AddCompileCommand(app),
       AddRunCommand(app),     AddVerifyCommand(app),    AddReportCommand(app),
       AddExampleCommand(app), AddCalibrateCommand(app),   AddSolveCommand(app),
-      AddAutoCommand(app),
+      AddAutoCommand(app),    AddPipelineCommand(app),
   };
   for (Command& c : commands) c.app->footer(kCommandFooter);
 

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cost/cost.h"
 #include "fmt/format.h"
+#include "pipeline/pipeline.h"
 #include "nlohmann/json.hpp"
 #include "partitioner/partitioner.h"
 #include "partitioning.h"
@@ -70,9 +71,24 @@ Json BucketsJson(const std::vector<CostBucket>& buckets, const char* key_name) {
   return a;
 }
 
-std::string ToJson(const CostReport& r, const HardwareProfile& hw, const std::optional<Mesh>& mesh) {
+std::string ToJson(const CostReport& r, const HardwareProfile& hw, const std::optional<Mesh>& mesh,
+                   const std::optional<pipeline::PipelineInfo>& pipe) {
   Json j;
   j["num_partitions"] = r.num_partitions;
+  if (pipe) {
+    const int64_t per_stage = std::max<int64_t>(1, r.num_partitions / pipe->stages);
+    j["pipeline"] = {{"stages", pipe->stages},
+                     {"microbatches", pipe->microbatches},
+                     {"layers", pipe->layers},
+                     {"schedule", pipeline::ScheduleName(pipe->schedule)},
+                     {"repeats", pipe->repeats},
+                     {"axis", pipe->axis},
+                     {"bubble", pipe->Bubble()},
+                     {"devices_per_stage", per_stage},
+                     {"per_stage_peak_memory_bytes", r.memory.peak_bytes * per_stage},
+                     {"stage_parameter_bytes_per_device", pipe->stage_parameter_bytes},
+                     {"stash_bytes_per_device", pipe->stash_bytes}};
+  }
   j["peak_memory_bytes"] = r.memory.peak_bytes;
   j["flops_per_device"] = r.time.flops;
   j["step_time_seconds"] = r.time.overlapped_seconds;
@@ -151,8 +167,24 @@ std::string ToJson(const CostReport& r, const HardwareProfile& hw, const std::op
   return j.dump(2) + "\n";
 }
 
+// The pipeline line of a module `spmdc pipeline` made: its schedule, the bubble that schedule
+// implies, and the memory of one stage (every stage runs the same per-device program on
+// n / S devices, so each stage's memory is the per-device peak times its devices).
+std::string PipelineText(const pipeline::PipelineInfo& p, const CostReport& r) {
+  const int64_t per_stage = std::max<int64_t>(1, r.num_partitions / p.stages);
+  const bool circular = p.schedule == pipeline::Schedule::kCircular;
+  return fmt::format(
+      "pipeline: {} stages x {} microbatches ({}), bubble {:.1f}% = {} = {}/{}, {} layers over mesh axis {}\n"
+      "  per-stage memory: peak {} per device x {} devices = {} (each of the {} stages); per device: stage weights "
+      "and optimizer state {}, activation stash {}\n",
+      p.stages, p.microbatches, circular ? fmt::format("circular, {} repeats", p.repeats) : "gpipe", 100.0 * p.Bubble(),
+      circular ? "(S-1)/(M*R+S-1)" : "(S-1)/(M+S-1)", p.stages - 1, p.microbatches * p.repeats + p.stages - 1, p.layers,
+      p.axis, FormatBytes(r.memory.peak_bytes), per_stage, FormatBytes(static_cast<double>(r.memory.peak_bytes) * per_stage),
+      p.stages, FormatBytes(static_cast<double>(p.stage_parameter_bytes)), FormatBytes(static_cast<double>(p.stash_bytes)));
+}
+
 std::string ToText(const Module& module, const CostReport& r, const HardwareProfile& hw,
-                   const std::optional<Mesh>& mesh) {
+                   const std::optional<Mesh>& mesh, const std::optional<pipeline::PipelineInfo>& pipe) {
   std::string o;
   o += fmt::format("report: module {} on {} devices{}, hardware {} ({})\n", module.name(), r.num_partitions,
                    mesh ? " (mesh " + mesh->ToString() + ")" : "", hw.name, hw.description);
@@ -170,6 +202,7 @@ std::string ToText(const Module& module, const CostReport& r, const HardwareProf
     o += fmt::format("    {:>12}  {:<24} %{}{}{}{}\n", FormatBytes(v.bytes), v.shape, v.name, v.parameter ? " (parameter)" : "",
                      v.source.op_name.empty() ? "" : "  " + v.source.op_name, src.empty() ? "" : "  " + src);
   }
+  if (pipe) o += PipelineText(*pipe, r);
   const StepTime& t = r.time;
   o += fmt::format("step time: {} as scheduled (serial {}, critical path {}); compute {}, communication {}\n",
                    FormatSeconds(t.overlapped_seconds), FormatSeconds(t.serial_seconds), FormatSeconds(t.critical_path_seconds),
@@ -230,6 +263,10 @@ StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Mo
   }
   std::unique_ptr<Module> per_device;
   std::vector<std::string> partition_warnings;
+  const std::optional<pipeline::PipelineInfo> pipe = pipeline::ReadPipelineInfo(*module);
+  // A pipelined module names its mesh (stages and the source's devices) unless --mesh does.
+  if (!args.mesh && pipe && !pipe->mesh.empty())
+    if (StatusOr<Mesh> mesh = Mesh::Parse(pipe->mesh); mesh.ok()) options.mesh = *mesh;
   if (args.partitioned) {
     per_device = std::move(module);
   } else {
@@ -253,8 +290,8 @@ StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Mo
     out = ReportToHtml(
         ReportData{module.get(), per_device.get(), std::move(report), std::move(hw), options.mesh});
   } else {
-    out = args.format == "json" ? ToJson(report, hw, options.mesh)
-                                : ToText(*per_device, report, hw, options.mesh);
+    out = args.format == "json" ? ToJson(report, hw, options.mesh, pipe)
+                                : ToText(*per_device, report, hw, options.mesh, pipe);
   }
   return out;
 }

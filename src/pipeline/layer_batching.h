@@ -1,0 +1,43 @@
+// The per-stage form of a layer computation for GSPMD-style pipelining (AUTO.md §4.2): the
+// layer rewritten to run on a microbatch (its batch dim shrunk from B to B/M) of every stage at
+// once (a leading stage dim [S, ...] on every value that depends on the layer's parameters, a
+// vmap over stages). Values that depend on no parameter (constants, iotas, masks) stay
+// unstaged and are broadcast where they meet staged ones.
+//
+// Microbatching is exact only for a layer that treats examples independently: the batch dim of
+// each value is inferred from the batched parameters (elementwise ops keep it, broadcast /
+// transpose / reshape / dot / reduce move it, shapes it meets through broadcasts and iotas take
+// it), and a value that sums over the batch (a reduce or a dot contracting it: the weight
+// gradients of a backward layer) is a partial sum over the microbatch, which may only flow
+// linearly to a non-activation output (the pipeline then sums it over the microbatches). Any
+// other mixing of examples, and any opcode outside the supported families, is Unimplemented
+// naming the instruction.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "support/status.h"
+
+namespace spmdc::pipeline {
+
+struct LayerBatching {
+  int64_t stages = 1;        // S: the leading dim every staged value gets
+  int64_t batch = 1;         // B: the size of the batch dim of the batched parameters (dim 0)
+  int64_t microbatches = 1;  // M: divides B; batch dims shrink to B / M
+  // Parameters whose dim 0 is the batch (the activation, and a backward layer's cotangent).
+  std::vector<bool> batched_params;
+  // The root: an array batched on dim 0 (a forward layer), or a tuple whose element 0 is that
+  // and whose other elements are partial sums over the batch (a backward layer).
+  bool tuple_root = false;
+};
+
+// HLO text of the computation `name` (instruction names fresh in `module`, so the text can join
+// a module printed from it): parameters and root as `layer`'s, each with the leading stage dim
+// and batch dims shrunk.
+StatusOr<std::string> EmitStagedLayer(const Computation& layer, const LayerBatching& options,
+                                      const std::string& name, Module& module);
+
+}  // namespace spmdc::pipeline

@@ -1,0 +1,1162 @@
+// PipelineModule: the program of pipeline.h (GPipe or circular), written as HLO text around the source's own
+// (printed) instructions and parsed back, so that the result is checked by the parser and the
+// verifier like any user module.
+#include "pipeline/pipeline.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <numeric>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_split.h"
+#include "fmt/format.h"
+#include "hlo/parser.h"
+#include "hlo/printer.h"
+#include "ir/verifier.h"
+#include "pipeline/layer_batching.h"
+#include "pipeline/stacked_update.h"
+#include "sharding/sharding.h"
+
+namespace spmdc::pipeline {
+
+std::string ScheduleName(Schedule s) { return s == Schedule::kGpipe ? "gpipe" : "circular"; }
+
+double PipelineInfo::Bubble() const {
+  // Every stage works on M·R of the M·R+S-1 iterations of each loop (R = 1 for GPipe).
+  return static_cast<double>(stages - 1) / static_cast<double>(microbatches * repeats + stages - 1);
+}
+
+std::string PipelineInfo::ToAttribute() const {
+  std::string text = fmt::format("stages={};microbatches={};layers={};schedule={};axis={}", stages, microbatches, layers,
+                                 ScheduleName(schedule), axis);
+  if (schedule == Schedule::kCircular) text += fmt::format(";repeats={}", repeats);
+  if (!mesh.empty()) text += ";mesh=" + mesh;
+  text += fmt::format(";stage_parameter_bytes={};stash_bytes={}", stage_parameter_bytes, stash_bytes);
+  return text;
+}
+
+std::optional<PipelineInfo> ReadPipelineInfo(const Module& module) {
+  const KeyValueList* attrs = module.config().Get<KeyValueList>(AttrId::kFrontendAttributes);
+  if (attrs == nullptr) return std::nullopt;
+  for (const auto& [key, raw] : *attrs) {
+    if (key != "spmdc_pipeline") continue;
+    std::string value = raw;
+    if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+    PipelineInfo info;
+    bool schedule_ok = false;
+    for (absl::string_view piece : absl::StrSplit(value, ';')) {
+      std::string_view part(piece.data(), piece.size());
+      const size_t eq = part.find('=');
+      if (eq == std::string_view::npos) return std::nullopt;
+      std::string_view k = part.substr(0, eq), v = part.substr(eq + 1);
+      auto num = [&](int64_t* out) { *out = std::atoll(std::string(v).c_str()); };
+      if (k == "stages") num(&info.stages);
+      if (k == "microbatches") num(&info.microbatches);
+      if (k == "layers") num(&info.layers);
+      if (k == "repeats") num(&info.repeats);
+      if (k == "axis") info.axis = std::string(v);
+      if (k == "mesh") info.mesh = std::string(v);
+      if (k == "stage_parameter_bytes") num(&info.stage_parameter_bytes);
+      if (k == "stash_bytes") num(&info.stash_bytes);
+      if (k == "schedule") {
+        schedule_ok = v == "gpipe" || v == "circular";
+        info.schedule = v == "circular" ? Schedule::kCircular : Schedule::kGpipe;
+      }
+    }
+    if (info.stages < 1 || info.microbatches < 1 || info.repeats < 1 || !schedule_ok) return std::nullopt;
+    return info;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string Dims(const std::vector<int64_t>& v) { return fmt::format("{{{}}}", fmt::join(v, ",")); }
+std::string ShapeText(DType t, const std::vector<int64_t>& dims) { return Shape(t, dims).ToString(false); }
+std::vector<int64_t> Cat(std::vector<int64_t> a, const std::vector<int64_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+std::vector<int64_t> Range(int64_t from, int64_t to) {
+  std::vector<int64_t> r(std::max<int64_t>(0, to - from));
+  std::iota(r.begin(), r.end(), from);
+  return r;
+}
+
+// Source device d at stage s is device d·S + s: a source sharding keeps its tiles over the
+// source devices and is replicated over the stages.
+StatusOr<Sharding> Remap(const Sharding& s, int64_t stages) {
+  if (s.IsTuple()) {
+    std::vector<Sharding> elems;
+    for (const Sharding& e : s.tuple_elements()) {
+      ASSIGN_OR_RETURN(Sharding r, Remap(e, stages));
+      elems.push_back(r);
+    }
+    return Sharding::Tuple(std::move(elems));
+  }
+  if (s.IsReplicated()) return s;
+  if (!s.IsTiled() || !(s.subgroup_types().empty() || s.ReplicateOnLastTileDim()) || s.IsManualSubgroup())
+    return Unimplemented("pipeline: the sharding {} cannot be kept over the source's devices (only tiled and "
+                         "replicated shardings are)",
+                         s.ToString(false));
+  const TileAssignment& ta = s.tile_assignment();
+  std::vector<int64_t> dims = ta.dims();
+  if (s.ReplicateOnLastTileDim())
+    dims.back() *= stages;
+  else
+    dims.push_back(stages);
+  std::vector<int64_t> devices;
+  for (int64_t i = 0; i < ta.num_elements(); ++i)
+    for (int64_t st = 0; st < stages; ++st) devices.push_back(ta.At(i) * stages + st);
+  return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
+}
+
+class Generator {
+ public:
+  Generator(const Module& source, const LayerChain& chain, const PipelineOptions& o)
+      : source_(source), chain_(chain), o_(o) {}
+  StatusOr<PipelineResult> Run();
+
+ private:
+  // Appends `  name = rhs` to `out` with a fresh name from `hint`.
+  std::string Emit(std::string& out, const std::string& hint, const std::string& rhs) {
+    std::string n = module_->UniqueName(hint);
+    out += fmt::format("  {} = {}\n", n, rhs);
+    return n;
+  }
+  std::string Const(std::string& out, DType t, int64_t v) {
+    return Emit(out, "pipe.c", fmt::format("{} constant({})", ShapeText(t, {}), v));
+  }
+  // `{devices=[...]...}` of a [S, ...] value (stage on dim 0) or, with staged false, of a value
+  // replicated over the stages; its dim `batch_dim` split over the data devices when >= 0.
+  std::string ShardingText(int64_t rank, bool staged, int64_t batch_dim) const;
+  // Computations.
+  std::string ForwardBody(const std::string& name, const std::string& layer);
+  std::string BackwardBody(const std::string& name, const std::string& layer);
+  std::string Condition(const std::string& name, const std::string& state_shape);
+  std::string StateShape(bool backward) const;
+  // Circular: the stage dim rotated by one (towards higher stages when `up`, the last stage's
+  // value wrapping to stage 0, or the other way).
+  std::string Rotate(std::string& b, const std::string& cur, bool up);
+  // In a loop body: `buf` [S, M, microbatch...] with stage `stage`'s slot of microbatch
+  // t - offset set to that stage's `cur` (an elementwise select: the buffer stays split over
+  // the stages, and only `stage`'s devices ever hold results).
+  std::string Collect(std::string& b, const std::string& cur, const std::string& buf, const std::string& t, int64_t stage,
+                      int64_t offset);
+  // After a loop: stage `stage`'s [M, microbatch...] of the loop's element 3 (one broadcast).
+  std::string Extract(std::string& b, const std::string& loop, int64_t stage);
+  // The padding config of a shift by one stage: towards higher stages (`up`) or lower ones.
+  std::string ShiftPadding(bool up) const {
+    std::string p = up ? "1_-1" : "-1_1";
+    for (size_t d = 0; d < mb_dims_.size(); ++d) p += "x0_0";
+    return p;
+  }
+  std::string StateSharding(bool backward) const;
+  // The entry's instructions that replace the chains.
+  std::string ForwardBlock(const std::string& body, const std::string& cond);
+  std::string BackwardBlock(const std::string& body, const std::string& cond);
+
+  const Module& source_;
+  const LayerChain& chain_;
+  const PipelineOptions& o_;
+  std::unique_ptr<Module> module_;  // the source's clone: its shardings remapped, its names taken
+  int64_t S_ = 0, M_ = 0, L_ = 0, R_ = 0, K_ = 0, B_ = 0, mb_ = 0, N_ = 1, data_ = 1, T_ = 0;
+  // Circular schedule: each stage holds Rc_ groups of G_ layers (R_ = Rc_ · G_); stage s's slot
+  // j = r·G + g is layer (r·S + s)·G + g. GPipe: Rc_ = 1, G_ = R_ (slot j of stage s is layer
+  // s·R + j).
+  bool circular_ = false;
+  int64_t Rc_ = 1, G_ = 0;
+  int64_t LayerAt(int64_t s, int64_t j) const { return ((j / G_) * S_ + s) * G_ + j % G_; }
+  // Position s·R + j of layer l in the stacked [S, R, ...] buffers.
+  int64_t PositionOf(int64_t l) const {
+    const int64_t g = l % G_, block = l / G_;
+    return (block % S_) * R_ + (block / S_) * G_ + g;
+  }
+  std::vector<int64_t> InPositionOrder(const std::vector<int64_t>& by_layer) const {
+    std::vector<int64_t> out(by_layer.size());
+    for (int64_t l = 0; l < static_cast<int64_t>(by_layer.size()); ++l) out[PositionOf(l)] = by_layer[l];
+    return out;
+  }
+  // Per-reduction-dtype scalar add computations (named; emitted with the module's computations).
+  std::string Reducer(DType t);
+  absl::flat_hash_map<DType, std::string> reducers_;
+  std::string reducer_text_;
+  // In a loop body (circular): per-stage [S] values of the schedule and the weights of slot j
+  // picked per stage (a masked sum over the stage's R slots: the stages use different slots).
+  std::string PickWeight(std::string& b, const std::string& w, int64_t k, const std::string& j);
+  // The circular buffer of microbatches that wait for stage `stage` to start their next repeat:
+  // the rotated-in value is stored at microbatch (t - S) mod M, and the one for t mod M is read.
+  std::string CircularInput(std::string& b, const std::string& t, const std::string& state, std::string* circ, int64_t stage);
+  DType act_type_ = DType::kF32;
+  std::vector<int64_t> rest_;     // activation dims after the batch
+  std::vector<int64_t> mb_dims_;  // [mb, rest...]
+  std::vector<std::pair<DType, std::vector<int64_t>>> weight_shapes_;
+  std::string reducer_;
+  // The stacked update (stacked_update.h) of the entry: its instructions, before the root.
+  // `results` receives the stacked value of each of the slot's outputs.
+  std::string StackedUpdate(const StackedSlot& slot, size_t slot_index, std::vector<std::string>* results);
+  // Layer l's value (a per-layer parameter the entry still uses, named `name`) sliced from the
+  // stacked parameter.
+  std::string LayerSlice(const std::string& stacked, int64_t l, const std::string& name, const Shape& shape);
+
+  // Names in the entry of values the two blocks share.
+  std::string stash_;
+  std::vector<std::string> stacked_;           // per slot: the [S, L/S, ...] weights
+  std::vector<std::string> grads_;             // per slot: the [S, L/S, ...] summed gradients
+  std::vector<const StackedSlot*> slot_of_;    // per slot: its stacked update, or null
+  std::vector<std::string> stacked_params_;    // per slot with a stacked update: the parameter's name
+  absl::flat_hash_set<std::string> replaced_;  // source instructions a stacked update replaces
+  std::vector<StackedSlot> slots_;
+  std::vector<std::vector<std::string>> companion_params_;  // per slot of slots_, per companion
+  // Shardings of a slot's stacked values: [S, R, ...] and one layer's [S, ...]: split over the
+  // stages, and over the source's devices as the source splits that weight (the same in every
+  // layer), so that other mesh axes stay as annotated.
+  std::vector<std::string> slot_sharding2_, slot_sharding1_;
+  std::vector<std::vector<std::string>> companion_sharding_;  // per slot of slots_, per companion
+  std::string Composed(const std::vector<const Instruction*>& per_layer, int64_t lead) const;
+  // The stacked sharding for a value of slot k's update of shape `shape`.
+  std::string UpdateSharding(int64_t k, const Shape& shape) const {
+    return shape == chain_.weights[0][k]->shape() ? slot_sharding2_[k] : ShardingText(shape.rank() + 2, true, -1);
+  }
+  std::vector<std::vector<int64_t>> parameter_sources_, result_sources_;
+};
+
+std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim) const {
+  const int64_t n = N_ * S_;
+  if (n == 1) return "{replicated}";
+  std::vector<int64_t> tiles(rank, 1);
+  if (staged) tiles[0] = S_;
+  const bool split = batch_dim >= 0 && data_ > 1;
+  if (split) tiles[batch_dim] = data_;
+  const int64_t replicas = n / ((staged ? S_ : 1) * (split ? data_ : 1));
+  if (!staged && !split) return "{replicated}";
+  // Row-major over the tile array: the stage coordinate before the data one (both orders give
+  // device d·S + s); replicas (the source devices the value is not split over) last.
+  std::vector<int64_t> devices;
+  const int64_t stage_count = staged ? S_ : 1;
+  const int64_t data_count = split ? data_ : 1;
+  for (int64_t s = 0; s < stage_count; ++s)
+    for (int64_t d = 0; d < data_count; ++d)
+      for (int64_t r = 0; r < replicas; ++r) {
+        // Not split over a coordinate: it runs over the replicas (stages first, then devices).
+        int64_t stage = staged ? s : r % S_;
+        int64_t rest = staged ? r : r / S_;
+        int64_t dev = split ? d : rest;
+        devices.push_back(dev * S_ + stage);
+      }
+  if (replicas > 1) tiles.push_back(replicas);
+  return fmt::format("{{devices=[{}]{}{}}}", fmt::join(tiles, ","), fmt::join(devices, ","),
+                     replicas > 1 ? " last_tile_dim_replicate" : "");
+}
+
+std::string Generator::StateShape(bool backward) const {
+  const std::string act_s = ShapeText(act_type_, Cat({S_}, mb_dims_));
+  const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
+  const std::string done = ShapeText(act_type_, Cat({S_, M_}, mb_dims_));
+  std::vector<std::string> parts = {"s32[]", act_s, act_m, done, ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_))};
+  for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+  if (backward)
+    for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+  if (circular_) parts.push_back(done);  // the microbatches waiting for their next repeat
+  return fmt::format("({})", fmt::join(parts, ", "));
+}
+
+std::string Generator::StateSharding(bool backward) const {
+  const int64_t r = 1 + static_cast<int64_t>(rest_.size());  // rank of a microbatch
+  std::vector<std::string> parts = {"{replicated}", ShardingText(r + 1, true, 1), ShardingText(r + 1, false, 1),
+                                    ShardingText(r + 2, true, 2), ShardingText(r + 3, true, 3)};
+  for (int pass = 0; pass < (backward ? 2 : 1); ++pass)
+    for (int64_t k = 0; k < K_; ++k) parts.push_back(slot_sharding2_[k]);
+  if (circular_) parts.push_back(ShardingText(r + 2, true, 2));
+  return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+std::string Generator::Collect(std::string& b, const std::string& cur, const std::string& buf, const std::string& t,
+                               int64_t stage, int64_t offset) {
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> dims = Cat({S_, M_}, mb_dims_);
+  const std::string shape = ShapeText(act_type_, dims), ss = ShapeText(DType::kS32, {S_, M_}),
+                    ps = ShapeText(DType::kPred, {S_, M_});
+  std::string mo = Emit(b, "pipe.mb", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, offset)));
+  std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ps,
+                                                    Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", ss)),
+                                                    Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", ss, mo))));
+  std::string at_s = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ps,
+                                                    Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=0", ss)),
+                                                    Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ss,
+                                                                                  Const(b, DType::kS32, stage)))));
+  std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", ps, at_m, at_s));
+  std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims), mask));
+  std::string cur_b = Emit(b, "pipe.done", fmt::format("{} broadcast({}), dimensions={}", shape, cur, Dims(Cat({0}, Range(2, rank + 2)))));
+  return Emit(b, "pipe.done", fmt::format("{} select({}, {}, {}), sharding={}", shape, mask_b, cur_b, buf, ShardingText(rank + 2, true, 2)));
+}
+
+std::string Generator::Extract(std::string& b, const std::string& loop, int64_t stage) {
+  const std::vector<int64_t> dims = Cat({S_, M_}, mb_dims_);
+  std::string all = Emit(b, "pipe.done", fmt::format("{} get-tuple-element({}), index=3", ShapeText(act_type_, dims), loop));
+  std::vector<std::string> spec = {fmt::format("[{}:{}]", stage, stage + 1)};
+  for (int64_t d : Cat({M_}, mb_dims_)) spec.push_back(fmt::format("[0:{}]", d));
+  std::string one = Emit(b, "pipe.done", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({1, M_}, mb_dims_)), all,
+                                                     fmt::join(spec, ", ")));
+  return Emit(b, "pipe.done", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({M_}, mb_dims_)), one));
+}
+
+std::string Generator::Composed(const std::vector<const Instruction*>& per_layer, int64_t lead) const {
+  const int64_t rank = per_layer[0]->shape().rank();
+  const std::string plain = ShardingText(rank + lead, true, -1);
+  const Sharding* s = per_layer[0]->sharding();
+  if (N_ == 1 || s == nullptr || s->IsReplicated() || !s->IsTiled() || s->IsManualSubgroup() ||
+      !(s->subgroup_types().empty() || s->ReplicateOnLastTileDim()) || s->tile_assignment().num_elements() != N_)
+    return plain;
+  for (const Instruction* w : per_layer)
+    if (!w->has_sharding() || w->sharding()->ToString(false) != s->ToString(false)) return plain;
+  const TileAssignment& ta = s->tile_assignment();
+  std::vector<int64_t> dims = {S_};
+  if (lead == 2) dims.push_back(1);
+  dims.insert(dims.end(), ta.dims().begin(), ta.dims().end());
+  std::vector<int64_t> devices;
+  for (int64_t st = 0; st < S_; ++st)
+    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(ta.At(i) * S_ + st);
+  return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","),
+                     s->ReplicateOnLastTileDim() ? " last_tile_dim_replicate" : "");
+}
+
+std::string Generator::Rotate(std::string& b, const std::string& cur, bool up) {
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  auto part = [&](int64_t from, int64_t to) {
+    std::vector<std::string> spec = {fmt::format("[{}:{}]", from, to)};
+    for (int64_t d : mb_dims_) spec.push_back(fmt::format("[0:{}]", d));
+    return Emit(b, "pipe.shift", fmt::format("{} slice({}), slice={{{}}}", ShapeText(act_type_, Cat({to - from}, mb_dims_)), cur,
+                                             fmt::join(spec, ", ")));
+  };
+  if (S_ == 1) return cur;
+  std::string first = up ? part(S_ - 1, S_) : part(1, S_);
+  std::string second = up ? part(0, S_ - 1) : part(0, 1);
+  return Emit(b, "pipe.shift", fmt::format("{} concatenate({}, {}), dimensions={{0}}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)),
+                                           first, second, ShardingText(rank + 1, true, 1)));
+}
+
+std::string Generator::Reducer(DType t) {
+  auto it = reducers_.find(t);
+  if (it != reducers_.end()) return it->second;
+  const std::string name = module_->UniqueName(fmt::format("pipe.add_{}", DTypeName(t)));
+  const std::string ty(DTypeName(t));
+  reducer_text_ += fmt::format("{0} {{\n  {0}.a = {1}[] parameter(0)\n  {0}.b = {1}[] parameter(1)\n  ROOT {0}.sum = {1}[] add({0}.a, {0}.b)\n}}\n\n",
+                               name, ty);
+  reducers_[t] = name;
+  return name;
+}
+
+std::string Generator::PickWeight(std::string& b, const std::string& w, int64_t k, const std::string& j) {
+  const auto& [wt, wd] = weight_shapes_[k];
+  const std::vector<int64_t> dims = Cat({S_, R_}, wd);
+  const std::string iota = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", ShapeText(DType::kS32, dims)));
+  const std::string jb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", ShapeText(DType::kS32, dims), j));
+  const std::string at = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, dims), iota, jb));
+  const std::string zero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
+  const std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(wt, dims), zero));
+  const std::string picked = Emit(b, "pipe.w", fmt::format("{} select({}, {}, {})", ShapeText(wt, dims), at, w, zeros));
+  return Emit(b, "pipe.w", fmt::format("{} reduce({}, {}), dimensions={{1}}, to_apply={}, sharding={}", ShapeText(wt, Cat({S_}, wd)),
+                                        picked, zero, Reducer(wt), slot_sharding1_[k]));
+}
+
+std::string Generator::CircularInput(std::string& b, const std::string& t, const std::string& state, std::string* circ,
+                                     int64_t stage) {
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> dims = Cat({S_, M_}, mb_dims_);
+  const std::string shape = ShapeText(act_type_, dims), ss = ShapeText(DType::kS32, {S_, M_}), ps = ShapeText(DType::kPred, {S_, M_});
+  auto mod_m = [&](const std::string& v) {  // v mod M for v >= 0
+    std::string q = Emit(b, "pipe.q", fmt::format("s32[] divide({}, {})", v, Const(b, DType::kS32, M_)));
+    std::string qm = Emit(b, "pipe.q", fmt::format("s32[] multiply({}, {})", q, Const(b, DType::kS32, M_)));
+    return Emit(b, "pipe.q", fmt::format("s32[] subtract({}, {})", v, qm));
+  };
+  const std::string iota_s = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=0", ss));
+  const std::string iota_m = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", ss));
+  auto at = [&](const std::string& iota, const std::string& v) {
+    std::string vb = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{}}", ss, v));
+    return Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ps, iota, vb));
+  };
+  // Store what arrived at `stage` (the other end's output of the previous iteration).
+  const std::string arrived = Emit(b, "pipe.q", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_)));
+  const std::string ready = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=GE", arrived, Const(b, DType::kS32, 0)));
+  const std::string ready_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ps, ready));
+  std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", ps, at(iota_s, Const(b, DType::kS32, stage)), at(iota_m, mod_m(arrived))));
+  mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", ps, mask, ready_b));
+  const std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims), mask));
+  const std::string state_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", shape, state, Dims(Cat({0}, Range(2, rank + 2)))));
+  *circ = Emit(b, "pipe.circ", fmt::format("{} select({}, {}, {}), sharding={}", shape, mask_b, state_b, *circ, ShardingText(rank + 2, true, 2)));
+  // Read microbatch t mod M (each stage its own row; only `stage`'s is used).
+  const std::string read_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims),
+                                                            at(iota_m, mod_m(t))));
+  const std::string zero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  const std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", shape, zero));
+  const std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", shape, read_b, *circ, zeros));
+  return Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1}}, to_apply={}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)),
+                                        picked, zero, Reducer(act_type_), ShardingText(rank + 1, true, 1)));
+}
+
+std::string Generator::Condition(const std::string& name, const std::string& state_shape) {
+  std::string b;
+  std::string p = Emit(b, "pipe.p", fmt::format("{} parameter(0)", state_shape));
+  std::string t = Emit(b, "pipe.t", fmt::format("s32[] get-tuple-element({}), index=0", p));
+  std::string n = Const(b, DType::kS32, T_);
+  std::string root = module_->UniqueName("pipe.more");
+  b += fmt::format("  ROOT {} = pred[] compare({}, {}), direction=LT\n", root, t, n);
+  return fmt::format("{} {{\n{}}}\n\n", name, b);
+}
+
+std::string Generator::ForwardBody(const std::string& name, const std::string& layer) {
+  std::string b;
+  const std::string state_shape = StateShape(false);
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> sdims = Cat({S_}, mb_dims_), mdims = Cat({M_}, mb_dims_),
+                             stash_dims = Cat({S_, M_, R_}, mb_dims_);
+  const std::string act_s = ShapeText(act_type_, sdims), act_m = ShapeText(act_type_, mdims),
+                    stash_s = ShapeText(act_type_, stash_dims), act = ShapeText(act_type_, mb_dims_);
+  std::string p = Emit(b, "pipe.p", fmt::format("{} parameter(0), sharding={}", state_shape, StateSharding(false)));
+  auto gte = [&](const std::string& shape, int64_t i) {
+    return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
+  };
+  std::string t = gte("s32[]", 0), state = gte(act_s, 1), xs = gte(act_m, 2), outs = gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 3), stash = gte(stash_s, 4);
+  std::vector<std::string> w;
+  for (int64_t k = 0; k < K_; ++k)
+    w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
+  std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_) : "";
+  const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
+  // Stage 0 takes microbatch t (clamped: past the last one its results are never kept, or,
+  // circular, it takes what comes back from the last stage).
+  std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
+  std::vector<std::string> starts(rank, zero);
+  std::string xt = Emit(b, "pipe.xt", fmt::format("{} dynamic-slice({}, {}, {}), dynamic_slice_sizes={}",
+                                                  ShapeText(act_type_, Cat({1}, mb_dims_)), xs, tc, fmt::join(starts, ", "),
+                                                  Dims(Cat({1}, mb_dims_))));
+  xt = Emit(b, "pipe.xt", fmt::format("{} reshape({})", act, xt));
+  std::string xt_b = Emit(b, "pipe.xt", fmt::format("{} broadcast({}), dimensions={}", act_s, xt, Dims(Range(1, rank + 1))));
+  std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
+  std::string zero_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), zero));
+  std::string first = Emit(b, "pipe.first", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, zero_full));
+  if (circular_) {
+    // Past the first repeat, stage 0 takes microbatch t mod M back from the last stage.
+    std::string back = CircularInput(b, t, state, &circ, 0);
+    std::string fresh = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=LT", t, Const(b, DType::kS32, M_)));
+    std::string fresh_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kPred, sdims), fresh));
+    xt_b = Emit(b, "pipe.xt", fmt::format("{} select({}, {}, {})", act_s, fresh_b, xt_b, back));
+  }
+  std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, first, xt_b, state,
+                                                   ShardingText(rank + 1, true, 1)));
+  // Stage s works on virtual step t - s: microbatch (t - s) mod M of repeat (t - s) div M.
+  std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
+  std::string tb = Emit(b, "pipe.t", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, t));
+  std::string m = Emit(b, "pipe.mb", fmt::format("s32[{}] subtract({}, {})", S_, tb, sid));
+  std::string jbase;  // per stage: the slot of the group's first layer (circular)
+  if (circular_) {
+    const std::string mb = Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, M_)));
+    const std::string q = Emit(b, "pipe.q", fmt::format("s32[{}] divide({}, {})", S_, m, mb));
+    m = Emit(b, "pipe.mb", fmt::format("s32[{}] subtract({}, {})", S_, m,
+                                       Emit(b, "pipe.q", fmt::format("s32[{}] multiply({}, {})", S_, q, mb))));
+    jbase = Emit(b, "pipe.j", fmt::format("s32[{}] multiply({}, {})", S_, q,
+                                          Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, G_)))));
+  }
+  const std::string smr = ShapeText(DType::kS32, {S_, M_, R_}), pmr = ShapeText(DType::kPred, {S_, M_, R_});
+  std::string iota_m = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", smr));
+  std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
+  std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
+  std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
+  for (int64_t r = 0; r < (circular_ ? G_ : R_); ++r) {
+    // Store the layer's input at [s, t - s, r] (no slot matches when t - s is out of range);
+    // circular: at [s, microbatch, slot of group layer r].
+    std::string rc = Const(b, DType::kS32, r), j;
+    std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, rc));
+    if (circular_) {
+      j = Emit(b, "pipe.j", fmt::format("s32[{}] add({}, {})", S_, jbase,
+                                        Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, rc))));
+      rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", smr, j));
+    }
+    std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
+    std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
+    std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}", ShapeText(DType::kPred, stash_dims), mask));
+    std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", stash_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
+    stash = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {}), sharding={}", stash_s, mask_b, cur_b, stash,
+                                              ShardingText(rank + 3, true, 3)));
+    std::vector<std::string> args = {cur};
+    for (int64_t k = 0; k < K_; ++k) {
+      const auto& [wt, wd] = weight_shapes_[k];
+      if (circular_) {
+        args.push_back(PickWeight(b, w[k], k, j));
+        continue;
+      }
+      std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
+      for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+      std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
+      args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
+    }
+    cur = Emit(b, "pipe.layer", fmt::format("{} call({}), to_apply={}, sharding={}", act_s, fmt::join(args, ", "), layer,
+                                            ShardingText(rank + 1, true, 1)));
+  }
+  // The last stage finishes microbatch t - (S-1) (circular: of its last repeat).
+  outs = Collect(b, cur, outs, t, S_ - 1, S_ - 1 + (Rc_ - 1) * M_);
+  // Shift: stage s+1's next input is stage s's output; stage 0's is zeros. A pad by one on the
+  // stage-sharded dim (low 1, high -1) partitions to one collective-permute between neighbours.
+  std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  std::string next = circular_ ? Rotate(b, cur, /*up=*/true)
+                               : Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
+                                                                   ShiftPadding(/*up=*/true), ShardingText(rank + 1, true, 1)));
+  std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
+  std::vector<std::string> elems = {t1, next, xs, outs, stash};
+  elems.insert(elems.end(), w.begin(), w.end());
+  if (circular_) elems.push_back(circ);
+  std::string root = module_->UniqueName("pipe.next");
+  b += fmt::format("  ROOT {} = {} tuple({}), sharding={}\n", root, state_shape, fmt::join(elems, ", "), StateSharding(false));
+  return fmt::format("{} {{\n{}}}\n\n", name, b);
+}
+
+std::string Generator::BackwardBody(const std::string& name, const std::string& layer) {
+  std::string b;
+  const std::string state_shape = StateShape(true);
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> sdims = Cat({S_}, mb_dims_), mdims = Cat({M_}, mb_dims_),
+                             stash_dims = Cat({S_, M_, R_}, mb_dims_);
+  const std::string act_s = ShapeText(act_type_, sdims), act_m = ShapeText(act_type_, mdims),
+                    stash_s = ShapeText(act_type_, stash_dims), act = ShapeText(act_type_, mb_dims_);
+  std::string p = Emit(b, "pipe.p", fmt::format("{} parameter(0), sharding={}", state_shape, StateSharding(true)));
+  auto gte = [&](const std::string& shape, int64_t i) {
+    return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
+  };
+  std::string t = gte("s32[]", 0), g = gte(act_s, 1), dys = gte(act_m, 2), dxs = gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 3), stash = gte(stash_s, 4);
+  std::vector<std::string> w, acc;
+  for (int64_t k = 0; k < K_; ++k)
+    w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
+  for (int64_t k = 0; k < K_; ++k)
+    acc.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + K_ + k));
+  std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + 2 * K_) : "";
+  const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
+  // The last stage takes microbatch t's cotangent.
+  std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
+  std::vector<std::string> starts(rank, zero);
+  std::string dyt = Emit(b, "pipe.dy", fmt::format("{} dynamic-slice({}, {}, {}), dynamic_slice_sizes={}",
+                                                   ShapeText(act_type_, Cat({1}, mb_dims_)), dys, tc, fmt::join(starts, ", "),
+                                                   Dims(Cat({1}, mb_dims_))));
+  dyt = Emit(b, "pipe.dy", fmt::format("{} reshape({})", act, dyt));
+  std::string dyt_b = Emit(b, "pipe.dy", fmt::format("{} broadcast({}), dimensions={}", act_s, dyt, Dims(Range(1, rank + 1))));
+  std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
+  std::string last_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), Const(b, DType::kS32, S_ - 1)));
+  std::string is_last = Emit(b, "pipe.last", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, last_full));
+  if (circular_) {
+    // Past the first (last-layer) repeat, the last stage takes microbatch t mod M back from stage 0.
+    std::string back = CircularInput(b, t, g, &circ, S_ - 1);
+    std::string fresh = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=LT", t, Const(b, DType::kS32, M_)));
+    std::string fresh_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kPred, sdims), fresh));
+    dyt_b = Emit(b, "pipe.dy", fmt::format("{} select({}, {}, {})", act_s, fresh_b, dyt_b, back));
+  }
+  std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, is_last, dyt_b, g, ShardingText(rank + 1, true, 1)));
+  // Stage s works on virtual step t - (S-1-s) (circular: microbatch mod M, repeat R-1 - div M).
+  std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
+  std::string tb = Emit(b, "pipe.t", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Emit(b, "pipe.t", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)))));
+  std::string m = Emit(b, "pipe.mb", fmt::format("s32[{}] add({}, {})", S_, tb, sid));
+  std::string lo = Emit(b, "pipe.ok", fmt::format("pred[{}] compare({}, {}), direction=GE", S_, m,
+                                                  Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, zero))));
+  std::string hi = Emit(b, "pipe.ok", fmt::format("pred[{}] compare({}, {}), direction=LT", S_, m,
+                                                  Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, M_ * Rc_)))));
+  std::string valid = Emit(b, "pipe.ok", fmt::format("pred[{}] and({}, {})", S_, lo, hi));
+  std::string jbase;  // per stage: the slot of the group's first layer (circular: repeat Rc-1-q)
+  if (circular_) {
+    const std::string mb = Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, M_)));
+    const std::string q = Emit(b, "pipe.q", fmt::format("s32[{}] divide({}, {})", S_, m, mb));
+    m = Emit(b, "pipe.mb", fmt::format("s32[{}] subtract({}, {})", S_, m,
+                                       Emit(b, "pipe.q", fmt::format("s32[{}] multiply({}, {})", S_, q, mb))));
+    const std::string rev = Emit(b, "pipe.q", fmt::format("s32[{}] subtract({}, {})", S_,
+                                                          Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, Rc_ - 1))), q));
+    jbase = Emit(b, "pipe.j", fmt::format("s32[{}] multiply({}, {})", S_, rev,
+                                          Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Const(b, DType::kS32, G_)))));
+  }
+  const std::string smr = ShapeText(DType::kS32, {S_, M_, R_}), pmr = ShapeText(DType::kPred, {S_, M_, R_});
+  std::string iota_m = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", smr));
+  std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
+  std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
+  std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
+  const std::string sr = ShapeText(DType::kS32, {S_, R_}), pr = ShapeText(DType::kPred, {S_, R_});
+  std::string iota_sr = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", sr));
+  std::string valid_sr = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", pr, valid));
+  std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  std::string stash_zero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", stash_s, fzero));
+  for (int64_t r = (circular_ ? G_ : R_) - 1; r >= 0; --r) {
+    std::string rc = Const(b, DType::kS32, r), j;
+    std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, rc));
+    if (circular_) {
+      j = Emit(b, "pipe.j", fmt::format("s32[{}] add({}, {})", S_, jbase,
+                                        Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, rc))));
+      rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", smr, j));
+    }
+    std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
+    std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
+    std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}", ShapeText(DType::kPred, stash_dims), mask));
+    // The stored input of layer r for this stage's microbatch (zeros when there is none).
+    std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", stash_s, mask_b, stash, stash_zero));
+    std::string x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked,
+                                                  fzero, reducer_, ShardingText(rank + 1, true, 1)));
+    std::vector<std::string> args = {x};
+    std::vector<std::string> grad_shapes = {act_s};
+    std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
+    for (int64_t k = 0; k < K_; ++k) {
+      const auto& [wt, wd] = weight_shapes_[k];
+      if (circular_) {
+        args.push_back(PickWeight(b, w[k], k, j));
+      } else {
+        std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
+        for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+        std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
+        args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
+      }
+      grad_shapes.push_back(ShapeText(wt, Cat({S_}, wd)));
+      grad_shardings.push_back(slot_sharding1_[k]);
+    }
+    args.push_back(cur);
+    std::string res = Emit(b, "pipe.layer", fmt::format("({}) call({}), to_apply={}, sharding={{{}}}", fmt::join(grad_shapes, ", "),
+                                                                fmt::join(args, ", "), layer, fmt::join(grad_shardings, ", ")));
+    std::string rsr = circular_ ? Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", sr, j))
+                                : Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", sr, rc));
+    std::string at_sr = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pr, iota_sr, rsr));
+    std::string keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
+    for (int64_t k = 0; k < K_; ++k) {
+      // Sum layer r's gradient over the microbatches this stage really works on.
+      const auto& [wt, wd] = weight_shapes_[k];
+      const std::string acc_s = ShapeText(wt, Cat({S_, R_}, wd));
+      const int64_t wr = static_cast<int64_t>(wd.size());
+      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_}, wd)), res, k + 1));
+      std::string dw_b = Emit(b, "pipe.dw", fmt::format("{} broadcast({}), dimensions={}", acc_s, dw, Dims(Cat({0}, Range(2, wr + 2)))));
+      std::string keep_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, Cat({S_, R_}, wd)), keep));
+      std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", acc_s,
+                                                        Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
+      std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", acc_s, keep_b, dw_b, wzero));
+      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, slot_sharding2_[k]));
+    }
+    cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
+  }
+  // Stage 0 finishes microbatch t - (S-1) (circular: of its first-layer repeat).
+  dxs = Collect(b, cur, dxs, t, 0, S_ - 1 + (Rc_ - 1) * M_);
+  // Shift: stage s-1's next cotangent is stage s's input cotangent (pad low -1, high 1).
+  std::string next = circular_ ? Rotate(b, cur, /*up=*/false)
+                               : Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
+                                                                   ShiftPadding(/*up=*/false), ShardingText(rank + 1, true, 1)));
+  std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
+  std::vector<std::string> elems = {t1, next, dys, dxs, stash};
+  elems.insert(elems.end(), w.begin(), w.end());
+  elems.insert(elems.end(), acc.begin(), acc.end());
+  if (circular_) elems.push_back(circ);
+  std::string root = module_->UniqueName("pipe.next");
+  b += fmt::format("  ROOT {} = {} tuple({}), sharding={}\n", root, state_shape, fmt::join(elems, ", "), StateSharding(true));
+  return fmt::format("{} {{\n{}}}\n\n", name, b);
+}
+
+std::string Generator::ForwardBlock(const std::string& body, const std::string& cond) {
+  std::string b;
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
+  // Strided microbatches: example i·M + j is example i of microbatch j.
+  std::string xs = Emit(b, "pipe.xs", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({mb_, M_}, rest_)), chain_.input->name()));
+  std::vector<int64_t> perm = Cat({1, 0}, Range(2, rank + 1));
+  xs = Emit(b, "pipe.xs", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, xs, Dims(perm), ShardingText(rank + 1, false, 1)));
+  // The weights stacked [S, L/S, ...] (layer LayerAt(s, j) at [s, j]), split over the stages.
+  for (int64_t k = 0; k < K_; ++k) {
+    const auto& [wt, wd] = weight_shapes_[k];
+    if (slot_of_[k] != nullptr) {
+      stacked_.push_back(stacked_params_[k]);  // a parameter already
+      continue;
+    }
+    std::vector<std::string> parts;
+    for (int64_t pos = 0; pos < L_; ++pos)
+      parts.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({1}, wd)),
+                                                    chain_.weights[LayerAt(pos / R_, pos % R_)][k]->name())));
+    // Replicated as the source's weights are: each stage then keeps its block (a local slice).
+    std::string all = Emit(b, "pipe.w", fmt::format("{} concatenate({}), dimensions={{0}}, sharding={{replicated}}",
+                                                    ShapeText(wt, Cat({L_}, wd)), fmt::join(parts, ", ")));
+    stacked_.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({}), sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), all,
+                                                     slot_sharding2_[k])));
+  }
+  std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  auto zeros = [&](const std::vector<int64_t>& dims, const std::string& sharding) {
+    return Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, dims), fzero, sharding));
+  };
+  std::vector<std::string> elems = {Const(b, DType::kS32, 0), zeros(Cat({S_}, mb_dims_), ShardingText(rank + 1, true, 1)),
+                                    xs, zeros(Cat({S_, M_}, mb_dims_), ShardingText(rank + 2, true, 2)),
+                                    zeros(Cat({S_, M_, R_}, mb_dims_), ShardingText(rank + 3, true, 3))};
+  elems.insert(elems.end(), stacked_.begin(), stacked_.end());
+  if (circular_) elems.push_back(zeros(Cat({S_, M_}, mb_dims_), ShardingText(rank + 2, true, 2)));
+  const std::string shape = StateShape(false);
+  std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(false)));
+  std::string loop = Emit(b, "pipe.forward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(false)));
+  std::string outs = Extract(b, loop, S_ - 1);
+  stash_ = Emit(b, "pipe.stash", fmt::format("{} get-tuple-element({}), index=4", ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_)), loop));
+  outs = Emit(b, "pipe.outs", fmt::format("{} transpose({}), dimensions={}", ShapeText(act_type_, Cat({mb_, M_}, rest_)), outs, Dims(perm)));
+  // The last layer's output over the whole batch, under the name the source gave it.
+  b += fmt::format("  {} = {} reshape({})\n", chain_.forward_calls.back()->name(), chain_.forward_calls.back()->shape().ToString(false), outs);
+  return b;
+}
+
+std::string Generator::BackwardBlock(const std::string& body, const std::string& cond) {
+  std::string b;
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
+  std::vector<int64_t> perm = Cat({1, 0}, Range(2, rank + 1));
+  std::string dys = Emit(b, "pipe.dys", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({mb_, M_}, rest_)), chain_.cotangent->name()));
+  dys = Emit(b, "pipe.dys", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, dys, Dims(perm), ShardingText(rank + 1, false, 1)));
+  std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
+  std::vector<std::string> elems = {
+      Const(b, DType::kS32, 0),
+      Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)), fzero, ShardingText(rank + 1, true, 1))),
+      dys,
+      Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
+                                        fzero, ShardingText(rank + 2, true, 2))),
+      stash_};
+  elems.insert(elems.end(), stacked_.begin(), stacked_.end());
+  for (int64_t k = 0; k < K_; ++k) {
+    const auto& [wt, wd] = weight_shapes_[k];
+    std::string z = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
+    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), z,
+                                                      slot_sharding2_[k])));
+  }
+  if (circular_)
+    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
+                                                      fzero, ShardingText(rank + 2, true, 2))));
+  const std::string shape = StateShape(true);
+  std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(true)));
+  std::string loop = Emit(b, "pipe.backward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(true)));
+  // The source's get-tuple-elements of the backward calls, by name: layer 0's input cotangent
+  // and every weight gradient, unstacked.
+  const Instruction* first = chain_.backward_calls[0];
+  for (const Instruction* u : first->users())
+    if (u->tuple_index() == 0) {
+      std::string dxs = Extract(b, loop, 0);
+      dxs = Emit(b, "pipe.dxs", fmt::format("{} transpose({}), dimensions={}", ShapeText(act_type_, Cat({mb_, M_}, rest_)), dxs, Dims(perm)));
+      b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), dxs);
+    }
+  for (int64_t k = 0; k < K_; ++k) {
+    const auto& [wt, wd] = weight_shapes_[k];
+    std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_, R_}, wd)), loop, 5 + K_ + k));
+    grads_.push_back(acc);
+    // Per-layer gradients where the entry still uses them (a slot without a stacked update, or a
+    // value shared by all layers such as a global norm): one all-gather per weight, then every
+    // layer's gradient is a local slice.
+    std::vector<const Instruction*> used;
+    for (int64_t l = 0; l < L_; ++l)
+      for (const Instruction* u : chain_.backward_calls[l]->users()) {
+        if (u->tuple_index() != k + 1) continue;
+        bool outside = false;
+        for (const Instruction* uu : u->users()) outside |= !replaced_.contains(uu->name());
+        if (outside || u->IsRoot()) used.push_back(u);
+      }
+    if (used.empty()) continue;
+    std::string flat = Emit(b, "pipe.grad", fmt::format("{} reshape({}), sharding={{replicated}}", ShapeText(wt, Cat({L_}, wd)), acc));
+    for (int64_t l = 0; l < L_; ++l)
+      for (const Instruction* u : chain_.backward_calls[l]->users()) {
+        if (u->tuple_index() != k + 1 || std::find(used.begin(), used.end(), u) == used.end()) continue;
+        std::vector<std::string> spec = {fmt::format("[{}:{}]", PositionOf(l), PositionOf(l) + 1)};
+        for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+        std::string one = Emit(b, "pipe.grad", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({1}, wd)), flat, fmt::join(spec, ", ")));
+        b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), one);
+      }
+  }
+  return b;
+}
+
+std::string Generator::LayerSlice(const std::string& stacked, int64_t l, const std::string& name, const Shape& shape) {
+  std::string b;
+  const int64_t pos = PositionOf(l);
+  std::vector<std::string> spec = {fmt::format("[{}:{}]", pos / R_, pos / R_ + 1), fmt::format("[{}:{}]", pos % R_, pos % R_ + 1)};
+  for (int64_t d : shape.dims()) spec.push_back(fmt::format("[0:{}]", d));
+  std::string one = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(shape.dtype(), Cat({1, 1}, shape.dims())),
+                                                  stacked, fmt::join(spec, ", ")));
+  b += fmt::format("  {} = {} reshape({}), sharding={{replicated}}\n", name, shape.ToString(false), one);
+  return b;
+}
+
+std::string Generator::StackedUpdate(const StackedSlot& slot, size_t slot_index, std::vector<std::string>* results) {
+  std::string b;
+  absl::flat_hash_map<const Instruction*, std::string> name;
+  absl::flat_hash_map<const Instruction*, bool> stacked;
+  // A value of all layers used by a stacked one: broadcast over the [S, L/S] dims.
+  auto use = [&](const Instruction* op, bool as_stacked) {
+    if (!as_stacked || stacked.at(op)) return name.at(op);
+    return Emit(b, "pipe.update", fmt::format("{} broadcast({}), dimensions={}", ShapeText(op->shape().dtype(), Cat({S_, R_}, op->shape().dims())),
+                                              name.at(op), Dims(Range(2, op->shape().rank() + 2))));
+  };
+  for (const ZipNode& n : slot.nodes) {
+    const Instruction* i = n.instr;
+    stacked[i] = n.stacked;
+    switch (n.kind) {
+      case ZipNode::kWeight: name[i] = stacked_params_[slot.slot]; continue;
+      case ZipNode::kGradient: name[i] = grads_[slot.slot]; continue;
+      case ZipNode::kShared: name[i] = i->name(); continue;
+      case ZipNode::kCompanion:
+        for (size_t c = 0; c < slot.companions.size(); ++c)
+          if (slot.companions[c].node == i) name[i] = companion_params_[slot_index][c];
+        continue;
+      case ZipNode::kOp: break;
+    }
+    const std::string shape = ShapeText(i->shape().dtype(), n.stacked ? Cat({S_, R_}, i->shape().dims()) : i->shape().dims());
+    const std::string sharding = n.stacked ? ", sharding=" + UpdateSharding(slot.slot, i->shape()) : "";
+    std::string line = PrintInstruction(*i, PrintOptions{.print_metadata = false, .print_shardings = false});
+    std::string rhs = line.substr(line.find(" = ") + 3);
+    if (i->opcode() == Opcode::kConstant) {
+      name[i] = Emit(b, "pipe.update", rhs);
+      continue;
+    }
+    std::vector<std::string> ops;
+    for (const Instruction* op : i->operands()) ops.push_back(i->opcode() == Opcode::kBroadcast ? name.at(op) : use(op, n.stacked));
+    std::string attrs;
+    if (i->opcode() == Opcode::kBroadcast) {
+      std::vector<int64_t> dims;
+      if (n.stacked) dims = {0, 1};
+      for (int64_t d : i->dimensions()) dims.push_back(n.stacked ? d + 2 : d);
+      attrs = ", dimensions=" + Dims(dims);
+    } else {
+      const size_t open = rhs.find('(');
+      attrs = rhs.substr(rhs.find(')', open) + 1);
+    }
+    name[i] = Emit(b, "pipe.update", fmt::format("{} {}({}){}{}", shape, OpcodeName(i->opcode()), fmt::join(ops, ", "), attrs, sharding));
+  }
+  for (const StackedSlot::Output& o : slot.outputs) {
+    const Shape& shape = o.node->shape();
+    results->push_back(module_->UniqueName("pipe.new_" + o.node->name()));
+    b += fmt::format("  {} = {} copy({}), sharding={}\n", results->back(), ShapeText(shape.dtype(), Cat({S_, R_}, shape.dims())),
+                     name.at(o.node), UpdateSharding(slot.slot, shape));
+  }
+  return b;
+}
+
+StatusOr<PipelineResult> Generator::Run() {
+  S_ = o_.stages;
+  M_ = o_.microbatches;
+  L_ = chain_.layers();
+  K_ = chain_.forward->num_parameters() - 1;
+  const Shape& act = chain_.forward->parameter(0)->shape();
+  if (S_ < 1 || M_ < 1) return InvalidArgument("pipeline: --stages and --microbatches must be at least 1 (got {} and {})", S_, M_);
+  if (L_ % S_ != 0) return InvalidArgument("pipeline: --stages {} does not divide the {} layers", S_, L_);
+  if (act.rank() < 1) return Unimplemented("pipeline: the layer input of {} is a scalar (no batch dim)", chain_.forward->name());
+  B_ = act.dim(0);
+  if (B_ % M_ != 0)
+    return InvalidArgument("pipeline: --microbatches {} does not divide the batch {} (dim 0 of the layer input %{})", M_, B_,
+                           chain_.input->name());
+  R_ = L_ / S_;
+  circular_ = o_.schedule == Schedule::kCircular;
+  if (circular_) {
+    Rc_ = o_.repeats > 0 ? o_.repeats : R_;
+    if (R_ % Rc_ != 0)
+      return InvalidArgument("pipeline: --repeats {} does not divide the {} layers per stage ({} layers / {} stages)", Rc_, R_,
+                             L_, S_);
+    if (M_ < S_)
+      return InvalidArgument("pipeline: --schedule circular needs --microbatches ({}) >= --stages ({}): a microbatch "
+                             "re-enters stage 0 M iterations after it left it",
+                             M_, S_);
+  } else if (o_.repeats > 1) {
+    return InvalidArgument("pipeline: --repeats {} needs --schedule circular", o_.repeats);
+  }
+  G_ = R_ / Rc_;
+  mb_ = B_ / M_;
+  T_ = M_ * Rc_ + S_ - 1;
+  act_type_ = act.dtype();
+  rest_.assign(act.dims().begin() + 1, act.dims().end());
+  mb_dims_ = Cat({mb_}, rest_);
+  for (int64_t k = 1; k <= K_; ++k) {
+    const Shape& ws = chain_.forward->parameter(k)->shape();
+    if (!ws.IsArray()) return Unimplemented("pipeline: weight {} of {} is not an array", k - 1, chain_.forward->name());
+    weight_shapes_.push_back({ws.dtype(), ws.dims()});
+  }
+  N_ = std::max<int64_t>(1, source_.num_partitions());
+  // The data devices: the layer input split on its batch dim over every source device.
+  if (N_ > 1 && chain_.input->has_sharding()) {
+    const Sharding& s = *chain_.input->sharding();
+    if (s.IsTiled() && s.subgroup_types().empty() && !s.ReplicateOnLastTileDim() &&
+        s.tile_assignment().num_dimensions() == act.rank() && s.tile_assignment().dim(0) == N_ && mb_ % N_ == 0)
+      data_ = N_;
+  }
+
+  module_ = source_.Clone();
+  for (const Computation* c : module_->computations())
+    for (const Instruction* i : c->instructions()) module_->ReserveName(i->name());
+  for (Computation* c : module_->computations()) {
+    module_->ReserveName(c->name());
+    for (Instruction* i : c->instructions())
+      if (i->has_sharding()) {
+        ASSIGN_OR_RETURN(Sharding r, Remap(*i->sharding(), S_));
+        i->set_sharding(std::make_shared<const Sharding>(std::move(r)));
+      }
+  }
+  slots_ = FindStackedUpdates(chain_, source_.entry()->root());
+  slot_of_.assign(K_, nullptr);
+  stacked_params_.assign(K_, "");
+  for (const StackedSlot& slot : slots_) {
+    slot_of_[slot.slot] = &slot;
+    for (const Instruction* i : slot.replaced) replaced_.insert(i->name());
+    stacked_params_[slot.slot] = module_->UniqueName("stacked." + chain_.weights[0][slot.slot]->name());
+    companion_params_.emplace_back();
+    for (const StackedSlot::Companion& c : slot.companions)
+      companion_params_.back().push_back(module_->UniqueName("stacked." + c.node->name()));
+  }
+  for (int64_t k = 0; k < K_; ++k) {
+    std::vector<const Instruction*> per_layer;
+    for (int64_t l = 0; l < L_; ++l) per_layer.push_back(chain_.weights[l][k]);
+    // Only weights taken stacked keep their own split; the others are stacked replicated.
+    const bool stacked = slot_of_[k] != nullptr;
+    slot_sharding2_.push_back(stacked ? Composed(per_layer, 2) : ShardingText(per_layer[0]->shape().rank() + 2, true, -1));
+    slot_sharding1_.push_back(stacked ? Composed(per_layer, 1) : ShardingText(per_layer[0]->shape().rank() + 1, true, -1));
+  }
+  for (const StackedSlot& slot : slots_) {
+    companion_sharding_.emplace_back();
+    for (const StackedSlot::Companion& c : slot.companions) companion_sharding_.back().push_back(Composed(c.params, 2));
+  }
+  const Computation* fwd = module_->GetComputation(chain_.forward->name());
+  const Computation* bwd = module_->GetComputation(chain_.backward->name());
+  // The layer bodies, vmapped over the stages and on a microbatch.
+  LayerBatching fb{.stages = S_, .batch = B_, .microbatches = M_, .batched_params = std::vector<bool>(K_ + 1, false)};
+  fb.batched_params[0] = true;
+  LayerBatching bb = fb;
+  bb.batched_params.push_back(true);
+  bb.tuple_root = true;
+  const std::string fwd_name = module_->UniqueName(fwd->name() + ".pipelined");
+  const std::string bwd_name = module_->UniqueName(bwd->name() + ".pipelined");
+  ASSIGN_OR_RETURN(std::string fwd_text, EmitStagedLayer(*fwd, fb, fwd_name, *module_));
+  ASSIGN_OR_RETURN(std::string bwd_text, EmitStagedLayer(*bwd, bb, bwd_name, *module_));
+  reducer_ = Reducer(act_type_);
+  const std::string fbody = module_->UniqueName("pipe.forward_body"), fcond = module_->UniqueName("pipe.forward_cond");
+  const std::string bbody = module_->UniqueName("pipe.backward_body"), bcond = module_->UniqueName("pipe.backward_cond");
+  std::string loops = ForwardBody(fbody, fwd_name) + Condition(fcond, StateShape(false));
+  loops += BackwardBody(bbody, bwd_name) + Condition(bcond, StateShape(true));
+  // The reducers the bodies asked for come first (the parser reads callees before callers).
+  std::string text = reducer_text_ + fwd_text + "\n" + bwd_text + "\n" + loops;
+
+  // The entry: the source's instructions in order, the chains replaced by the two blocks.
+  const Computation* entry = module_->entry();
+  absl::flat_hash_set<std::string> chain_names;
+  for (const Instruction* c : chain_.forward_calls) chain_names.insert(c->name());
+  for (const Instruction* c : chain_.backward_calls) {
+    chain_names.insert(c->name());
+    for (const Instruction* u : c->users()) chain_names.insert(u->name());
+  }
+  // Parameters renumbered: a stacked slot is one [S, L/S, ...] parameter at layer 0's place.
+  absl::flat_hash_map<std::string, std::pair<int64_t, int64_t>> layer_weight;  // name -> (l, k)
+  for (int64_t l = 0; l < L_; ++l)
+    for (int64_t k = 0; k < K_; ++k) layer_weight[chain_.weights[l][k]->name()] = {l, k};
+  std::string body;
+  int64_t next_param = 0;
+  for (int64_t p = 0; p < entry->num_parameters(); ++p) {
+    Instruction* param = entry->parameter(p);
+    auto it = layer_weight.find(param->name());
+    if (it != layer_weight.end() && slot_of_[it->second.second] != nullptr) {
+      const auto [l, k] = it->second;
+      chain_names.insert(param->name());
+      if (l == 0) {
+        const auto& [wt, wd] = weight_shapes_[k];
+        body += fmt::format("  {} = {} parameter({}), sharding={}\n", stacked_params_[k], ShapeText(wt, Cat({S_, R_}, wd)),
+                            next_param++, slot_sharding2_[k]);
+        std::vector<int64_t> sources;
+        for (int64_t j = 0; j < L_; ++j) sources.push_back(chain_.weights[j][k]->parameter_number());
+        parameter_sources_.push_back(InPositionOrder(sources));
+      }
+      continue;
+    }
+    bool companion = false;
+    for (size_t si = 0; si < slots_.size() && !companion; ++si)
+      for (size_t c = 0; c < slots_[si].companions.size() && !companion; ++c) {
+        const std::vector<const Instruction*>& ps = slots_[si].companions[c].params;
+        for (size_t l = 0; l < ps.size() && !companion; ++l) {
+          if (ps[l]->name() != param->name()) continue;
+          companion = true;
+          chain_names.insert(param->name());
+          if (l != 0) continue;
+          const Shape& sh = ps[0]->shape();
+          body += fmt::format("  {} = {} parameter({}), sharding={}\n", companion_params_[si][c],
+                              ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())), next_param++, companion_sharding_[si][c]);
+          std::vector<int64_t> sources;
+          for (const Instruction* q : ps) sources.push_back(q->parameter_number());
+          parameter_sources_.push_back(InPositionOrder(sources));
+        }
+      }
+    if (companion) continue;
+    parameter_sources_.push_back({param->parameter_number()});
+    param->set_parameter_number(next_param++);
+  }
+  // Per-layer weights of stacked slots that the entry still uses elsewhere.
+  for (int64_t l = 0; l < L_; ++l)
+    for (int64_t k = 0; k < K_; ++k) {
+      if (slot_of_[k] == nullptr) continue;
+      const Instruction* w = chain_.weights[l][k];
+      bool used = false;
+      for (const Instruction* u : w->users())
+        used |= u != chain_.forward_calls[l] && u != chain_.backward_calls[l] && !replaced_.contains(u->name());
+      if (used) body += LayerSlice(stacked_params_[k], l, w->name(), w->shape());
+    }
+  for (size_t si = 0; si < slots_.size(); ++si)
+    for (size_t c = 0; c < slots_[si].companions.size(); ++c)
+      for (int64_t l = 0; l < L_; ++l) {
+        const Instruction* p = slots_[si].companions[c].params[l];
+        bool used = false;
+        for (const Instruction* u : p->users()) used |= !replaced_.contains(u->name());
+        if (used) body += LayerSlice(companion_params_[si][c], l, p->name(), p->shape());
+      }
+  for (const Instruction* i : entry->MakeInstructionPostOrder()) {
+    if (i == entry->root() && !slots_.empty()) {
+      // The stacked updates, then the result with each stacked slot's new weights in one element
+      // at layer 0's place.
+      std::vector<std::vector<std::string>> results(slots_.size());
+      for (size_t k = 0; k < slots_.size(); ++k) body += StackedUpdate(slots_[k], k, &results[k]);
+      std::vector<std::string> elems, shapes, shardings;
+      for (int64_t e = 0; e < i->operand_count(); ++e) {
+        const StackedSlot::Output* first = nullptr;
+        std::string first_name;
+        int64_t slot_k = -1;
+        bool later = false;
+        for (size_t k = 0; k < slots_.size(); ++k)
+          for (size_t o = 0; o < slots_[k].outputs.size(); ++o) {
+            const std::vector<int64_t>& idx = slots_[k].outputs[o].root_indices;
+            if (idx[0] == e) {
+              first = &slots_[k].outputs[o];
+              first_name = results[k][o];
+              slot_k = slots_[k].slot;
+            }
+            for (size_t l = 1; l < idx.size(); ++l) later |= idx[l] == e;
+          }
+        if (later) continue;
+        if (first != nullptr) {
+          const Shape& sh = first->node->shape();
+          elems.push_back(first_name);
+          shapes.push_back(ShapeText(sh.dtype(), Cat({S_, R_}, sh.dims())));
+          shardings.push_back(UpdateSharding(slot_k, sh));
+          result_sources_.push_back(InPositionOrder(first->root_indices));
+          continue;
+        }
+        elems.push_back(i->operand(e)->name());
+        shapes.push_back(i->operand(e)->shape().ToString(false));
+        // An unannotated result is replicated (as the source's is, unless propagation to the
+        // output is allowed); the stacked weights stay split over the stages.
+        if (i->has_sharding())
+          shardings.push_back(i->sharding()->IsTuple() ? i->sharding()->tuple_elements()[e].ToString(false)
+                                                       : i->sharding()->ToString(false));
+        else
+          shardings.push_back("{replicated}");
+        result_sources_.push_back({e});
+      }
+      body += fmt::format("  ROOT {} = ({}) tuple({}), sharding={{{}}}\n", i->name(), fmt::join(shapes, ", "),
+                          fmt::join(elems, ", "), fmt::join(shardings, ", "));
+      continue;
+    }
+    if (replaced_.contains(i->name())) continue;
+    if (i->name() == chain_.forward_calls.back()->name()) {
+      body += ForwardBlock(fbody, fcond);
+      continue;
+    }
+    if (i->name() == chain_.backward_calls.back()->name()) {
+      body += BackwardBlock(bbody, bcond);
+      continue;
+    }
+    if (chain_names.contains(i->name())) continue;
+    body += fmt::format("  {}{}\n", i == entry->root() ? "ROOT " : "", PrintInstruction(*i));
+  }
+  // The source's other computations first (callees before callers, as the parser reads them).
+  std::string kept;
+  for (const Computation* c : module_->MakeComputationPostOrder(/*include_unreachable=*/true)) {
+    if (c == entry || c->name() == chain_.forward->name() || c->name() == chain_.backward->name()) continue;
+    kept += PrintComputation(*c) + "\n";
+  }
+  text = kept + text;
+  PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .repeats = Rc_, .schedule = o_.schedule, .axis = o_.axis};
+  info.mesh = N_ > 1 ? fmt::format("{}={},{}={}", data_ == N_ ? "data" : "source", N_, o_.axis, S_)
+                     : fmt::format("{}={}", o_.axis, S_);
+  // Stacked parameters are split over the stages only; the stash over the stages and the data.
+  for (const StackedSlot& slot : slots_) {
+    info.stage_parameter_bytes += L_ * chain_.weights[0][slot.slot]->shape().byte_size() / S_;
+    for (const StackedSlot::Companion& c : slot.companions) info.stage_parameter_bytes += L_ * c.node->shape().byte_size() / S_;
+  }
+  info.stash_bytes = Shape(act_type_, Cat({M_, R_}, mb_dims_)).byte_size() / data_;
+  std::string header = fmt::format("HloModule {}, num_partitions={}, frontend_attributes={{spmdc_pipeline=\"{}\"}}\n\n",
+                                   source_.name() + "_pipelined", N_ * S_, info.ToAttribute());
+  text = header + text + fmt::format("ENTRY {} {{\n{}}}\n", entry->name(), body);
+  StatusOr<std::unique_ptr<Module>> parsed = ParseHloModule(text, "<pipelined>");
+  if (!parsed.ok()) return Internal("pipeline: the generated module does not parse: {}", parsed.status().message());
+  Status verified = VerifyModule(**parsed);
+  if (!verified.ok()) return Internal("pipeline: the generated module does not verify: {}", verified.message());
+  PipelineResult result;
+  result.module = *std::move(parsed);
+  result.info = info;
+  result.source_devices = N_;
+  result.data_devices = data_;
+  result.parameter_sources = std::move(parameter_sources_);
+  result.result_sources = std::move(result_sources_);
+  result.stacked_slots = static_cast<int64_t>(slots_.size());
+  return result;
+}
+
+}  // namespace
+
+std::vector<Literal> ToPipelinedArguments(const PipelineResult& result, const std::vector<Literal>& source_args) {
+  std::vector<Literal> out;
+  const Computation* entry = result.module->entry();
+  for (size_t p = 0; p < result.parameter_sources.size(); ++p) {
+    const std::vector<int64_t>& sources = result.parameter_sources[p];
+    if (sources.size() == 1) {
+      out.push_back(source_args[sources[0]]);
+      continue;
+    }
+    // [S, L/S, ...] in row-major order is the layers' values one after another.
+    Literal stacked(entry->parameter(static_cast<int64_t>(p))->shape());
+    std::byte* to = stacked.mutable_raw();
+    for (int64_t s : sources) {
+      const int64_t bytes = source_args[s].shape().byte_size();
+      std::memcpy(to, source_args[s].raw(), bytes);
+      to += bytes;
+    }
+    out.push_back(std::move(stacked));
+  }
+  return out;
+}
+
+StatusOr<std::vector<Literal>> ToSourceResults(const PipelineResult& result, const Literal& pipelined_result,
+                                               const Shape& source_result_shape) {
+  if (result.result_sources.empty()) {
+    // A result that is no tuple: the same value on both sides.
+    std::vector<Literal> leaves;
+    std::function<void(const Literal&)> walk = [&](const Literal& v) {
+      if (!v.shape().IsTuple()) {
+        leaves.push_back(v);
+        return;
+      }
+      for (const Literal& e : v.elements()) walk(e);
+    };
+    walk(pipelined_result);
+    return leaves;
+  }
+  if (!pipelined_result.shape().IsTuple() || !source_result_shape.IsTuple() ||
+      pipelined_result.elements().size() != result.result_sources.size())
+    return Internal("pipeline: the result has {} elements, the signature {}", pipelined_result.elements().size(),
+                    result.result_sources.size());
+  std::vector<Literal> out(source_result_shape.tuple_size());
+  for (size_t e = 0; e < result.result_sources.size(); ++e) {
+    const Literal& v = pipelined_result.elements()[e];
+    const std::vector<int64_t>& sources = result.result_sources[e];
+    if (sources.size() == 1) {
+      out[sources[0]] = v;
+      continue;
+    }
+    const std::byte* from = v.raw();
+    for (int64_t s : sources) {
+      Literal piece(source_result_shape.tuple_shape(s));
+      const int64_t bytes = piece.shape().byte_size();
+      std::memcpy(piece.mutable_raw(), from, bytes);
+      from += bytes;
+      out[s] = std::move(piece);
+    }
+  }
+  return out;
+}
+
+StatusOr<PipelineResult> PipelineModule(const Module& module, const PipelineOptions& options) {
+  if (options.stages < 1 || options.microbatches < 1)
+    return InvalidArgument("pipeline: --stages and --microbatches must be at least 1 (got {} and {})", options.stages,
+                           options.microbatches);
+  ASSIGN_OR_RETURN(LayerChain chain, FindLayerChain(module));
+  return Generator(module, chain, options).Run();
+}
+
+}  // namespace spmdc::pipeline
