@@ -256,7 +256,7 @@ Command AddAutoCommand(CLI::App& root) {
     std::string out;
     std::string specs;
     std::string pipeline;
-    int64_t microbatches = 0;
+    std::optional<int64_t> microbatches;
     std::string schedule = "1f1b";
   };
   auto args = std::make_shared<Args>();
@@ -291,7 +291,7 @@ Command AddAutoCommand(CLI::App& root) {
       ->capture_default_str();
   AddOutput(app, args->out);
   return {app, [args]() -> Status {
-            if (args->pipeline.empty() && (args->microbatches != 0 || args->schedule != "1f1b"))
+            if (args->pipeline.empty() && (args->microbatches || args->schedule != "1f1b"))
               return InvalidArgument("--microbatches and --schedule need --pipeline");
             ModuleArgs plain;
             plain.input = args->module.input;
@@ -325,7 +325,7 @@ Command AddAutoCommand(CLI::App& root) {
                                        "(for the whole mesh, e.g. {} of {}) cannot be kept; pass --ignore-annotations",
                                        i->sharding()->ToString(false), i->name());
               const int64_t batch_m = DefaultMicrobatches(*module);
-              po.microbatches = args->microbatches != 0 ? args->microbatches : batch_m;
+              po.microbatches = args->microbatches ? *args->microbatches : batch_m;
               if (po.microbatches < 1) return InvalidArgument("--microbatches {}: must be at least 1", po.microbatches);
               for (const Instruction* p : module->entry()->parameters()) {
                 if (!p->shape().IsArray() || p->shape().rank() == 0) continue;
