@@ -189,6 +189,7 @@ struct LogicalMesh {
 // A tie unit priced on one logical mesh.
 struct UnitCost {
   double seconds = 0;  // the whole batch
+  double compute_seconds = 0;
   double weight_bytes = 0, other_bytes = 0;
   std::string summary;
 };
@@ -208,6 +209,7 @@ UnitCost Describe(const PricedPlan& plan, const Mesh& mesh, const Module& unit,
                   const absl::flat_hash_set<std::string>& weights) {
   UnitCost c;
   c.seconds = plan.step_seconds;
+  c.compute_seconds = plan.compute_seconds;
   const Computation& entry = *unit.entry();
   double weight_bytes = 0;
   std::string split, activation;
@@ -483,10 +485,13 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
   // Every span's option on submesh `m` from the units' costs on one logical mesh and variant.
   auto add_spans = [&](const std::vector<UnitCost>& cost, size_t m, const LogicalMesh& lm, int v) {
     // Per layer its class's cost; per boundary l | l + 1 the pair's excess over its layers.
-    std::vector<double> pt(L + 1, 0), pw(L + 1, 0), pa(L + 1, 0), qt(L, 0), qw(L, 0), qa(L, 0);
+    // A span never costs less than the compute of its layers (the pairs' excess can be negative:
+    // two layers planned together need not pay for the boundary in between).
+    std::vector<double> pt(L + 1, 0), pc(L + 1, 0), pw(L + 1, 0), pa(L + 1, 0), qt(L, 0), qw(L, 0), qa(L, 0);
     for (int l = 0; l < L; ++l) {
       const UnitCost& c = cost[unit_of_class[layers.tie_class[l]]];
       pt[l + 1] = pt[l] + c.seconds, pw[l + 1] = pw[l] + c.weight_bytes, pa[l + 1] = pa[l] + c.other_bytes;
+      pc[l + 1] = pc[l] + c.compute_seconds;
     }
     for (int l = 0; l + 1 < L; ++l) {
       const UnitCost& a = cost[unit_of_class[layers.tie_class[l]]];
@@ -501,7 +506,7 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
       for (int i = k; i < L; ++i) {
         if (class_count[layers.tie_class[i]] > class_count[layers.tie_class[rep]]) rep = i;
         // Pairs inside [k, i] are the boundaries k|k+1 ... i-1|i: qt[i] - qt[k].
-        const double t = std::max(0.0, pt[i + 1] - pt[k] + qt[i] - qt[k]);
+        const double t = std::max(pc[i + 1] - pc[k], pt[i + 1] - pt[k] + qt[i] - qt[k]);
         const double w = std::max(0.0, pw[i + 1] - pw[k] + qw[i] - qw[k]);
         const double a = std::max(0.0, pa[i + 1] - pa[k] + qa[i] - qa[k]);
         StageOption o;
