@@ -2,7 +2,8 @@
 // 175B-shaped training step (spmdc example gpt3's shapes, unannotated: 96 layers, d_model 12288,
 // batch 8 x 2048 tokens, bf16) over 64 devices of the h100 profile (8 hosts of 8), estimated only:
 // the time to plan (layer clustering, the tied intra-op solves, the stage DP) and the chosen
-// plan's step time beside the best uniform pipeline + intra-op plan it enumerated.
+// plan's step time beside the best uniform pipeline + intra-op plan it enumerated; then the
+// tying estimate of the longest chosen stage against one intra-op solve of its whole span.
 //
 //   stage_search_bench [--layers L] [--devices D] [--microbatches M] [--stages S] [--hardware NAME]
 //                      [--work-limit W] [--emit]
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -134,6 +136,37 @@ int main(int argc, char** argv) {
                 r->search.best->step_seconds / r->search.best_uniform->step_seconds);
   } else {
     std::printf("no uniform pipeline fits\n");
+  }
+  // The tying estimate against a direct solve: the chosen plan's longest stage's span, planned as
+  // one module on its logical mesh (the fastest plan, as the table's "fast" variant), against the
+  // table's sum of tied layers and pair excesses.
+  const Stage* longest = nullptr;
+  for (const Stage& s : r->search.best->stages)
+    if (!longest || s.last_layer - s.first_layer > longest->last_layer - longest->first_layer) longest = &s;
+  const std::vector<StageOption>& opts = r->table.at(longest->first_layer, longest->last_layer, longest->submesh);
+  const StageOption& chosen = opts[longest->option];
+  const StageOption* fast = nullptr;
+  for (const StageOption& x : opts)
+    if (x.mesh == chosen.mesh && x.variant == "fast") fast = &x;
+  auto span = ExtractLayers(**module, r->layers, longest->first_layer, longest->last_layer);
+  if (fast && span.ok()) {
+    PlanOptions po(*spmdc::Mesh::Parse(fast->mesh));
+    po.hardware = &*hw;
+    po.memory_limit = std::numeric_limits<int64_t>::max() / 4;
+    po.work_limit = kDefaultStageWork;
+    po.keep_annotations = false;
+    po.standard_plans = false;
+    po.use_milp = false;
+    const double t4 = Now();
+    auto direct = PlanAuto(**span, po);
+    if (direct.ok()) {
+      const double direct_mb = direct->Chosen().step_seconds / static_cast<double>(microbatches);
+      std::printf("tying check, layers %d-%d on %s: tied estimate %s/mb, one solve of the span %s/mb (%.3fx; %.1f s)\n",
+                  longest->first_layer, longest->last_layer, fast->mesh.c_str(), Ms(fast->seconds).c_str(),
+                  Ms(direct_mb).c_str(), fast->seconds / direct_mb, Now() - t4);
+    } else {
+      std::printf("tying check: %s\n", std::string(direct.status().message()).c_str());
+    }
   }
   return 0;
 }
