@@ -90,6 +90,10 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
 
   // Values crossing each cut c (between seq[c-1] and seq[c]): a difference array over the
   // interval from a value's definition to its last forward use.
+  // Values read across more than half of the forward pass (a tied embedding, a mask built from
+  // the input) are read by most layers whatever the cuts: they are every stage's inputs, like the
+  // weights, and do not count.
+  const int global_span = m / 2;
   std::vector<int> crossing(m + 1, 0);
   for (int j = 0; j < m; ++j) {
     int last = j;
@@ -97,7 +101,7 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
       const int up = seq_pos[pos.at(u)];
       if (up != kNone) last = std::max(last, up);
     }
-    if (last > j) {
+    if (last > j && last - j <= global_span) {
       crossing[j + 1] += 1;
       crossing[last + 1] -= 1;
     }
@@ -111,7 +115,7 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
       if (up == kNone) continue;
       first = std::min(first, up), last = std::max(last, up);
     }
-    if (last > first) {
+    if (last > first && last - first <= global_span) {
       crossing[first + 1] += 1;
       crossing[last + 1] -= 1;
     }
@@ -287,7 +291,8 @@ StatusOr<std::unique_ptr<Module>> ExtractLayers(const Module& module, const Laye
   const int n = static_cast<int>(layers.schedule.size());
   absl::flat_hash_map<const Instruction*, int> pos;
   for (int i = 0; i < n; ++i) pos[layers.schedule[i]] = i;
-  // Kept: the span's instructions and the free values they use (free values use only free ones).
+  // Kept: the span's instructions, the free values they use (free values use only free ones) and
+  // the parameters they read.
   std::vector<char> keep(n, 0);
   std::vector<int> stack;
   for (int i = 0; i < n; ++i)
@@ -297,7 +302,10 @@ StatusOr<std::unique_ptr<Module>> ExtractLayers(const Module& module, const Laye
     stack.pop_back();
     for (const Instruction* op : layers.schedule[i]->operands()) {
       const int opi = pos.at(op);
-      if (!keep[opi] && layers.layer_of[opi] == kNone && op != module.entry()->root()) {
+      // Free values are copied in; so are parameters another layer owns (a tied embedding):
+      // parameters are every stage's inputs anyway, and they stay weights by name.
+      const bool parameter = op->opcode() == Opcode::kParameter;
+      if (!keep[opi] && (parameter || (layers.layer_of[opi] == kNone && op != module.entry()->root()))) {
         keep[opi] = 1;
         stack.push_back(opi);
       }
@@ -344,7 +352,7 @@ StatusOr<std::unique_ptr<Module>> ExtractLayers(const Module& module, const Laye
     for (const Instruction* u : orig->users()) used_outside = used_outside || !keep[pos.at(u)];
     if (used_outside) outputs.push_back(clone_of(i));
   }
-  if (outputs.empty()) return InvalidArgument("layers [{}, {}] have no outputs", first, last);
+  // A span whose values nobody reads (a dead `while` kept for its side effects) returns ().
   std::vector<Shape> shapes;
   for (const Instruction* o : outputs) shapes.push_back(o->shape());
   Instruction* new_root =
@@ -354,6 +362,14 @@ StatusOr<std::unique_ptr<Module>> ExtractLayers(const Module& module, const Laye
     if (!keep[i]) RETURN_IF_ERROR(entry->RemoveInstruction(clone_of(i)));
   for (int64_t k = 0; k < static_cast<int64_t>(params.size()); ++k) params[k]->set_parameter_number(k);
   RETURN_IF_ERROR(entry->RebuildParameterList());
+  // Sharding constraints (custom-call "Sharding") pin values on the whole mesh, not on a stage's
+  // submesh: they go, with every other sharding.
+  for (Computation* c : sub->computations())
+    for (Instruction* x : c->instructions()) {
+      if (!x->IsCustomCall("Sharding") || x->operand_count() != 1 || x == new_root) continue;
+      x->ReplaceAllUsesWith(x->operand(0));
+      RETURN_IF_ERROR(c->RemoveInstruction(x));
+    }
   for (Computation* c : sub->computations())
     for (Instruction* x : c->instructions()) x->clear_sharding();
   sub->set_num_partitions(1);

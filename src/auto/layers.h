@@ -5,9 +5,11 @@
 //
 // 1. The forward pass is what the loss depends on: the ancestors of the result tuple's element 0
 //    (the whole entry when the result is not a tuple).
-// 2. Cut candidates are the points of the forward schedule that exactly one computed value
-//    crosses (parameters and constant-only values do not count): a transformer's residual stream
-//    after each residual add. The pieces between them are segments.
+// 2. Cut candidates are the points of the forward schedule that exactly one value crosses
+//    (constant-only values do not count, nor values read across more than half of the forward
+//    pass, such as a tied embedding; a parameter crosses from its first forward use to its last):
+//    a transformer's residual stream after each residual add. The pieces between them are
+//    segments.
 // 3. Layers are the repeating unit of the segments: the period p and offset o that repeat a block
 //    of p segment signatures the most times r >= 2 (Alpa's FLOPs balance holds by construction for
 //    repeated blocks; its boundary-bytes criterion is the single-value cut). Segments before the
@@ -57,8 +59,9 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
 
 // Layers [first, last] of `module` as a module of their own: their instructions, the free values
 // they use, a parameter for every value another layer computes (named NAME.in) and every original
-// parameter they own; its result is a tuple of every value of the span that another layer or the
-// original result uses. Shardings are dropped (stages run on their own submeshes).
+// parameter they read (a tied embedding that another layer owns, too); its result is a tuple of
+// every value of the span that another layer or the original result uses (an empty tuple when
+// nothing is). Shardings and Sharding constraints are dropped (stages run on their own submeshes).
 StatusOr<std::unique_ptr<Module>> ExtractLayers(const Module& module, const LayerClustering& layers, int first,
                                                 int last);
 

@@ -274,6 +274,48 @@ TEST(LayerClustering, TransformerLayersAndTieClasses) {
   }
 }
 
+TEST(LayerClustering, AValueReadAcrossTheWholeForwardPassIsEveryLayersInput) {
+  // `e` is read by the first and the last dot (a tied embedding): it crosses every cut, and
+  // counting it would leave no single-value cut at all.
+  auto m = ParseHloModule(R"(
+HloModule tied
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY tied {
+  x = f32[4,8] parameter(0)
+  e = f32[8,8] parameter(1)
+  w1 = f32[8,8] parameter(2)
+  w2 = f32[8,8] parameter(3)
+  w3 = f32[8,8] parameter(4)
+  h0 = f32[4,8] dot(x, e), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a1 = f32[4,8] dot(h0, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  h1 = f32[4,8] tanh(a1)
+  a2 = f32[4,8] dot(h1, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  h2 = f32[4,8] tanh(a2)
+  a3 = f32[4,8] dot(h2, w3), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  h3 = f32[4,8] tanh(a3)
+  out = f32[4,8] dot(h3, e), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  zero = f32[] constant(0)
+  ROOT loss = f32[] reduce(out, zero), dimensions={0,1}, to_apply=add
+}
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  auto l = ClusterLayers(**m);
+  ASSERT_TRUE(l.ok()) << l.status();
+  EXPECT_TRUE(l->repeated);
+  EXPECT_EQ(l->num_layers, 3);  // (dot, tanh) three times; the first dot and the loss join the ends
+  auto last = ExtractLayers(**m, *l, 2, 2);
+  ASSERT_TRUE(last.ok()) << last.status();
+  bool reads_e = false;
+  for (const Instruction* p : (*last)->entry()->parameters()) reads_e = reads_e || p->name() == "e";
+  EXPECT_TRUE(reads_e) << "the last layer takes the tied weight as its own parameter";
+}
+
 TEST(LayerClustering, ExtractedSpansAreValidModules) {
   std::unique_ptr<Module> m = SmallGpt(4);
   auto l = ClusterLayers(*m);
