@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "partitioner/partitioner.h"
+#include "passes/passes.h"
 #include "propagation/propagation.h"
 
 namespace spmdc::autoshard {
@@ -102,6 +103,22 @@ std::string NoPlanFits(int64_t limit, int64_t smallest) {
 }
 
 }  // namespace
+
+Status PrepareForPlanning(Module& module) {
+  ASSIGN_OR_RETURN(bool inlined, RunInlineCalls(module));
+  if (inlined) {
+    RETURN_IF_ERROR(RunTupleSimplifier(module).status());
+    RETURN_IF_ERROR(RunDce(module).status());
+  }
+  return absl::OkStatus();
+}
+
+Status ChosenPlanFits(const AutoResult& result) {
+  if (result.Chosen().fits) return absl::OkStatus();
+  int64_t smallest = result.search.peak_bytes;
+  for (const PricedPlan& p : result.standard) smallest = std::min(smallest, p.peak_bytes);
+  return absl::ResourceExhaustedError(NoPlanFits(result.memory_limit, smallest));
+}
 
 std::string FormatBytes(int64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -94,6 +94,15 @@ struct AutoResult {
 // for operations the partitioner cannot handle).
 StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options);
 
+// What `spmdc auto` does to a module before PlanAuto: its calls inlined (RunInlineCalls: JAX's
+// export wraps helpers in calls returning tuples, and the search prices the entry's values),
+// then the tuples they returned simplified away.
+Status PrepareForPlanning(Module& module);
+
+// OK when `result`'s chosen plan fits its memory limit, else ResourceExhausted "no plan fits in
+// X: the smallest needs Y" (the smallest peak of the plans priced).
+Status ChosenPlanFits(const AutoResult& result);
+
 // `module` with every node's chosen sharding set (and num_partitions the mesh's devices).
 std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategySpace& space,
                                            const std::vector<int64_t>& choice);

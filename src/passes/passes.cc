@@ -225,7 +225,70 @@ Computation* CloneComputation(Module& module, const Computation& c) {
   return module.AddComputation(std::move(clone));
 }
 
+// Copies `callee`'s instructions into `caller` before nothing in particular (instruction order
+// is operands-first by construction), its parameters replaced by `call`'s operands; returns the
+// copy of the callee's root (an operand of `call` when the callee returns a parameter).
+Instruction* InlineInto(Module& module, Computation& caller, const Instruction& call, const Computation& callee) {
+  absl::flat_hash_map<const Instruction*, Instruction*> map;
+  for (Instruction* old : callee.MakeInstructionPostOrder()) {
+    if (old->opcode() == Opcode::kParameter) {
+      map[old] = call.operand(old->parameter_number());
+      continue;
+    }
+    auto ni = std::make_unique<Instruction>(old->opcode(), old->shape(), module.UniqueName(old->name()));
+    ni->set_location(old->location());
+    ni->set_sharding(old->sharding_ptr());
+    if (old->literal()) ni->set_literal(*old->literal());
+    for (const auto& [id, value] : old->attrs().entries())
+      if (id != AttrId::kControlPredecessors) ni->attrs().Set(id, value);
+    ni->attrs().unknown() = old->attrs().unknown();
+    for (Instruction* op : old->operands()) ni->AppendOperand(map.at(op));
+    if (const auto* cp = old->control_predecessors())
+      for (Instruction* p : *cp) ni->AddControlPredecessor(map.at(p));
+    map[old] = caller.AddInstruction(std::move(ni));
+  }
+  return map.at(callee.root());
+}
+
 }  // namespace
+
+StatusOr<bool> RunInlineCalls(Module& module) {
+  bool changed = false;
+  // Callers first: a call copied into its caller is met again in the same walk only if it is
+  // in a computation not yet visited; the outer loop repeats until no call is left, which ends
+  // because the call graph is acyclic.
+  for (bool again = true; again;) {
+    again = false;
+    std::vector<Computation*> order = module.MakeComputationPostOrder();
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      Computation& caller = **it;
+      for (Instruction* call : caller.instructions()) {
+        if (call->opcode() != Opcode::kCall || call->called_computations().size() != 1) continue;
+        const bool control = (call->control_predecessors() && !call->control_predecessors()->empty()) ||
+                             !call->control_successors().empty();
+        if (control) continue;  // ordering constraints on the call: kept as a call
+        Instruction* result = InlineInto(module, caller, *call, *call->called_computations()[0]);
+        // The call's sharding is a constraint on its value: kept on the inlined root, or on a
+        // copy when the callee returns one of its parameters (the caller's own value).
+        if (call->has_sharding()) {
+          const bool existing = std::find(call->operands().begin(), call->operands().end(), result) !=
+                                call->operands().end();
+          if (existing) {
+            result = caller.AddInstruction(Opcode::kCopy, result->shape(), module.UniqueName(call->name()), {result});
+            result->set_location(call->location());
+          }
+          if (existing || !result->has_sharding()) result->set_sharding(call->sharding_ptr());
+        }
+        call->ReplaceAllUsesWith(result);
+        if (caller.root() == call) caller.set_root(result);
+        RETURN_IF_ERROR(caller.RemoveInstruction(call));
+        changed = again = true;
+      }
+    }
+  }
+  if (changed) RETURN_IF_ERROR(RunDce(module).status());  // the callees nothing calls now
+  return changed;
+}
 
 StatusOr<bool> RunFlattenCalls(Module& module) {
   bool changed = false;

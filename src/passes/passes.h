@@ -31,6 +31,13 @@ StatusOr<bool> RunAllReduceReassociate(Module& module);
 // instructions also apply (reduce's to_apply, while bodies) are left alone. Clones are named
 // NAME.clone (and .clone.N), their instructions get fresh names.
 StatusOr<bool> RunFlattenCalls(Module& module);
+// Replaces every `call` by a copy of its callee's instructions (parameters replaced by the
+// call's operands), as XLA's CallInliner does before SPMD partitioning; the callees nothing
+// calls any more are removed. A call's sharding moves to the copy of its callee's root (kept
+// when that has its own). Calls with control dependencies stay. `spmdc auto` runs it first:
+// its strategy search prices the entry computation's values, and JAX's export wraps helpers
+// (jnp.take, jax.nn.silu) in calls returning tuples.
+StatusOr<bool> RunInlineCalls(Module& module);
 // All-reduce reassociation, tuple simplification, CSE, DCE.
 StatusOr<bool> RunCleanup(Module& module);
 

@@ -39,6 +39,10 @@ readonly SRC_IN_ROOT=/work/spmdc   # where the export lies inside the root
 if [ "${1:-}" = --in-namespace ]; then
   root=$2 ccache_dir=$3
   mount --make-rprivate /
+  # The root a mount point of its own, as / is on a booted machine: tools that remount / in a
+  # namespace they make (`ip -n NS ...`, `ip netns exec`: mount --make-rslave /) fail on a
+  # chroot whose / is a plain directory.
+  mount --bind "$root" "$root"
   mount -t proc proc "$root/proc"
   mount -t sysfs -o ro sysfs "$root/sys"
   mount --bind /dev "$root/dev"
@@ -222,6 +226,16 @@ debootstrap --variant=$VARIANT --arch="$arch" $include --unpack-tarball="$tarbal
   [ -z "$security" ] || echo "deb $security $SUITE-security main"
 } >"$root/etc/apt/sources.list"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+# /etc/hosts as the Debian installer writes it (debootstrap writes none): without the host name
+# in it, every lookup of it (Open MPI's daemons make many) waits on DNS.
+host=$(uname -n)
+{
+  echo "127.0.0.1	localhost"
+  echo "127.0.1.1	$host"
+  echo "::1		localhost ip6-localhost ip6-loopback"
+  echo "ff02::1		ip6-allnodes"
+  echo "ff02::2		ip6-allrouters"
+} >"$root/etc/hosts"
 t_root=$(now)
 echo "fresh: root ready in $((t_root - t_start)) s (download $((t_download - t_start)) s)"
 

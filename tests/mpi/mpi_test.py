@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The MPI backend end to end: Open MPI jobs of 2, 4 and 8 ranks on loopback.
 
-usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]
+usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--random-test BINARY] [--two-hosts]
 
 1. mpi_communicator_test (MpiCommunicator against the thread backend, every collective and
    reduction) on 2 and 4 ranks, and on 2 ranks x 2 device threads.
@@ -17,6 +17,10 @@ usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]
 4. A bounded differential run over the lit corpus: the first `verify` RUN line of a sample of
    tests/lit/*/*.hlo (SPMDC_MPI_CORPUS_CASES of them, default 24; 0: all) under mpirun with
    --backend mpi must end as the thread backend's run does (same exit code; "verify: ok").
+   With --random-test (partition_random_test), likewise a bounded run of the random
+   differential tester: the cases it generates, partitions and matches on threads
+   (SPMDC_MPI_RANDOM_CASES per random test, default 10; seeds from SPMDC_MPI_RANDOM_SEED), each
+   verified under mpirun on as many ranks as it has devices.
 
 With --two-hosts, instead: two "hosts", network namespaces joined by a veth pair (ip netns,
 Debian iproute2), one rank in each (mpirun starts the second through an rsh agent that enters
@@ -348,25 +352,57 @@ def corpus(mpi, spmdc):
     if 0 < limit < len(cases):
         step = len(cases) / limit
         cases = [cases[int(i * step)] for i in range(limit)]
-    for path, args, n in cases:
-        name = os.path.relpath(path, lit)
+    same_as_threads(mpi, spmdc, [(os.path.relpath(p, lit), p, a, n) for p, a, n in cases],
+                    "lit corpus modules")
+
+
+def same_as_threads(mpi, spmdc, cases, what):
+    """Each (name, path, verify args, devices): `spmdc verify` under mpirun with --backend mpi
+    must end as the thread backend's run does (same exit code; "verify: ok" when it passes)."""
+    for name, path, args, n in cases:
         t = subprocess.run([spmdc, "verify", path] + args, capture_output=True, text=True,
                            timeout=600)
         r = mpirun(mpi, ["-np", str(n), spmdc, "verify", path] + args + ["--backend", "mpi"],
                    timeout=600)
         if r.returncode != t.returncode:
-            fail(f"corpus {name} {' '.join(args)}: MPI exit {r.returncode}, threads "
+            fail(f"{name} {' '.join(args)}: MPI exit {r.returncode}, threads "
                  f"{t.returncode}\n{(r.stdout + r.stderr)[-3000:]}")
         if t.returncode == 0 and "verify: ok" not in r.stdout:
-            fail(f"corpus {name}: no 'verify: ok' under MPI\n{r.stdout[-2000:]}")
-    print(f"mpi_test: ok: {len(cases)} lit corpus modules end the same on MPI ranks as on "
-          f"threads")
+            fail(f"{name}: no 'verify: ok' under MPI\n{r.stdout[-2000:]}")
+    print(f"mpi_test: ok: {len(cases)} {what} end the same on MPI ranks as on threads")
+
+
+def random_cases(mpi, spmdc, random_test, tmp):
+    """The random differential tester's cases (tests/unit/partition_random_test.cc, which writes
+    the cases it partitioned and matched with SPMDC_RANDOM_DUMP) repeated under MPI: each must
+    verify on as many ranks as it has devices, as on the thread backend."""
+    dump = os.path.join(tmp, "random")
+    os.makedirs(dump)
+    per_test = os.environ.get("SPMDC_MPI_RANDOM_CASES", "10")
+    e = dict(os.environ, SPMDC_RANDOM_DUMP=dump, SPMDC_RANDOM_CASES=per_test,
+             SPMDC_RANDOM_SEED=os.environ.get("SPMDC_MPI_RANDOM_SEED", "1"))
+    g = subprocess.run([random_test, "--gtest_filter=PartitionRandom.MatchesSingleDevice:"
+                        "PartitionRandom.GatherScatterMatchesSingleDevice"],
+                       capture_output=True, text=True, env=e, timeout=600)
+    if g.returncode != 0:
+        fail(f"the random tester failed on threads\n{(g.stdout + g.stderr)[-3000:]}")
+    cases = []
+    for path in sorted(glob.glob(os.path.join(dump, "*.hlo"))):
+        m = re.fullmatch(r"[a-z-]+-seed-(\d+)-n(\d+)(-propagate)?\.hlo", os.path.basename(path))
+        args = ["--num-partitions", m.group(2)] + (["--propagate"] if m.group(3) else [])
+        cases.append((os.path.basename(path), path, args, int(m.group(2))))
+    if len(cases) < 2 * int(per_test):  # each case it runs matches, or the tester failed above
+        fail(f"the random tester wrote {len(cases)} cases, expected {2 * int(per_test)}")
+    same_as_threads(mpi, spmdc, cases, "random differential cases")
 
 
 def main():
     if len(sys.argv) < 3:
-        fail("usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--two-hosts]")
+        fail("usage: mpi_test.py SPMDC_BINARY COMMUNICATOR_TEST_BINARY|- [--random-test BINARY] "
+             "[--two-hosts]")
     spmdc, comm_test = sys.argv[1], sys.argv[2]
+    rest = sys.argv[3:]
+    random_test = rest[rest.index("--random-test") + 1] if "--random-test" in rest else None
     mpi = shutil.which("mpirun")
     if not mpi:
         skip("mpirun not found (Debian: openmpi-bin)")
@@ -541,8 +577,11 @@ def main():
                          "--backend", "mpi"])
         expect(r, 2, "a job of the wrong size", ["start it with mpirun -np 4"])
 
-    # 4. The lit corpus, differentially.
+    # 4. The lit corpus and the random tester's cases, differentially.
     corpus(mpi, spmdc)
+    if random_test:
+        with tempfile.TemporaryDirectory(prefix="spmdc-mpi-random-") as tmp:
+            random_cases(mpi, spmdc, random_test, tmp)
     print("mpi_test: all passed")
 
 

@@ -1,6 +1,8 @@
 // RunFlattenCalls (passes.h): every call site gets its own callee, nested shared callees too,
 // computations also applied by other instructions are left alone; after it, propagation
 // shards every call site of what was one shared callee (before it, only one).
+// RunInlineCalls: every call replaced by its callee's instructions (nested calls too), the
+// values unchanged, the call's sharding kept, the printed module parsing back.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -119,6 +121,94 @@ TEST(FlattenCalls, PropagationThenShardsEveryCallSite) {
     ASSERT_TRUE(i->has_sharding()) << name;
     EXPECT_EQ(i->sharding()->ToString(false), "{devices=[4,1]<=[4]}") << name;
   }
+}
+
+// Bitwise the same outputs from `a` and `b` on the same random arguments.
+void ExpectSameValues(const Module& a, const Module& b) {
+  std::vector<Literal> args;
+  for (int64_t p = 0; p < a.entry()->num_parameters(); ++p)
+    args.push_back(RandomLiteral(a.entry()->parameter(p)->shape(), 7 + p));
+  auto want = Execute(a, args);
+  auto got = Execute(b, args);
+  ASSERT_TRUE(want.ok() && got.ok());
+  std::vector<Literal> w = FlattenLeaves(*want), g = FlattenLeaves(*got);
+  ASSERT_EQ(w.size(), g.size());
+  for (size_t k = 0; k < w.size(); ++k) {
+    ASSERT_EQ(w[k].shape().byte_size(), g[k].shape().byte_size());
+    EXPECT_EQ(std::memcmp(w[k].raw(), g[k].raw(), w[k].shape().byte_size()), 0) << "output " << k;
+  }
+}
+
+TEST(InlineCalls, EveryCallIsReplacedByItsCallee) {
+  auto m = Parse(kShared);
+  ASSERT_NE(m, nullptr);
+  auto before = m->Clone();
+  auto changed = RunInlineCalls(*m);
+  ASSERT_TRUE(changed.ok()) << changed.status().message();
+  EXPECT_TRUE(*changed);
+  ASSERT_TRUE(VerifyModule(*m).ok());
+  for (Computation* c : m->computations())
+    for (Instruction* i : c->instructions()) EXPECT_NE(i->opcode(), Opcode::kCall) << i->name();
+  // relu and clip are gone (nothing calls them); the reducer stays.
+  std::set<std::string> computations;
+  for (Computation* c : m->computations()) computations.insert(c->name());
+  EXPECT_EQ(computations, (std::set<std::string>{"e", "sum"}));
+  ExpectSameValues(*before, *m);
+  // The printed module is a valid module with the same values.
+  auto reparsed = Parse(PrintModule(*m));
+  ASSERT_NE(reparsed, nullptr);
+  ExpectSameValues(*before, *reparsed);
+  EXPECT_FALSE(*RunInlineCalls(*m));
+}
+
+// JAX's export: a helper returning a tuple, read through get-tuple-element; a call annotated
+// with a sharding; a callee returning its parameter.
+constexpr std::string_view kTupleCall = R"(
+HloModule m, num_partitions=2
+
+%pair (a: f32[4,6], b: f32[4,6]) -> (f32[4,6], f32[4,6]) {
+  %a = f32[4,6] parameter(0)
+  %b = f32[4,6] parameter(1)
+  %s = f32[4,6] add(%a, %b)
+  %d = f32[4,6] subtract(%a, %b)
+  ROOT %t = (f32[4,6], f32[4,6]) tuple(%s, %d)
+}
+
+%id (x: f32[4,6]) -> f32[4,6] {
+  ROOT %x = f32[4,6] parameter(0)
+}
+
+ENTRY %e {
+  %p = f32[4,6] parameter(0)
+  %q = f32[4,6] parameter(1)
+  %c = (f32[4,6], f32[4,6]) call(%p, %q), to_apply=%pair
+  %g0 = f32[4,6] get-tuple-element(%c), index=0
+  %g1 = f32[4,6] get-tuple-element(%c), index=1
+  %i = f32[4,6] call(%g1), to_apply=%id, sharding={devices=[2,1]<=[2]}
+  ROOT %m = f32[4,6] multiply(%g0, %i)
+}
+)";
+
+TEST(InlineCalls, TupleResultsAndShardingsOfCalls) {
+  auto m = Parse(kTupleCall);
+  ASSERT_NE(m, nullptr);
+  auto before = m->Clone();
+  ASSERT_TRUE(RunInlineCalls(*m).ok());
+  ASSERT_TRUE(RunTupleSimplifier(*m).ok());
+  ASSERT_TRUE(RunDce(*m).ok());
+  ASSERT_TRUE(VerifyModule(*m).ok());
+  for (Instruction* i : m->entry()->instructions()) {
+    EXPECT_NE(i->opcode(), Opcode::kCall) << i->name();
+    EXPECT_FALSE(i->shape().IsTuple()) << i->name() << " is still a tuple";
+  }
+  // The identity's call kept its constraint, on a copy of the caller's value.
+  Instruction* product = m->entry()->root();
+  ASSERT_EQ(product->opcode(), Opcode::kMultiply);
+  const Instruction* kept = product->operand(1);
+  EXPECT_EQ(kept->opcode(), Opcode::kCopy);
+  ASSERT_TRUE(kept->has_sharding());
+  EXPECT_EQ(kept->sharding()->ToString(false), "{devices=[2,1]<=[2]}");
+  ExpectSameValues(*before, *m);
 }
 
 }  // namespace

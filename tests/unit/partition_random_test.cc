@@ -11,6 +11,10 @@
 //
 // SPMDC_RANDOM_CASES=K runs K cases (default: a bounded number that keeps ctest fast);
 // SPMDC_RANDOM_SEED=S picks the first seed (case i uses seed S+i). A failure prints the module.
+// SPMDC_RANDOM_DUMP=DIR also writes each case that partitions and matches as
+// DIR/KIND-seed-S-nN[-propagate].hlo (KIND: random or gather-scatter, the two generators; N
+// devices; -propagate: partitioned after propagation), so that
+// other runners (tests/mpi: `spmdc verify --backend mpi`) repeat the same differential cases.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,11 +22,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <functional>
 #include <numeric>
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fmt/format.h"
@@ -808,6 +814,16 @@ std::optional<Literal> CleanUpAndRun(PartitionResult& partitioned, const Module&
   return std::move(*got);
 }
 
+// With SPMDC_RANDOM_DUMP set, writes a case that matched (see the header).
+void DumpCase(std::string_view kind, uint64_t seed, int64_t n, bool propagated, const std::string& text) {
+  const char* dir = std::getenv("SPMDC_RANDOM_DUMP");
+  if (!dir || !*dir) return;
+  std::string path = fmt::format("{}/{}-seed-{}-n{}{}.hlo", dir, kind, seed, n, propagated ? "-propagate" : "");
+  std::ofstream out(path);
+  out << text;
+  if (!out) ADD_FAILURE() << "cannot write " << path;
+}
+
 // Runs one case; returns an empty string on success, else a description.
 std::string RunCase(uint64_t seed, Totals& totals, bool gather_scatter = false) {
   Generator g(seed, gather_scatter);
@@ -839,22 +855,13 @@ std::string RunCase(uint64_t seed, Totals& totals, bool gather_scatter = false) 
   std::string error;
   std::optional<Literal> got = CleanUpAndRun(*partitioned, *module, n, args, totals, &error);
   if (!got) return fail(error);
-  std::vector<const Literal*> a, b;
-  Flatten(*got, a);
-  Flatten(*reference, b);
-  if (a.size() != b.size()) return fail("output count differs");
+  std::string diff = CompareOutputs(*got, *reference);
+  if (!diff.empty()) return fail(diff);
   ++totals.cases;
-  for (const Literal* l : b) totals.elements += l->num_elements();
-  for (size_t k = 0; k < a.size(); ++k) {
-    if (!(a[k]->shape().dims() == b[k]->shape().dims())) return fail(fmt::format("output {} shape differs", k));
-    for (int64_t i = 0; i < b[k]->num_elements(); ++i) {
-      double x = a[k]->GetDouble(i), y = b[k]->GetDouble(i);
-      if (std::isnan(x) && std::isnan(y)) continue;
-      if (x == y) continue;
-      if (!(std::fabs(x - y) <= 1e-4 * (1 + std::fabs(y))))
-        return fail(fmt::format("output {} element {}: got {} want {}", k, i, x, y));
-    }
-  }
+  std::vector<const Literal*> outputs;
+  Flatten(*reference, outputs);
+  for (const Literal* l : outputs) totals.elements += l->num_elements();
+  DumpCase(gather_scatter ? "gather-scatter" : "random", seed, n, seed % 3 == 0, text);
   return "";
 }
 

@@ -305,6 +305,7 @@ Command AddAutoCommand(CLI::App& root) {
               module->set_num_partitions(mesh.num_devices());
             }
             RETURN_IF_ERROR(ApplyAnnotations(annotations, *module));
+            RETURN_IF_ERROR(autoshard::PrepareForPlanning(*module));
             ASSIGN_OR_RETURN(HardwareProfile hw, LoadHardwareProfile(args->hardware, args->hardware_dir));
             if (!args->pipeline.empty()) {
               autoshard::PipelineOptions po;
@@ -356,14 +357,8 @@ Command AddAutoCommand(CLI::App& root) {
             options.standard_plans = !args->no_standard;
             ASSIGN_OR_RETURN(autoshard::AutoResult result, autoshard::PlanAuto(*module, options));
             std::fputs(Report(result, mesh, hw).c_str(), stderr);
+            RETURN_IF_ERROR(autoshard::ChosenPlanFits(result));
             const autoshard::PricedPlan& chosen = result.Chosen();
-            if (!chosen.fits) {
-              int64_t smallest = result.search.peak_bytes;
-              for (const auto& p : result.standard) smallest = std::min(smallest, p.peak_bytes);
-              return absl::ResourceExhaustedError(fmt::format("no plan fits in {}: the smallest needs {}",
-                                                              autoshard::FormatBytes(result.memory_limit),
-                                                              autoshard::FormatBytes(smallest)));
-            }
             if (!args->specs.empty()) RETURN_IF_ERROR(WriteOutput(args->specs, SpecsJson(mesh, *module, chosen)));
             return WriteOutput(args->out == "-" ? "" : args->out, PrintModule(*chosen.annotated));
           }};
