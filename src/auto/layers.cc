@@ -62,10 +62,18 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
     for (const Instruction* op : x->operands()) f = f && free[pos.at(op)];
     free[i] = f;
   }
-  // The forward pass: ancestors of the loss.
+  // The forward pass: the loss's ancestors.
   std::vector<char> forward(n, 0);
   if (tuple_root && root->operand_count() > 0) {
-    std::vector<const Instruction*> stack = {root->operand(0)};
+    // The loss: the result's first floating-point scalar (a training step may return its step
+    // count first, as JAX's optax states do), else its first element.
+    const Instruction* loss = root->operand(0);
+    for (const Instruction* op : root->operands())
+      if (op->shape().IsArray() && op->shape().rank() == 0 && IsFloat(op->shape().dtype())) {
+        loss = op;
+        break;
+      }
+    std::vector<const Instruction*> stack = {loss};
     while (!stack.empty()) {
       const Instruction* x = stack.back();
       stack.pop_back();

@@ -3,8 +3,8 @@
 // a tie class (layers with identical instructions share one), and a span of consecutive layers
 // can be extracted as a module of its own for the intra-op solver to price on a submesh.
 //
-// 1. The forward pass is what the loss depends on: the ancestors of the result tuple's element 0
-//    (the whole entry when the result is not a tuple).
+// 1. The forward pass is what the loss depends on: the ancestors of the result tuple's first
+//    floating-point scalar (else its element 0; the whole entry when the result is not a tuple).
 // 2. Cut candidates are the points of the forward schedule that exactly one value crosses
 //    (constant-only values do not count, nor values read across more than half of the forward
 //    pass, such as a tied embedding; a parameter crosses from its first forward use to its last):

@@ -5,6 +5,7 @@
 // With --pipeline auto|S [--microbatches M] [--schedule 1f1b|gpipe]: Alpa's stage search over the
 // mesh's devices (src/auto/stage_search.h); prints the stages, their submeshes and intra-op plans
 // beside the uniform pipelines, and writes the stage plan (JSON) to OUT.
+#include <algorithm>
 #include <charconv>
 #include <map>
 
@@ -225,16 +226,30 @@ std::string PipelineJson(const autoshard::PipelineResult& r, const std::string& 
   return j.dump(2) + "\n";
 }
 
-// The default microbatch count: the largest divisor of the batch (dim 0 of the first parameter
-// of rank >= 1) up to 8.
-int64_t DefaultMicrobatches(const Module& module) {
+// The parameter whose dim 0 is the batch: the first input (a parameter of rank >= 1 whose shape
+// is none of the result's, which weights and optimizer state share with their updates, as
+// plan.h tells them apart), else the first parameter of rank >= 1; nullptr when there is none.
+const Instruction* BatchParameter(const Module& module) {
+  std::vector<Shape> outputs;
+  const Instruction* root = module.entry()->root();
+  if (root->opcode() == Opcode::kTuple)
+    for (const Instruction* op : root->operands()) outputs.push_back(op->shape());
+  const Instruction* first = nullptr;
   for (const Instruction* p : module.entry()->parameters()) {
     if (!p->shape().IsArray() || p->shape().rank() == 0) continue;
-    const int64_t b = p->shape().dim(0);
-    for (int64_t m = std::min<int64_t>(8, b); m > 1; --m)
-      if (b % m == 0) return m;
-    return 1;
+    if (!first) first = p;
+    if (std::find(outputs.begin(), outputs.end(), p->shape()) == outputs.end()) return p;
   }
+  return first;
+}
+
+// The default microbatch count: the largest divisor of the batch up to 8.
+int64_t DefaultMicrobatches(const Module& module) {
+  const Instruction* p = BatchParameter(module);
+  if (!p) return 1;
+  const int64_t b = p->shape().dim(0);
+  for (int64_t m = std::min<int64_t>(8, b); m > 1; --m)
+    if (b % m == 0) return m;
   return 1;
 }
 
@@ -328,13 +343,9 @@ Command AddAutoCommand(CLI::App& root) {
               const int64_t batch_m = DefaultMicrobatches(*module);
               po.microbatches = args->microbatches ? *args->microbatches : batch_m;
               if (po.microbatches < 1) return InvalidArgument("--microbatches {}: must be at least 1", po.microbatches);
-              for (const Instruction* p : module->entry()->parameters()) {
-                if (!p->shape().IsArray() || p->shape().rank() == 0) continue;
-                if (p->shape().dim(0) % po.microbatches != 0)
-                  return InvalidArgument("--microbatches {}: does not divide the batch ({}, dim 0 of {})",
-                                         po.microbatches, p->shape().dim(0), p->name());
-                break;
-              }
+              if (const Instruction* p = BatchParameter(*module); p && p->shape().dim(0) % po.microbatches != 0)
+                return InvalidArgument("--microbatches {}: does not divide the batch ({}, dim 0 of {})",
+                                       po.microbatches, p->shape().dim(0), p->name());
               po.num_devices = mesh.num_devices();
               po.hardware = &hw;
               po.memory_limit = args->memory_limit;
