@@ -284,6 +284,24 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
     ++out.instructions[layer[i]];
     if (seq_pos[i] != kNone) ++out.forward_instructions[layer[i]];
   }
+  // Boundary traffic: each value once per boundary it crosses, out to its farthest reader.
+  std::vector<int64_t> fwd(L + 1, 0), bwd(L + 1, 0);
+  for (int i = 0; i < n; ++i) {
+    const Instruction* x = out.schedule[i];
+    if (layer[i] == kNone || x->opcode() == Opcode::kParameter || !x->shape().IsArray()) continue;
+    int farthest_later = layer[i], farthest_earlier = layer[i];
+    for (const Instruction* u : x->users()) {
+      const int ul = layer[pos.at(u)];
+      if (ul == kNone) continue;
+      farthest_later = std::max(farthest_later, ul);
+      farthest_earlier = std::min(farthest_earlier, ul);
+    }
+    const int64_t bytes = x->shape().byte_size();
+    for (int b = layer[i] + 1; b <= farthest_later; ++b) fwd[b] += bytes;
+    for (int b = farthest_earlier + 1; b <= layer[i]; ++b) bwd[b] += bytes;
+  }
+  out.forward_bytes = std::move(fwd);
+  out.backward_bytes = std::move(bwd);
   std::map<std::string, int> classes;
   for (int l = 0; l < L; ++l)
     out.tie_class.push_back(

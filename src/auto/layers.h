@@ -48,6 +48,10 @@ struct LayerClustering {
   int num_classes = 0;
   std::vector<int> forward_instructions;     // per layer, counts (for the report)
   std::vector<int> instructions;             // per layer, forward + backward + update
+  // Bytes crossing boundary b (between layers b - 1 and b; entries 0 and num_layers are 0) at the
+  // module's batch: computed values one layer passes to a later one (activations), and to an
+  // earlier one (gradients). Parameters and free values never cross (every stage has its own).
+  std::vector<int64_t> forward_bytes, backward_bytes;
   bool repeated = false;                     // found a repeated block (else one layer per segment)
   int period_segments = 0;                   // segments per repeated layer
 };

@@ -482,6 +482,19 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
   // The layer whose plan describes a span: one of the most common class (the repeated body).
   std::vector<int> class_count(layers.num_classes, 0);
   for (int c : layers.tie_class) ++class_count[c];
+  // Receiving a stage's inputs per microbatch: the activations at its first boundary and the
+  // gradients at its last, each device its 1/n share, over the outermost link.
+  auto TransferSeconds = [&](int k, int i, int64_t devices) {
+    if (hw.links.empty()) return 0.0;
+    const HardwareProfile::Link& link = hw.links.back();
+    double s = 0;
+    for (int64_t bytes : {k > 0 ? layers.forward_bytes[k] : 0, i + 1 < L ? layers.backward_bytes[i + 1] : 0}) {
+      if (bytes == 0) continue;
+      const double share = static_cast<double>(bytes) / static_cast<double>(M * devices);
+      s += link.latency + (link.bandwidth > 0 ? share / link.bandwidth : 0);
+    }
+    return s;
+  };
   // Every span's option on submesh `m` from the units' costs on one logical mesh and variant.
   auto add_spans = [&](const std::vector<UnitCost>& cost, size_t m, const LogicalMesh& lm, int v) {
     // Per layer its class's cost; per boundary l | l + 1 the pair's excess over its layers.
@@ -512,7 +525,8 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
         StageOption o;
         o.mesh = lm.ToString();
         o.variant = kVariantNames[v];
-        o.seconds = t / static_cast<double>(M);
+        o.transfer_seconds = TransferSeconds(k, i, r.submeshes[m].devices());
+        o.seconds = t / static_cast<double>(M) + o.transfer_seconds;
         o.weight_bytes = static_cast<int64_t>(std::ceil(w));
         o.activation_bytes = static_cast<int64_t>(std::ceil(a / static_cast<double>(M)));
         o.summary = cost[unit_of_class[layers.tie_class[rep]]].summary;

@@ -24,10 +24,12 @@
 //   (no input gradient; the final norm, logits and loss) are their own classes.
 //
 // Costs are estimates of the module as given (its batch is the whole step's): a stage's time
-// per microbatch is its priced time / M, and its memory splits into weights (a weight and its
-// update, per device as the plan shards them) and the rest, which scales with the microbatches
-// held. Transfers between stages are not priced (one activation per microbatch boundary, small
-// beside a stage's work on every profile in hardware/).
+// per microbatch is its priced time / M plus receiving, per microbatch, its share of what crosses
+// its boundaries (the activations from the stage before, the gradients from the stage after) over
+// the profile's outermost link (stages sit on different hosts in general; this keeps a stage's
+// cost independent of its neighbours, as the DP needs); its memory splits into weights (a weight
+// and its update, per device as the plan shards them) and the rest, which scales with the
+// microbatches held.
 #pragma once
 
 #include <cstdint>
@@ -57,7 +59,8 @@ struct Submesh {
 struct StageOption {
   std::string mesh;              // the logical mesh the plan is for, "data=4,model=2"
   std::string variant;           // which intra-op plan of that mesh ("fast", "lean", ...)
-  double seconds = 0;            // per microbatch
+  double seconds = 0;            // per microbatch, transfer_seconds included
+  double transfer_seconds = 0;   // receiving the span's inputs from the neighbouring stages
   int64_t weight_bytes = 0;      // per device, whatever the microbatches in flight
   int64_t activation_bytes = 0;  // per device, per microbatch in flight
   std::string summary;           // the plan in one line (a representative layer's weight specs)

@@ -266,6 +266,17 @@ TEST(LayerClustering, TransformerLayersAndTieClasses) {
   EXPECT_NE(l->tie_class[4], l->tie_class[1]);
   EXPECT_EQ(l->num_classes, 3);
   EXPECT_EQ(l->instructions[1], l->instructions[2]);
+  // Between layers: the residual stream forward (B x S x D f32), its gradient (in one or two
+  // forms, as the layer norm's backward reads it) back; nothing crosses the ends.
+  const int64_t activation = 4 * 16 * 64 * 4;
+  ASSERT_EQ(l->forward_bytes.size(), 6u);
+  EXPECT_EQ(l->forward_bytes[0], 0);
+  EXPECT_EQ(l->backward_bytes[5], 0);
+  for (int b = 1; b < 5; ++b) {
+    EXPECT_EQ(l->forward_bytes[b], activation) << b;
+    EXPECT_GE(l->backward_bytes[b], activation) << b;
+    EXPECT_LE(l->backward_bytes[b], 2 * activation) << b;
+  }
   // Every weight sits in the layer its name says.
   for (size_t i = 0; i < l->schedule.size(); ++i) {
     const Instruction* x = l->schedule[i];

@@ -198,6 +198,7 @@ nlohmann::ordered_json PlanJson(const autoshard::PipelineResult& r, const autosh
     x["submesh"] = {sm.hosts, sm.per_host};
     x["mesh"] = o.mesh;
     x["seconds_per_microbatch"] = st.seconds;
+    x["transfer_seconds_per_microbatch"] = o.transfer_seconds;
     x["memory_bytes"] = st.memory_bytes;
     x["held_microbatches"] = st.held_microbatches;
     x["plan"] = o.summary;
