@@ -1,9 +1,9 @@
 #include "auto/stage_search.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <atomic>
 #include <map>
 #include <thread>
 
@@ -17,6 +17,8 @@ namespace spmdc::autoshard {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// F(s, k, d) entries (8 bytes each): 1 GiB.
+constexpr int64_t kMaxDpStates = int64_t{1} << 27;
 
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -334,6 +336,10 @@ StatusOr<StageSearchResult> SearchStages(const StageCostTable& table, const Stag
   if (options.stages && (*options.stages < 1 || *options.stages > L || *options.stages > D))
     return InvalidArgument("--pipeline {}: the stage count must be between 1 and the layers ({}) and devices ({})",
                            *options.stages, L, D);
+  // The DP's table F(s, k, d) holds (stages + 1) x (layers + 1) x (devices + 1) entries.
+  const int64_t smax = options.stages ? *options.stages : std::min<int64_t>(L, D);
+  if ((smax + 1) * (L + 1) * (D + 1) > kMaxDpStates)
+    return Unimplemented("stage search: {} layers x {} devices is past the DP's {} states", L, D, kMaxDpStates);
   StageSearchResult out;
   StageDp dp(table, options);
   const std::vector<double> cand = dp.Candidates();

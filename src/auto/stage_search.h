@@ -124,7 +124,8 @@ struct StageSearchResult {
   int64_t candidate_bounds = 0;             // distinct stage times
 };
 
-// InvalidArgument: a fixed stage count outside [1, min(layers, devices)], microbatches < 1.
+// InvalidArgument: a fixed stage count outside [1, min(layers, devices)], microbatches < 1;
+// Unimplemented past 2^27 DP states ((stages + 1) x (layers + 1) x (devices + 1)).
 StatusOr<StageSearchResult> SearchStages(const StageCostTable& table, const StageSearchOptions& options);
 
 // ---------------------------------------------------------------------------------------------

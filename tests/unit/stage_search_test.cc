@@ -244,6 +244,14 @@ TEST(StageSearch, BadStageCounts) {
   EXPECT_EQ(SearchStages(t, o).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(StageSearch, RefusesADpPastItsStateBudget) {
+  // 301 x 301 x 4097 states of F(s, k, d): past 2^27, a clear exit 3 instead of gigabytes.
+  const StageCostTable t(300, {{512, 8}});
+  StageSearchOptions o;
+  o.num_devices = 4096;
+  EXPECT_EQ(SearchStages(t, o).status().code(), absl::StatusCode::kUnimplemented);
+}
+
 std::unique_ptr<Module> SmallGpt(int layers) {
   TransformerOptions g = SmallTransformerOptions();
   g.layers = layers;
