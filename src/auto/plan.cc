@@ -91,6 +91,7 @@ StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& op
   so.time_limit_s = options.time_limit_s;
   so.threads = 1;
   so.seed = 1;
+  so.use_milp = options.use_milp;
   int64_t entries = 0;
   for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
   so.work_limit = options.work_limit > 0 ? options.work_limit : std::max(kMinimumWork, kDefaultWorkPerEntry * entries);

@@ -50,6 +50,9 @@ struct PlanOptions {
   // limit, ends the search); 0: a default proportional to the problem size.
   int64_t work_limit = 0;
   bool standard_plans = true;                 // also price the standard plans
+  // Also run the exact MILP (CBC) on small models. The stage search (stage_search.h) turns it off:
+  // it solves hundreds of small spans, where CBC's proof costs more than the search.
+  bool use_milp = true;
 };
 
 // A plan priced by the full cost model.

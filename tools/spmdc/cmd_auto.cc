@@ -2,10 +2,18 @@
 // [--ignore-annotations] [-o OUT] [--specs SPECS.json]: chooses a sharding for every instruction
 // (src/auto/plan.h), writes the annotated module, the entry parameters' and outputs' JAX-style
 // PartitionSpecs, and prints the chosen plan beside the standard ones on stderr.
+// With --pipeline auto|S [--microbatches M] [--schedule 1f1b|gpipe]: Alpa's stage search over the
+// mesh's devices (src/auto/stage_search.h); prints the stages, their submeshes and intra-op plans
+// beside the uniform pipelines, and writes the stage plan (JSON) to OUT.
+#include <algorithm>
+#include <charconv>
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "annotate.h"
 #include "auto/plan.h"
+#include "auto/stage_search.h"
 #include "commands.h"
 #include "cost/hardware.h"
 #include "fmt/format.h"
@@ -108,6 +116,144 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
   return s;
 }
 
+std::string StageRow(const autoshard::PipelineResult& r, const autoshard::StagePlan& plan, size_t i,
+                     const std::vector<int64_t>* first_device) {
+  const autoshard::Stage& st = plan.stages[i];
+  const autoshard::StageOption& o = r.table.at(st.first_layer, st.last_layer, st.submesh)[st.option];
+  const autoshard::Submesh& sm = r.submeshes[st.submesh];
+  const std::string layers = st.first_layer == st.last_layer ? fmt::format("{}", st.first_layer)
+                                                              : fmt::format("{}-{}", st.first_layer, st.last_layer);
+  const std::string devices = first_device ? fmt::format("{}-{}", (*first_device)[i], (*first_device)[i] + sm.devices() - 1)
+                                           : fmt::format("{}", sm.devices());
+  return fmt::format("  {:<5} {:<9} {:<9} {:<9} {:<17} {:>11} {:>11}  {}\n", i, layers, devices, sm.ToString(), o.mesh,
+                     Time(st.seconds), autoshard::FormatBytes(st.memory_bytes), o.summary);
+}
+
+std::string PlanName(const autoshard::PipelineResult& r, const autoshard::StagePlan& plan) {
+  const autoshard::Stage& s = plan.stages.front();
+  return fmt::format("{} x {} layers on {} {}", plan.stages.size(), s.last_layer - s.first_layer + 1,
+                     r.submeshes[s.submesh].ToString(), r.table.at(s.first_layer, s.last_layer, s.submesh)[s.option].mesh);
+}
+
+std::string PipelineReport(const autoshard::PipelineResult& r, const std::string& input, int64_t devices,
+                           const HardwareProfile& hw, int64_t microbatches, autoshard::PipelineSchedule schedule) {
+  using autoshard::FormatBytes;
+  const autoshard::LayerClustering& l = r.layers;
+  const autoshard::StagePlan& best = *r.search.best;
+  std::string s;
+  s += fmt::format("spmdc auto --pipeline: {} devices, hardware {}, memory limit {}, {} microbatches ({})\n", devices,
+                   hw.name, FormatBytes(r.memory_limit), microbatches,
+                   schedule == autoshard::PipelineSchedule::kGPipe ? "gpipe" : "1f1b");
+  s += fmt::format("spmdc auto --pipeline: layers: {} ({}), {} tie classes\n", l.num_layers,
+                   l.repeated ? fmt::format("a repeated block of {} segments", l.period_segments)
+                              : std::string("one per segment, no repeated block"),
+                   l.num_classes);
+  s += fmt::format("spmdc auto --pipeline: {} submeshes, {} logical meshes, {} intra-op solves in {:.2f} s; stage DP: "
+                   "{} runs over {} stage-time bounds in {:.2f} s\n",
+                   r.submeshes.size(), r.logical_meshes, r.intra_op_solves, r.pricing_seconds, r.search.dp_evaluations,
+                   r.search.candidate_bounds, r.search_seconds);
+  s += fmt::format("  {:<5} {:<9} {:<9} {:<9} {:<17} {:>11} {:>11}  {}\n", "stage", "layers", "devices", "submesh",
+                   "mesh", "time/mb", "memory", "intra-op plan");
+  for (size_t i = 0; i < best.stages.size(); ++i) s += StageRow(r, best, i, &r.first_device);
+  s += fmt::format("spmdc auto --pipeline: chosen: {} stages, estimated step time {} (max stage {} x {} microbatches "
+                   "+ the other stages once)\n",
+                   best.stages.size(), Time(best.step_seconds), Time(best.max_stage_seconds), microbatches);
+  s += "spmdc auto --pipeline: uniform pipelines (stages x layers on submesh, best logical mesh):\n";
+  std::map<size_t, const autoshard::StagePlan*> per_count;
+  for (const autoshard::StagePlan& p : r.search.uniform) {
+    auto [it, fresh] = per_count.try_emplace(p.stages.size(), &p);
+    if (!fresh && p.step_seconds < it->second->step_seconds) it->second = &p;
+  }
+  for (const auto& [count, p] : per_count)
+    s += fmt::format("  {:<40} {:>12}\n", PlanName(r, *p), Time(p->step_seconds));
+  if (r.search.best_uniform) {
+    const autoshard::StagePlan& u = *r.search.best_uniform;
+    s += fmt::format("spmdc auto --pipeline: best uniform: {}, {} ({:.3f}x the chosen plan's step time)\n",
+                     PlanName(r, u), Time(u.step_seconds), best.step_seconds > 0 ? u.step_seconds / best.step_seconds : 1.0);
+  } else {
+    s += "spmdc auto --pipeline: no uniform pipeline fits\n";
+  }
+  if (r.emission) {
+    s += fmt::format("spmdc auto --pipeline: uniform stages; the pipelined program: {}  (stage mesh {})\n",
+                     r.emission->Command(input), r.emission->stage_mesh);
+  } else {
+    s += "spmdc auto --pipeline: the stages are not uniform; `spmdc pipeline` needs identical stages\n";
+  }
+  return s;
+}
+
+nlohmann::ordered_json PlanJson(const autoshard::PipelineResult& r, const autoshard::StagePlan& plan, bool placed) {
+  nlohmann::ordered_json j;
+  j["step_time_seconds"] = plan.step_seconds;
+  j["max_stage_seconds"] = plan.max_stage_seconds;
+  j["uniform"] = plan.uniform;
+  j["stages"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < plan.stages.size(); ++i) {
+    const autoshard::Stage& st = plan.stages[i];
+    const autoshard::StageOption& o = r.table.at(st.first_layer, st.last_layer, st.submesh)[st.option];
+    const autoshard::Submesh& sm = r.submeshes[st.submesh];
+    nlohmann::ordered_json x;
+    x["layers"] = {st.first_layer, st.last_layer};
+    if (placed) x["first_device"] = r.first_device[i];
+    x["submesh"] = {sm.hosts, sm.per_host};
+    x["mesh"] = o.mesh;
+    x["seconds_per_microbatch"] = st.seconds;
+    x["transfer_seconds_per_microbatch"] = o.transfer_seconds;
+    x["memory_bytes"] = st.memory_bytes;
+    x["held_microbatches"] = st.held_microbatches;
+    x["plan"] = o.summary;
+    j["stages"].push_back(std::move(x));
+  }
+  return j;
+}
+
+std::string PipelineJson(const autoshard::PipelineResult& r, const std::string& input, int64_t devices,
+                         int64_t microbatches, autoshard::PipelineSchedule schedule) {
+  nlohmann::ordered_json j;
+  j["devices"] = devices;
+  j["microbatches"] = microbatches;
+  j["schedule"] = schedule == autoshard::PipelineSchedule::kGPipe ? "gpipe" : "1f1b";
+  j["memory_limit_bytes"] = r.memory_limit;
+  j["layers"] = r.layers.num_layers;
+  j["chosen"] = PlanJson(r, *r.search.best, true);
+  if (r.search.best_uniform) j["best_uniform"] = PlanJson(r, *r.search.best_uniform, false);
+  if (r.emission) {
+    j["pipeline"] = {{"stages", r.emission->stages},
+                     {"microbatches", r.emission->microbatches},
+                     {"stage_axis_size", r.emission->stage_axis_size},
+                     {"stage_mesh", r.emission->stage_mesh},
+                     {"command", r.emission->Command(input)}};
+  }
+  return j.dump(2) + "\n";
+}
+
+// The parameter whose dim 0 is the batch: the first input (a parameter of rank >= 1 whose shape
+// is none of the result's, which weights and optimizer state share with their updates, as
+// plan.h tells them apart), else the first parameter of rank >= 1; nullptr when there is none.
+const Instruction* BatchParameter(const Module& module) {
+  std::vector<Shape> outputs;
+  const Instruction* root = module.entry()->root();
+  if (root->opcode() == Opcode::kTuple)
+    for (const Instruction* op : root->operands()) outputs.push_back(op->shape());
+  const Instruction* first = nullptr;
+  for (const Instruction* p : module.entry()->parameters()) {
+    if (!p->shape().IsArray() || p->shape().rank() == 0) continue;
+    if (!first) first = p;
+    if (std::find(outputs.begin(), outputs.end(), p->shape()) == outputs.end()) return p;
+  }
+  return first;
+}
+
+// The default microbatch count: the largest divisor of the batch up to 8.
+int64_t DefaultMicrobatches(const Module& module) {
+  const Instruction* p = BatchParameter(module);
+  if (!p) return 1;
+  const int64_t b = p->shape().dim(0);
+  for (int64_t m = std::min<int64_t>(8, b); m > 1; --m)
+    if (b % m == 0) return m;
+  return 1;
+}
+
 }  // namespace
 
 Command AddAutoCommand(CLI::App& root) {
@@ -125,6 +271,9 @@ Command AddAutoCommand(CLI::App& root) {
     bool no_standard = false;
     std::string out;
     std::string specs;
+    std::string pipeline;
+    std::optional<int64_t> microbatches;
+    std::string schedule = "1f1b";
   };
   auto args = std::make_shared<Args>();
   AddModuleArgs(app, args->module);
@@ -147,8 +296,19 @@ Command AddAutoCommand(CLI::App& root) {
   app->add_flag("--no-standard-plans", args->no_standard, "do not price the standard plans");
   app->add_option("--specs", args->specs, "write the PartitionSpecs of the entry parameters and outputs (JSON)")
       ->type_name("SPECS.json");
+  app->add_option("--pipeline", args->pipeline,
+                  "Alpa's stage search: `auto` searches the stage count, S fixes it; OUT gets the stage plan (JSON)")
+      ->type_name("auto|S");
+  app->add_option("--microbatches", args->microbatches,
+                  "microbatches of the pipeline (default: the largest divisor of the batch up to 8)")
+      ->type_name("M");
+  app->add_option("--schedule", args->schedule, "the pipeline schedule whose memory the stages must fit")
+      ->check(CLI::IsMember({"1f1b", "gpipe"}))
+      ->capture_default_str();
   AddOutput(app, args->out);
   return {app, [args]() -> Status {
+            if (args->pipeline.empty() && (args->microbatches || args->schedule != "1f1b"))
+              return InvalidArgument("--microbatches and --schedule need --pipeline");
             ModuleArgs plain;
             plain.input = args->module.input;
             ASSIGN_OR_RETURN(auto module, LoadAnnotated(plain, std::nullopt));
@@ -163,6 +323,43 @@ Command AddAutoCommand(CLI::App& root) {
             RETURN_IF_ERROR(ApplyAnnotations(annotations, *module));
             RETURN_IF_ERROR(autoshard::PrepareForPlanning(*module));
             ASSIGN_OR_RETURN(HardwareProfile hw, LoadHardwareProfile(args->hardware, args->hardware_dir));
+            if (!args->pipeline.empty()) {
+              autoshard::PipelineOptions po;
+              if (args->pipeline != "auto") {
+                int stages = 0;
+                const char* b = args->pipeline.data();
+                auto [end, ec] = std::from_chars(b, b + args->pipeline.size(), stages);
+                if (ec != std::errc() || end != b + args->pipeline.size() || stages < 1)
+                  return InvalidArgument("--pipeline {}: expected `auto` or a stage count >= 1", args->pipeline);
+                po.stages = stages;
+              }
+              if (!args->specs.empty())
+                return Unimplemented("--specs with --pipeline: each stage has its own specs; they are in the stage "
+                                     "plan that -o writes");
+              for (const Instruction* i : module->entry()->instructions())
+                if (i->has_sharding() && !args->ignore_annotations)
+                  return Unimplemented("--pipeline plans every stage on its own submesh, so the module's shardings "
+                                       "(for the whole mesh, e.g. {} of {}) cannot be kept; pass --ignore-annotations",
+                                       i->sharding()->ToString(false), i->name());
+              const int64_t batch_m = DefaultMicrobatches(*module);
+              po.microbatches = args->microbatches ? *args->microbatches : batch_m;
+              if (po.microbatches < 1) return InvalidArgument("--microbatches {}: must be at least 1", po.microbatches);
+              if (const Instruction* p = BatchParameter(*module); p && p->shape().dim(0) % po.microbatches != 0)
+                return InvalidArgument("--microbatches {}: does not divide the batch ({}, dim 0 of {})",
+                                       po.microbatches, p->shape().dim(0), p->name());
+              po.num_devices = mesh.num_devices();
+              po.hardware = &hw;
+              po.memory_limit = args->memory_limit;
+              po.schedule = args->schedule == "gpipe" ? autoshard::PipelineSchedule::kGPipe
+                                                      : autoshard::PipelineSchedule::k1F1B;
+              po.time_limit_s = args->time_limit_s;
+              po.work_limit = args->work_limit;
+              ASSIGN_OR_RETURN(autoshard::PipelineResult r, autoshard::PlanPipeline(*module, po));
+              const std::string input = args->module.input;
+              std::fputs(PipelineReport(r, input, po.num_devices, hw, po.microbatches, po.schedule).c_str(), stderr);
+              return WriteOutput(args->out == "-" ? "" : args->out,
+                                 PipelineJson(r, input, po.num_devices, po.microbatches, po.schedule));
+            }
             autoshard::PlanOptions options(mesh);
             options.hardware = &hw;
             options.memory_limit = args->memory_limit;

@@ -1,0 +1,72 @@
+// Layer clustering for the stage search (reference/AUTO.md §4.1 and §3): the entry computation
+// of a training step (or a forward program) is cut into a sequence of layers, each layer is given
+// a tie class (layers with identical instructions share one), and a span of consecutive layers
+// can be extracted as a module of its own for the intra-op solver to price on a submesh.
+//
+// 1. The forward pass is what the loss depends on: the ancestors of the result tuple's first
+//    floating-point scalar (else its element 0; the whole entry when the result is not a tuple).
+// 2. Cut candidates are the points of the forward schedule that exactly one value crosses
+//    (constant-only values do not count, nor values read across more than half of the forward
+//    pass, such as a tied embedding; a parameter crosses from its first forward use to its last):
+//    a transformer's residual stream after each residual add. The pieces between them are
+//    segments.
+// 3. Layers are the repeating unit of the segments: the period p and offset o that repeat a block
+//    of p segment signatures the most times r >= 2 (Alpa's FLOPs balance holds by construction for
+//    repeated blocks; its boundary-bytes criterion is the single-value cut). Segments before the
+//    first block join layer 0, those after the last join layer r - 1 (embedding, final norm and
+//    loss). A forward graph with no repeated block has one layer per segment.
+// 4. Everything else (the backward pass, the optimizer update) is placed where its inputs are: an
+//    instruction's layer is the smallest over its operands of (the operand's layer, for backward
+//    operands; the largest layer that uses it in the forward pass, for forward values), so that a
+//    layer's backward stays with its forward even where it reads the previous layer's output.
+//    Instructions whose inputs are only parameters that the forward pass does not read (Adam's
+//    step count) go to the first layer that uses them. Values computed from constants alone are
+//    *free*: copied into every span that uses them.
+// 5. A layer's tie class is decided by its signature: every instruction's opcode, shape and
+//    attributes in schedule order, with operands named by position inside the layer or, outside
+//    it, by shape. Identical layers get one class; the first and last layers differ (no input
+//    gradient, the loss) and so are naturally untied.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "support/status.h"
+
+namespace spmdc::autoshard {
+
+struct LayerClustering {
+  int num_layers = 0;
+  // Per entry instruction, in `schedule` order: its layer, or -1 for free values and the root
+  // tuple (which no layer owns; its operands are each layer's outputs).
+  std::vector<const Instruction*> schedule;  // the entry's post-order
+  std::vector<int> layer_of;
+  std::vector<int> tie_class;                // per layer, classes numbered in order of appearance
+  int num_classes = 0;
+  std::vector<int> forward_instructions;     // per layer, counts (for the report)
+  std::vector<int> instructions;             // per layer, forward + backward + update
+  // Bytes crossing boundary b (between layers b - 1 and b; entries 0 and num_layers are 0) at the
+  // module's batch: computed values one layer passes to a later one (activations), and to an
+  // earlier one (gradients). Parameters and free values never cross (every stage has its own).
+  std::vector<int64_t> forward_bytes, backward_bytes;
+  bool repeated = false;                     // found a repeated block (else one layer per segment)
+  int period_segments = 0;                   // segments per repeated layer
+};
+
+// Errors: InvalidArgument for an entry without instructions; Unimplemented when the forward pass
+// has no single-value cut (nothing to pipeline) or has more than `max_untied_layers` segments and
+// no repeated block.
+StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_layers = 64);
+
+// Layers [first, last] of `module` as a module of their own: their instructions, the free values
+// they use, a parameter for every value another layer computes (named NAME.in) and every original
+// parameter they read (a tied embedding that another layer owns, too); its result is a tuple of
+// every value of the span that another layer or the original result uses (an empty tuple when
+// nothing is). Shardings and Sharding constraints are dropped (stages run on their own submeshes).
+StatusOr<std::unique_ptr<Module>> ExtractLayers(const Module& module, const LayerClustering& layers, int first,
+                                                int last);
+
+}  // namespace spmdc::autoshard
