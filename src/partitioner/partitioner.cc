@@ -97,9 +97,19 @@ bool SameLeaves(const Shape& a, const Shape& b) {
 // Mixed precision: `instr` declares floating-point types other than the ones its operands give
 // (the verifier accepts that, as XLA's does with allow_mixed_precision; dots and convolutions
 // declare their result type and are not mixed).
+// Also mixed: array operands of different floating-point types (concatenate(f32, f64) is
+// inferred from its first operand, so the declared type matches, but the partitioned operands
+// give both).
 bool MixedPrecision(const Instruction& instr) {
   StatusOr<Shape> inferred = InferShape(instr);
-  return inferred.ok() && !SameLeaves(*inferred, instr.shape());
+  if (inferred.ok() && !SameLeaves(*inferred, instr.shape())) return true;
+  std::optional<DType> fp;
+  for (const Instruction* op : instr.operands()) {
+    if (!op->shape().IsArray() || !IsFloat(op->shape().dtype())) continue;
+    if (fp && *fp != op->shape().dtype()) return true;
+    fp = op->shape().dtype();
+  }
+  return false;
 }
 ExpectedLeaf ExpectLeaf(const Shape& base, const Sharding& s) {
   if (!base.IsArray() || s.IsManual() || s.IsManualSubgroup() || s.IsUnknown()) return {base.dtype(), std::nullopt};
@@ -180,10 +190,13 @@ StatusOr<PValue> ComputationPartitioner::Run(const std::vector<Sharding>& param_
       const Instruction* mixed = MixedPrecision(*instr) ? instr : nullptr;
       for (const Instruction* op : instr->operands())
         if (!mixed && MixedPrecision(*op)) mixed = op;
-      if (mixed)
-        return Unimplemented("%{}: mixed precision is not partitioned: the {} declares {}, its operands give {}",
-                             mixed->name(), OpcodeName(mixed->opcode()), mixed->shape().ToString(false),
-                             InferShape(*mixed)->ToString(false));
+      if (mixed) {
+        std::string operands;
+        for (const Instruction* op : mixed->operands())
+          operands += (operands.empty() ? "" : ", ") + op->shape().ToString(false);
+        return Unimplemented("%{}: mixed precision is not partitioned: the {} declares {} from operands {}",
+                             mixed->name(), OpcodeName(mixed->opcode()), mixed->shape().ToString(false), operands);
+      }
     }
     RETURN_IF_ERROR(shape_ok);
   }
