@@ -214,10 +214,6 @@ CORPUS_FILES = sorted(str(p.relative_to(CORPUS)) for p in CORPUS.glob("*/shardy.
 @pytest.mark.parametrize("path", CORPUS_FILES)
 def test_corpus_module_propagates_partitions_and_verifies(path):
     text = (CORPUS / path).read_text()
-    if path == "moe_adam/shardy.mlir":  # StableHLO's chlo.top_k has no reader yet (README)
-        with pytest.raises(spmdc.UnsupportedError, match="chlo.top_k"):
-            spmdc.Module.parse(text, path)
-        return
     m = spmdc.Module.parse(text, path)
     per_device = m.propagate().partition(8)
     assert per_device.num_partitions == 8

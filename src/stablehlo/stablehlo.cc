@@ -1013,7 +1013,9 @@ const std::set<std::string>& KnownOps() {
                           "custom_call", "gather", "scatter", "fft", "collective_permute", "reduce_window",
                           "select_and_scatter", "convolution"})
       s.insert(std::string("stablehlo.") + n);
-    for (const char* n : {"chlo.square", "func.call", "call", "sdy.sharding_constraint", "sdy.manual_computation"}) s.insert(n);
+    for (const char* n : {"chlo.square", "chlo.top_k", "func.call", "call", "sdy.sharding_constraint",
+                          "sdy.manual_computation"})
+      s.insert(n);
     return s;
   }();
   return k;
@@ -1038,6 +1040,17 @@ void Translator::PrettyOp(OpInfo& op) {
       RawValue();
       Expect("}");
     }
+    Signature(op, false);
+    return;
+  }
+  if (n == "chlo.top_k") {  // chlo.top_k(%x, k = 2) : type -> (values type, indices type)
+    Expect("(");
+    op.operands = {Use()};
+    Expect(",");
+    Expect("k");
+    Expect("=");
+    op.attrs["k"] = std::to_string(Int());
+    Expect(")");
     Signature(op, false);
     return;
   }
@@ -1417,6 +1430,14 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
   if (n == "chlo.square") {
     need(1);
     return one("multiply", fmt::format("multiply({0}, {0})", op.operands[0].name));
+  }
+  if (n == "chlo.top_k") {  // HLO's TopK: the k largest along the last dim, values and indices
+    need(1);
+    if (op.result_types.size() != 2) Fail(at, "chlo.top_k has two results (values, indices)");
+    const std::vector<int64_t> kv = Ints(AttrOr(op, {"k"}), at);  // `2`, or `2 : i64` (generic form)
+    if (kv.size() != 1 || kv[0] < 0) Fail(at, "chlo.top_k needs k = a non-negative integer");
+    return EmitMulti("topk", op.result_types, fmt::format("topk({}), k={}, largest=true", op.operands[0].name, kv[0]),
+                     at, md);
   }
   if (n == "stablehlo.constant") {
     if (op.result_types.size() != 1) Fail(at, "stablehlo.constant has one result");

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "fmt/format.h"
+#include "hlo/printer.h"
 #include "propagation/propagation.h"
 
 namespace spmdc {
@@ -58,16 +60,32 @@ TEST_P(CorpusTest, StableHloAgreesWithHloText) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTest,
                          ::testing::Values("fno_fft", "gpt2_adamw", "mlp_bf16_explicit", "resnet_sgd",
-                                           "ring_allgather_matmul", "ring_attention", "unet_grad", "vit_grad"));
+                                           "ring_allgather_matmul", "ring_attention", "unet_grad", "vit_grad",
+                                           "moe_adam"));
 
-// moe_adam's router uses chlo.top_k, which has no HLO instruction here: refused, located.
-TEST(StableHloCorpus, MoeTopKIsUnimplemented) {
-  const auto file = kCorpus / "moe_adam" / "shardy.mlir";
-  auto m = ParseModuleText(Read(file), "moe.mlir");
-  ASSERT_FALSE(m.ok());
-  EXPECT_EQ(m.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(std::string(m.status().message()).find("moe.mlir:23:25: error: operation 'chlo.top_k'"), std::string::npos)
-      << m.status().message();
+// chlo.top_k (jax.lax.top_k; moe_adam's router) in both forms: HLO's TopK, values and indices.
+TEST(StableHloReader, ChloTopK) {
+  for (const char* op : {"chlo.top_k(%arg0, k = 2) : tensor<4x8xf32> -> (tensor<4x2xf32>, tensor<4x2xi32>)",
+                         "\"chlo.top_k\"(%arg0) {k = 2 : i64} : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)"}) {
+    auto m = ParseStableHlo(fmt::format(R"(module @m {{
+  func.func public @main(%arg0: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>) {{
+    %values, %indices = {}
+    return %values, %indices : tensor<4x2xf32>, tensor<4x2xi32>
+  }}
+}})", op), "t.mlir");
+    ASSERT_TRUE(m.ok()) << op << ": " << m.status().message();
+    const std::string text = PrintModule(**m);
+    EXPECT_NE(text.find("(f32[4,2], s32[4,2]) topk("), std::string::npos) << text;
+    EXPECT_NE(text.find("k=2, largest=true"), std::string::npos) << text;
+  }
+  auto bad = ParseStableHlo(R"(module @m {
+  func.func public @main(%arg0: tensor<4x8xf32>) -> tensor<4x2xf32> {
+    %values = chlo.top_k(%arg0, k = 2) : tensor<4x8xf32> -> tensor<4x2xf32>
+    return %values : tensor<4x2xf32>
+  }
+})", "t.mlir");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("t.mlir:3:"), std::string::npos) << bad.status().message();
 }
 
 StatusOr<std::unique_ptr<Module>> Parse(std::string_view text) { return ParseStableHlo(text, "t.mlir"); }
