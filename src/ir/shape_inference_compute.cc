@@ -268,6 +268,8 @@ StatusOr<Shape> InferRaggedDot(const Instruction& instr) {
     return InvalidArgument("ragged-dot group_sizes must be an integer array, got {}",
                            ShapeText(sizes));
   if (sizes.rank() < 1) return InvalidArgument("ragged-dot group_sizes must have rank >= 1");
+  // First the dot's own dimension numbers (each checked in range), which the group prefix reads.
+  ASSIGN_OR_RETURN(Shape out, DotFamilyShape(instr, lhs, rhs, mode.rhs_group));
   const int64_t g = sizes.dim(sizes.rank() - 1);
   if (mode.rhs_group && rhs.dim(*mode.rhs_group) != g)
     return InvalidArgument("ragged-dot has {} groups in group_sizes but rhs group dimension {} has "
@@ -280,7 +282,6 @@ StatusOr<Shape> InferRaggedDot(const Instruction& instr) {
       return InvalidArgument("ragged-dot group_sizes {} must be [{}] or [{}]", ShapeText(sizes), g,
                              fmt::join(want, ","));
   }
-  ASSIGN_OR_RETURN(Shape out, DotFamilyShape(instr, lhs, rhs, mode.rhs_group));
   if (mode.kind == RaggedDotMode::kContracting) out.mutable_dims().insert(out.mutable_dims().begin(), g);
   return out;
 }

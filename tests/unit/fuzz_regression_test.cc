@@ -323,5 +323,23 @@ ENTRY %e {
                                    "from operands f32[8,16], f64[8,16]"));
 }
 
+// A ragged-dot whose lhs_batch_dims names a dimension the lhs does not have: shape inference
+// read it for the group-size prefix before the dot's dimension numbers were checked (a heap
+// overflow under ASan, found by pipeline_fuzzer); now a located bad-input error.
+TEST(FuzzRegression, RaggedDotBatchDimOutOfRange) {
+  auto module = ParseHloModule(R"(
+HloModule rd
+ENTRY main {
+  l4 = f32[2,3,1] parameter(0)
+  r4 = f32[2,2,1,1] parameter(1)
+  g4 = s32[2,2] parameter(2)
+  ROOT m4 = f32[2,3,1] ragged-dot(l4, r4, g4), lhs_batch_dims={5}, lhs_contracting_dims={2}, rhs_batch_dims={1}, rhs_contracting_dims={2}, lhs_ragged_dims={1}, rhs_group_dims={0}
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  Status verified = VerifyModule(**module);
+  EXPECT_EQ(verified.code(), absl::StatusCode::kInvalidArgument) << verified;
+  EXPECT_THAT(std::string(verified.message()), ::testing::HasSubstr("out of range")) << verified;
+}
+
 }  // namespace
 }  // namespace spmdc
