@@ -648,6 +648,20 @@ StatusOr<PartitionResult> PartitionModule(const Module& module, const PartitionO
   // Every sharding must describe exactly num_partitions devices (the handlers index devices
   // 0..N-1 in tile assignments).
   RETURN_IF_ERROR(VerifyModuleShardings(module, nullptr, options.num_partitions));
+  // An unbounded dynamic dimension (`?`) has no size to tile: the handlers would compute shard
+  // shapes from kUnbounded (a partitioned module that does not verify, found by pipeline_fuzzer).
+  for (const Computation* c : module.computations()) {
+    for (const Instruction* i : c->instructions()) {
+      std::vector<const Shape*> leaves;
+      partitioner_internal::LeafShapes(i->shape(), leaves);
+      for (const Shape* leaf : leaves)
+        if (leaf->IsArray())
+          for (int64_t d = 0; d < leaf->rank(); ++d)
+            if (leaf->dim(d) == Shape::kUnbounded)
+              return Unimplemented("%{} ({}): unbounded dynamic dimensions are not partitioned",
+                                   i->name(), i->shape().ToString(false));
+    }
+  }
   partitioner_internal::Partitioner p(module, options);
   return p.Run();
 }

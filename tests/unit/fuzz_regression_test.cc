@@ -341,5 +341,22 @@ ENTRY main {
   EXPECT_THAT(std::string(verified.message()), ::testing::HasSubstr("out of range")) << verified;
 }
 
+// An unbounded dynamic dimension reaching the partitioner: it computed shard shapes from the
+// `?` (a partitioned module that does not verify, found by pipeline_fuzzer); unsupported.
+TEST(FuzzRegression, UnboundedDynamicDimensionIsUnsupported) {
+  auto module = ParseHloModule(R"(
+HloModule m, num_partitions=4
+ENTRY %e {
+  %p1 = f32[?,16] parameter(0)
+  %b = f32[6,16] copy(%p1), sharding={devices=[4,1]<=[4]}
+  ROOT %nb = f32[6,16] negate(%b)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto result = PartitionAndCleanUp(**module, PartitionOptions{4});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnimplemented) << result.status();
+  EXPECT_THAT(std::string(result.status().message()),
+              ::testing::HasSubstr("%p1 (f32[?,16]): unbounded dynamic dimensions are not partitioned"));
+}
+
 }  // namespace
 }  // namespace spmdc
