@@ -196,6 +196,28 @@ StatusOr<bool> RunCleanup(Module& module) {
 
 namespace {
 
+// A copy of `old` under a fresh name of `module`: opcode, shape, parameter number, location,
+// sharding, literal and attributes, without operands or control edges (CopyEdges adds them).
+std::unique_ptr<Instruction> CopyWithoutEdges(Module& module, const Instruction& old) {
+  auto ni = std::make_unique<Instruction>(old.opcode(), old.shape(), module.UniqueName(old.name()));
+  ni->set_parameter_number(old.parameter_number());
+  ni->set_location(old.location());
+  ni->set_sharding(old.sharding_ptr());
+  if (old.literal()) ni->set_literal(*old.literal());
+  for (const auto& [id, value] : old.attrs().entries())
+    if (id != AttrId::kControlPredecessors) ni->attrs().Set(id, value);
+  ni->attrs().unknown() = old.attrs().unknown();
+  return ni;
+}
+
+// Gives the copy of `old` (map[old]) the copies of `old`'s operands and control predecessors.
+void CopyEdges(const Instruction& old, const absl::flat_hash_map<const Instruction*, Instruction*>& map) {
+  Instruction* ni = map.at(&old);
+  for (Instruction* op : old.operands()) ni->AppendOperand(map.at(op));
+  if (const auto* cp = old.control_predecessors())
+    for (Instruction* p : *cp) ni->AddControlPredecessor(map.at(p));
+}
+
 // A copy of `c` in `module` under a fresh name; its instructions get fresh names and ids, and
 // call the same computations `c`'s call.
 Computation* CloneComputation(Module& module, const Computation& c) {
@@ -203,23 +225,8 @@ Computation* CloneComputation(Module& module, const Computation& c) {
   clone->set_execution_thread(c.execution_thread());
   clone->set_location(c.location());
   absl::flat_hash_map<const Instruction*, Instruction*> map;
-  for (Instruction* old : c.instructions()) {
-    auto ni = std::make_unique<Instruction>(old->opcode(), old->shape(), module.UniqueName(old->name()));
-    ni->set_parameter_number(old->parameter_number());
-    ni->set_location(old->location());
-    ni->set_sharding(old->sharding_ptr());
-    if (old->literal()) ni->set_literal(*old->literal());
-    for (const auto& [id, value] : old->attrs().entries())
-      if (id != AttrId::kControlPredecessors) ni->attrs().Set(id, value);
-    ni->attrs().unknown() = old->attrs().unknown();
-    map[old] = clone->AddInstruction(std::move(ni));
-  }
-  for (Instruction* old : c.instructions()) {
-    Instruction* ni = map[old];
-    for (Instruction* op : old->operands()) ni->AppendOperand(map.at(op));
-    if (const auto* cp = old->control_predecessors())
-      for (Instruction* p : *cp) ni->AddControlPredecessor(map.at(p));
-  }
+  for (Instruction* old : c.instructions()) map[old] = clone->AddInstruction(CopyWithoutEdges(module, *old));
+  for (Instruction* old : c.instructions()) CopyEdges(*old, map);
   if (c.root()) clone->set_root(map.at(c.root()));
   SPMDC_CHECK(clone->RebuildParameterList().ok());
   return module.AddComputation(std::move(clone));
@@ -235,17 +242,8 @@ Instruction* InlineInto(Module& module, Computation& caller, const Instruction& 
       map[old] = call.operand(old->parameter_number());
       continue;
     }
-    auto ni = std::make_unique<Instruction>(old->opcode(), old->shape(), module.UniqueName(old->name()));
-    ni->set_location(old->location());
-    ni->set_sharding(old->sharding_ptr());
-    if (old->literal()) ni->set_literal(*old->literal());
-    for (const auto& [id, value] : old->attrs().entries())
-      if (id != AttrId::kControlPredecessors) ni->attrs().Set(id, value);
-    ni->attrs().unknown() = old->attrs().unknown();
-    for (Instruction* op : old->operands()) ni->AppendOperand(map.at(op));
-    if (const auto* cp = old->control_predecessors())
-      for (Instruction* p : *cp) ni->AddControlPredecessor(map.at(p));
-    map[old] = caller.AddInstruction(std::move(ni));
+    map[old] = caller.AddInstruction(CopyWithoutEdges(module, *old));
+    CopyEdges(*old, map);  // post order: its operands are mapped already
   }
   return map.at(callee.root());
 }

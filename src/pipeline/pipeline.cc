@@ -154,6 +154,23 @@ class Generator {
     return p;
   }
   std::string StateSharding(bool backward) const;
+  // Loop bodies, both directions: what stage `stage` (0 forward, S-1 backward) takes in at step
+  // t, microbatch clamp(t, 0, M-1) of `batches` [M, microbatch...] (circular, past the first
+  // repeat: what comes back round, from `circ`), while every other stage keeps `own`, the
+  // shifted state. `zero` is the body's s32 0; `tag` and `is_tag` name what it emits.
+  std::string StageInput(std::string& b, const std::string& t, const std::string& zero, const std::string& batches,
+                         const std::string& own, int64_t stage, std::string* circ, const std::string& tag,
+                         const std::string& is_tag);
+  // The stash slot of layer r (circular: of group layer r, from `jbase`): its mask over the stash
+  // [S, M, R, microbatch...] where `at_m` (pred [S, M, R]) holds, and per stage its slot `j`
+  // (circular only) and `rc` (the constant r).
+  struct StashSlot {
+    std::string rc, j, mask;
+  };
+  StashSlot SlotMask(std::string& b, int64_t r, const std::string& jbase, const std::string& iota_r,
+                     const std::string& at_m);
+  // Layer r's [S, weight...] of stacked weight slot k `w` [S, R, weight...] (GPipe).
+  std::string LayerWeight(std::string& b, const std::string& w, int64_t k, int64_t r);
   // The entry's instructions that replace the chains.
   std::string ForwardBlock(const std::string& body, const std::string& cond);
   std::string BackwardBlock(const std::string& body, const std::string& cond);
@@ -407,6 +424,60 @@ std::string Generator::Condition(const std::string& name, const std::string& sta
   return fmt::format("{} {{\n{}}}\n\n", name, b);
 }
 
+std::string Generator::StageInput(std::string& b, const std::string& t, const std::string& zero,
+                                  const std::string& batches, const std::string& own, int64_t stage, std::string* circ,
+                                  const std::string& tag, const std::string& is_tag) {
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  const std::vector<int64_t> sdims = Cat({S_}, mb_dims_);
+  const std::string act_s = ShapeText(act_type_, sdims), act = ShapeText(act_type_, mb_dims_);
+  const std::string last_mb = Const(b, DType::kS32, M_ - 1);
+  std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
+  std::vector<std::string> starts(rank, zero);
+  std::string in = Emit(b, tag, fmt::format("{} dynamic-slice({}, {}, {}), dynamic_slice_sizes={}",
+                                            ShapeText(act_type_, Cat({1}, mb_dims_)), batches, tc, fmt::join(starts, ", "),
+                                            Dims(Cat({1}, mb_dims_))));
+  in = Emit(b, tag, fmt::format("{} reshape({})", act, in));
+  std::string in_b = Emit(b, tag, fmt::format("{} broadcast({}), dimensions={}", act_s, in, Dims(Range(1, rank + 1))));
+  std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
+  const std::string stage_c = stage == 0 ? zero : Const(b, DType::kS32, stage);
+  std::string stage_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), stage_c));
+  std::string is_stage = Emit(b, is_tag, fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, stage_full));
+  if (circular_) {
+    std::string back = CircularInput(b, t, own, circ, stage);
+    std::string fresh = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=LT", t, Const(b, DType::kS32, M_)));
+    std::string fresh_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kPred, sdims), fresh));
+    in_b = Emit(b, tag, fmt::format("{} select({}, {}, {})", act_s, fresh_b, in_b, back));
+  }
+  return Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, is_stage, in_b, own,
+                                        ShardingText(rank + 1, true, 1)));
+}
+
+Generator::StashSlot Generator::SlotMask(std::string& b, int64_t r, const std::string& jbase, const std::string& iota_r,
+                                         const std::string& at_m) {
+  const std::string smr = ShapeText(DType::kS32, {S_, M_, R_}), pmr = ShapeText(DType::kPred, {S_, M_, R_});
+  StashSlot slot;
+  slot.rc = Const(b, DType::kS32, r);
+  std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, slot.rc));
+  if (circular_) {
+    slot.j = Emit(b, "pipe.j", fmt::format("s32[{}] add({}, {})", S_, jbase,
+                                           Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, slot.rc))));
+    rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", smr, slot.j));
+  }
+  std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
+  std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
+  slot.mask = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}",
+                                             ShapeText(DType::kPred, Cat({S_, M_, R_}, mb_dims_)), mask));
+  return slot;
+}
+
+std::string Generator::LayerWeight(std::string& b, const std::string& w, int64_t k, int64_t r) {
+  const auto& [wt, wd] = weight_shapes_[k];
+  std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
+  for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+  std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w, fmt::join(spec, ", ")));
+  return Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws));
+}
+
 std::string Generator::ForwardBody(const std::string& name, const std::string& layer) {
   std::string b;
   const std::string state_shape = StateShape(false);
@@ -424,28 +495,10 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
   for (int64_t k = 0; k < K_; ++k)
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
   std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_) : "";
-  const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
+  const std::string zero = Const(b, DType::kS32, 0);
   // Stage 0 takes microbatch t (clamped: past the last one its results are never kept, or,
   // circular, it takes what comes back from the last stage).
-  std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
-  std::vector<std::string> starts(rank, zero);
-  std::string xt = Emit(b, "pipe.xt", fmt::format("{} dynamic-slice({}, {}, {}), dynamic_slice_sizes={}",
-                                                  ShapeText(act_type_, Cat({1}, mb_dims_)), xs, tc, fmt::join(starts, ", "),
-                                                  Dims(Cat({1}, mb_dims_))));
-  xt = Emit(b, "pipe.xt", fmt::format("{} reshape({})", act, xt));
-  std::string xt_b = Emit(b, "pipe.xt", fmt::format("{} broadcast({}), dimensions={}", act_s, xt, Dims(Range(1, rank + 1))));
-  std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
-  std::string zero_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), zero));
-  std::string first = Emit(b, "pipe.first", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, zero_full));
-  if (circular_) {
-    // Past the first repeat, stage 0 takes microbatch t mod M back from the last stage.
-    std::string back = CircularInput(b, t, state, &circ, 0);
-    std::string fresh = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=LT", t, Const(b, DType::kS32, M_)));
-    std::string fresh_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kPred, sdims), fresh));
-    xt_b = Emit(b, "pipe.xt", fmt::format("{} select({}, {}, {})", act_s, fresh_b, xt_b, back));
-  }
-  std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, first, xt_b, state,
-                                                   ShardingText(rank + 1, true, 1)));
+  std::string cur = StageInput(b, t, zero, xs, state, 0, &circ, "pipe.xt", "pipe.first");
   // Stage s works on virtual step t - s: microbatch (t - s) mod M of repeat (t - s) div M.
   std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
   std::string tb = Emit(b, "pipe.t", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, t));
@@ -467,31 +520,12 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
   for (int64_t r = 0; r < (circular_ ? G_ : R_); ++r) {
     // Store the layer's input at [s, t - s, r] (no slot matches when t - s is out of range);
     // circular: at [s, microbatch, slot of group layer r].
-    std::string rc = Const(b, DType::kS32, r), j;
-    std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, rc));
-    if (circular_) {
-      j = Emit(b, "pipe.j", fmt::format("s32[{}] add({}, {})", S_, jbase,
-                                        Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, rc))));
-      rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", smr, j));
-    }
-    std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
-    std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
-    std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}", ShapeText(DType::kPred, stash_dims), mask));
+    const auto [rc, j, mask_b] = SlotMask(b, r, jbase, iota_r, at_m);
     std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", stash_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
     stash = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {}), sharding={}", stash_s, mask_b, cur_b, stash,
                                               ShardingText(rank + 3, true, 3)));
     std::vector<std::string> args = {cur};
-    for (int64_t k = 0; k < K_; ++k) {
-      const auto& [wt, wd] = weight_shapes_[k];
-      if (circular_) {
-        args.push_back(PickWeight(b, w[k], k, j));
-        continue;
-      }
-      std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
-      for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
-      std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
-      args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
-    }
+    for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
     cur = Emit(b, "pipe.layer", fmt::format("{} call({}), to_apply={}, sharding={}", act_s, fmt::join(args, ", "), layer,
                                             ShardingText(rank + 1, true, 1)));
   }
@@ -531,26 +565,10 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   for (int64_t k = 0; k < K_; ++k)
     acc.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + K_ + k));
   std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + 2 * K_) : "";
-  const std::string zero = Const(b, DType::kS32, 0), last_mb = Const(b, DType::kS32, M_ - 1);
-  // The last stage takes microbatch t's cotangent.
-  std::string tc = Emit(b, "pipe.tc", fmt::format("s32[] clamp({}, {}, {})", zero, t, last_mb));
-  std::vector<std::string> starts(rank, zero);
-  std::string dyt = Emit(b, "pipe.dy", fmt::format("{} dynamic-slice({}, {}, {}), dynamic_slice_sizes={}",
-                                                   ShapeText(act_type_, Cat({1}, mb_dims_)), dys, tc, fmt::join(starts, ", "),
-                                                   Dims(Cat({1}, mb_dims_))));
-  dyt = Emit(b, "pipe.dy", fmt::format("{} reshape({})", act, dyt));
-  std::string dyt_b = Emit(b, "pipe.dy", fmt::format("{} broadcast({}), dimensions={}", act_s, dyt, Dims(Range(1, rank + 1))));
-  std::string sid_full = Emit(b, "pipe.stage", fmt::format("{} iota(), iota_dimension=0", ShapeText(DType::kS32, sdims)));
-  std::string last_full = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kS32, sdims), Const(b, DType::kS32, S_ - 1)));
-  std::string is_last = Emit(b, "pipe.last", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, sdims), sid_full, last_full));
-  if (circular_) {
-    // Past the first (last-layer) repeat, the last stage takes microbatch t mod M back from stage 0.
-    std::string back = CircularInput(b, t, g, &circ, S_ - 1);
-    std::string fresh = Emit(b, "pipe.ok", fmt::format("pred[] compare({}, {}), direction=LT", t, Const(b, DType::kS32, M_)));
-    std::string fresh_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{}}", ShapeText(DType::kPred, sdims), fresh));
-    dyt_b = Emit(b, "pipe.dy", fmt::format("{} select({}, {}, {})", act_s, fresh_b, dyt_b, back));
-  }
-  std::string cur = Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, is_last, dyt_b, g, ShardingText(rank + 1, true, 1)));
+  const std::string zero = Const(b, DType::kS32, 0);
+  // The last stage takes microbatch t's cotangent (circular, past the first (last-layer) repeat,
+  // microbatch t mod M back from stage 0).
+  std::string cur = StageInput(b, t, zero, dys, g, S_ - 1, &circ, "pipe.dy", "pipe.last");
   // Stage s works on virtual step t - (S-1-s) (circular: microbatch mod M, repeat R-1 - div M).
   std::string sid = Emit(b, "pipe.stage", fmt::format("s32[{}] iota(), iota_dimension=0", S_));
   std::string tb = Emit(b, "pipe.t", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, Emit(b, "pipe.t", fmt::format("s32[] subtract({}, {})", t, Const(b, DType::kS32, S_ - 1)))));
@@ -582,16 +600,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
   std::string stash_zero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", stash_s, fzero));
   for (int64_t r = (circular_ ? G_ : R_) - 1; r >= 0; --r) {
-    std::string rc = Const(b, DType::kS32, r), j;
-    std::string rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", smr, rc));
-    if (circular_) {
-      j = Emit(b, "pipe.j", fmt::format("s32[{}] add({}, {})", S_, jbase,
-                                        Emit(b, "pipe.c", fmt::format("s32[{}] broadcast({}), dimensions={{}}", S_, rc))));
-      rb = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", smr, j));
-    }
-    std::string at_r = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_r, rb));
-    std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", pmr, at_m, at_r));
-    std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1,2}}", ShapeText(DType::kPred, stash_dims), mask));
+    const auto [rc, j, mask_b] = SlotMask(b, r, jbase, iota_r, at_m);
     // The stored input of layer r for this stage's microbatch (zeros when there is none).
     std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", stash_s, mask_b, stash, stash_zero));
     std::string x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked,
@@ -601,14 +610,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
     for (int64_t k = 0; k < K_; ++k) {
       const auto& [wt, wd] = weight_shapes_[k];
-      if (circular_) {
-        args.push_back(PickWeight(b, w[k], k, j));
-      } else {
-        std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
-        for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
-        std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w[k], fmt::join(spec, ", ")));
-        args.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws)));
-      }
+      args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
       grad_shapes.push_back(ShapeText(wt, Cat({S_}, wd)));
       grad_shardings.push_back(slot_sharding1_[k]);
     }
