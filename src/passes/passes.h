@@ -1,6 +1,11 @@
-// Clean-up passes run after partitioning (GSPMD.md §3.1 step 6), and FlattenCalls, run before
-// propagation by the Python package. Each returns whether it changed the module.
+// Clean-up passes run after partitioning (GSPMD.md §3.1 step 6), and the call passes run before
+// propagation (InlineCalls by default, FlattenCalls on request). Each returns whether it changed
+// the module.
 #pragma once
+
+#include <map>
+#include <string>
+#include <vector>
 
 #include "ir/module.h"
 #include "support/status.h"
@@ -31,13 +36,26 @@ StatusOr<bool> RunAllReduceReassociate(Module& module);
 // instructions also apply (reduce's to_apply, while bodies) are left alone. Clones are named
 // NAME.clone (and .clone.N), their instructions get fresh names.
 StatusOr<bool> RunFlattenCalls(Module& module);
+// What RunInlineCalls did to names: for an instruction of an inlined callee, the names of its
+// copies not named as it is; for a call whose value is not held under its name, that value's.
+using InlinedNames = std::map<std::string, std::vector<std::string>>;
 // Replaces every `call` by a copy of its callee's instructions (parameters replaced by the
-// call's operands), as XLA's CallInliner does before SPMD partitioning; the callees nothing
-// calls any more are removed. A call's sharding moves to the copy of its callee's root (kept
-// when that has its own). Calls with control dependencies stay. `spmdc auto` runs it first:
-// its strategy search prices the entry computation's values, and JAX's export wraps helpers
-// (jnp.take, jax.nn.silu) in calls returning tuples.
-StatusOr<bool> RunInlineCalls(Module& module);
+// call's operands), as XLA's CallInliner does first in its SPMD partitioning pipeline, so that
+// propagation and the partitioner see no call boundary; the callees nothing calls any more are
+// removed (nothing else: the caller's dead code stays, and so do the inlined tuples read through
+// get-tuple-element). A call's sharding moves to the copy of its callee's root (kept when that
+// has the same or none; else onto a copy of it). Left as calls, as in XLA: calls with control
+// dependencies, calls marked `inlineable="false"`, calls into another execution thread.
+// Names: the copy of a callee's root takes the call's name (the caller's code names the value
+// so). A callee that disappears gives its other instructions' names to their copies at its first
+// call site (callers are walked callers first, each in text order), so that a callee called once
+// keeps every name; other copies get fresh names (NAME.1, ...), listed in `renamed` when given.
+StatusOr<bool> RunInlineCalls(Module& module, InlinedNames* renamed = nullptr);
+// The names that hold `name`'s value after RunInlineCalls recorded `renamed`, other than `name`
+// itself: its copies at other call sites, or for an inlined call what now holds its value
+// (following calls inlined into calls), each an instruction of `module`; sorted.
+std::vector<std::string> NamesAfterInlining(const Module& module, const InlinedNames& renamed,
+                                            const std::string& name);
 // All-reduce reassociation, tuple simplification, CSE, DCE.
 StatusOr<bool> RunCleanup(Module& module);
 

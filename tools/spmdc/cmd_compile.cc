@@ -35,7 +35,7 @@ Command AddCompileCommand(CLI::App& root) {
             ASSIGN_OR_RETURN(auto module, LoadAnnotated(args->module, args->num_partitions));
             ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args->num_partitions, *module));
             module->set_num_partitions(n);
-            RETURN_IF_ERROR(PropagateShardings(*module, args->propagation.ToOptions()).status());
+            RETURN_IF_ERROR(args->propagation.Propagate(*module));
             RETURN_IF_ERROR(ApplyWeightUpdateSharding(*module, args->weight_update, args->module.mesh));
             ASSIGN_OR_RETURN(PartitionResult result,
                              PartitionAndClean(*module, n, args->replicate_custom_partitioning));

@@ -70,17 +70,15 @@ void AddWeightUpdateArgs(CLI::App* app, WeightUpdateArgs& args) {
       ->type_name("AXIS");
 }
 
-PropagationOptions PropagationArgs::ToOptions() const {
-  PropagationOptions options;
-  if (to_output) options.allow_to_output = std::vector<bool>{true};
-  if (to_parameters) options.allow_to_parameters = std::vector<bool>{true};
-  if (no_spmd) options.is_spmd = false;
-  if (cse_prevention_only) options.cse_prevention_only = true;
-  return options;
-}
-
 void AddPropagationArgs(CLI::App* app, PropagationArgs& args, bool rule_choices) {
   const char* group = "Propagation";
+  app->add_option("--calls", args.calls,
+                  "before propagation: inline every call (as XLA's SPMD pipeline does), "
+                  "flatten (give each call site its own callee) or keep the calls")
+      ->type_name("MODE")
+      ->check(OneOf(CallModes()))
+      ->capture_default_str()
+      ->group(group);
   app->add_flag("--propagate-to-output", args.to_output,
                 "let propagation change the entry result's sharding")
       ->group(group);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "passes/passes.h"
 #include "propagation/propagation.h"
 #include "support/status.h"
 
@@ -48,14 +49,23 @@ struct WeightUpdateArgs {
 };
 void AddWeightUpdateArgs(CLI::App* app, WeightUpdateArgs& args);
 
-// --propagate-to-output, --propagate-to-parameters; with `rule_choices` also --no-spmd and
-// --cse-prevention-only (propagate, explain).
+// The values --calls takes (propagating.h).
+const std::vector<std::string>& CallModes();
+
+// --propagate-to-output, --propagate-to-parameters, --calls; with `rule_choices` also --no-spmd
+// and --cse-prevention-only (propagate, explain).
 struct PropagationArgs {
   bool to_output = false;
   bool to_parameters = false;
   bool no_spmd = false;
   bool cse_prevention_only = false;
+  std::string calls = "inline";  // --calls, one of CallModes()
+  // These two are defined in propagating.cc (shared with the Python binding).
   PropagationOptions ToOptions() const;
+  // What every command that propagates runs: PrepareCalls (propagating.h), then
+  // PropagateShardings.
+  Status Propagate(Module& module, Provenance* provenance = nullptr,
+                   InlinedNames* renamed = nullptr) const;
 };
 void AddPropagationArgs(CLI::App* app, PropagationArgs& args, bool rule_choices = false);
 
