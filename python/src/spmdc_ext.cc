@@ -129,7 +129,7 @@ PyModule Propagate(const PyModule& m, const std::optional<std::string>& mesh,
                    const std::string& calls) {
   PyModule out = Annotated(m, mesh, shards);
   auto renamed = std::make_shared<InlinedNames>();
-  Check(cli::PrepareCalls(*out.module, calls, renamed.get()));  // as the CLI's --calls
+  Check(cli::PrepareForPropagation(*out.module, calls, renamed.get()));  // as the CLI does
   const int64_t params = out.module->entry()->num_parameters();
   if (to_parameters.size() > 1 && static_cast<int64_t>(to_parameters.size()) != params)
     Raise(InvalidArgument("to_parameters has {} flags but the entry computation has {} parameters",

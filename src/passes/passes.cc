@@ -373,6 +373,54 @@ std::vector<std::string> NamesAfterInlining(const Module& module, const InlinedN
   return out;
 }
 
+StatusOr<bool> RunSplitConstantExpressions(Module& module) {
+  bool changed = false;
+  for (Computation* comp : module.computations()) {
+    std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
+    absl::flat_hash_map<const Instruction*, size_t> position;
+    for (size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+    // Operands first: which instructions compute from constants only.
+    absl::flat_hash_set<const Instruction*> constant;
+    for (Instruction* i : order) {
+      bool c = false;
+      switch (i->opcode()) {
+        case Opcode::kConstant: case Opcode::kIota:
+          c = true;
+          break;
+        case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kTranspose: case Opcode::kConvert:
+          c = true;
+          break;
+        default:
+          c = IsElementwiseOpcode(i->opcode());
+      }
+      c = c && !i->HasSideEffect() && i->called_computations().empty() && !i->shape().IsTuple();
+      for (const Instruction* op : i->operands()) c = c && constant.contains(op);
+      if (c) constant.insert(i);
+    }
+    // Users first, so that an expression's operands are split after it gave its copies theirs.
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      Instruction* i = *it;
+      if (!constant.contains(i) || i->opcode() == Opcode::kConstant || i->has_sharding() || i->IsRoot() ||
+          !i->control_successors().empty() || (i->control_predecessors() && !i->control_predecessors()->empty()))
+        continue;
+      std::vector<Instruction*> users = i->users();  // distinct; the first in post order keeps `i`
+      std::sort(users.begin(), users.end(),
+                [&](const Instruction* a, const Instruction* b) { return position.at(a) < position.at(b); });
+      for (size_t k = 1; k < users.size(); ++k) {
+        std::unique_ptr<Instruction> copy = CopyWithoutEdges(*i, module.UniqueName(i->name()));
+        for (Instruction* op : i->operands()) copy->AppendOperand(op);
+        Instruction* added = comp->AddInstruction(std::move(copy));
+        const size_t next = position.size();  // after every instruction of `order`
+        position[added] = next;
+        for (int64_t o = 0; o < users[k]->operand_count(); ++o)
+          if (users[k]->operand(o) == i) users[k]->ReplaceOperandWith(o, added);
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
 StatusOr<bool> RunFlattenCalls(Module& module) {
   bool changed = false;
   // Each round clones the shared callees of the computations reachable now; clones call what

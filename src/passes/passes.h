@@ -56,6 +56,15 @@ StatusOr<bool> RunInlineCalls(Module& module, InlinedNames* renamed = nullptr);
 // (following calls inlined into calls), each an instruction of `module`; sorted.
 std::vector<std::string> NamesAfterInlining(const Module& module, const InlinedNames& renamed,
                                             const std::string& name);
+// Gives every user of a constant expression its own copy (Shardy's constant splitter, which its
+// import runs before propagation): a broadcast, iota, reshape, transpose, convert or elementwise
+// op computed from constants only (JAX's export shares one `broadcast(0)` among every f32[16]
+// comparison of a step, the batch's and a batch norm's channel statistics alike) would otherwise
+// pass a sharding from one user to all the others, coupling values that have nothing in common.
+// Constants themselves stay shared (a copy would duplicate the literal); so do expressions that
+// carry a sharding or are a computation's root. Copies are named NAME.1, ...; the clean-up's CSE
+// merges those that end up sharded alike.
+StatusOr<bool> RunSplitConstantExpressions(Module& module);
 // All-reduce reassociation, tuple simplification, CSE, DCE.
 StatusOr<bool> RunCleanup(Module& module);
 

@@ -5,6 +5,8 @@
 // values unchanged, the call's sharding kept, the printed module parsing back; names: the root's
 // copy takes the call's name, the first call site keeps the callee's names, the others are
 // recorded (NamesAfterInlining follows them); calls marked inlineable="false" stay.
+// RunSplitConstantExpressions: every user of a constant expression gets its own copy (nested
+// ones too), constants and annotated expressions stay shared, values unchanged.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -271,6 +273,58 @@ TEST(InlineCalls, OnceKeepsNamesAndNotInlineableStays) {
   EXPECT_EQ(m->computations().size(), 2u);  // main and g
   EXPECT_EQ(renamed, (InlinedNames{{"e", {"once"}}}));
   ExpectSameValues(*before, *m);
+}
+
+constexpr std::string_view kSharedConstants = R"(
+HloModule m
+
+ENTRY %main {
+  %x = f32[4,2] parameter(0)
+  %c = f32[2] constant({1, 2})
+  %r = f32[2] negate(%c)
+  %b = f32[4,2] broadcast(%r), dimensions={1}
+  %i = s32[4,2] iota(), iota_dimension=0
+  %f = f32[4,2] convert(%i)
+  %p = f32[4,2] add(%b, %f)
+  %u1 = f32[4,2] multiply(%x, %p)
+  %u2 = f32[4,2] subtract(%x, %p)
+  %u3 = f32[4,2] add(%u1, %b), sharding={replicated}
+  %keep = f32[4,2] broadcast(%r), dimensions={1}, sharding={replicated}
+  %u4 = f32[4,2] add(%keep, %u2)
+  %u5 = f32[4,2] add(%keep, %u3)
+  ROOT %t = (f32[4,2], f32[4,2]) tuple(%u4, %u5)
+}
+)";
+
+TEST(SplitConstantExpressions, EveryUserGetsItsOwnCopy) {
+  auto m = Parse(kSharedConstants);
+  ASSERT_NE(m, nullptr);
+  auto before = m->Clone();
+  auto changed = RunSplitConstantExpressions(*m);
+  ASSERT_TRUE(changed.ok()) << changed.status().message();
+  EXPECT_TRUE(*changed);
+  Status verified = VerifyModule(*m);
+  ASSERT_TRUE(verified.ok()) << verified.message();
+  // %p (used by u1 and u2) is split, and so are its operands' chains through the copy: every
+  // non-constant constant expression has one user.
+  for (Instruction* i : m->entry()->instructions()) {
+    switch (i->opcode()) {
+      case Opcode::kConstant: case Opcode::kParameter: case Opcode::kTuple: break;
+      default:
+        if (i->name() == "keep") {
+          EXPECT_EQ(i->user_count(), 2) << "annotated: stays shared";
+        } else if (i->name().rfind("u", 0) != 0) {
+          EXPECT_EQ(i->user_count(), 1) << i->name();
+        }
+    }
+  }
+  // Constants stay shared: %c by the copies of the negate (one per broadcast: b, its copies for
+  // %u3 and %p.1, and keep).
+  EXPECT_EQ(Find(*m, "c")->user_count(), 4);
+  EXPECT_NE(Find(*m, "u1")->operand(1), Find(*m, "u2")->operand(1));
+  EXPECT_EQ(Find(*m, "p.1")->opcode(), Opcode::kAdd);
+  ExpectSameValues(*before, *m);
+  EXPECT_FALSE(*RunSplitConstantExpressions(*m));
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ struct PropagationArgs {
   std::string calls = "inline";  // --calls, one of CallModes()
   // These two are defined in propagating.cc (shared with the Python binding).
   PropagationOptions ToOptions() const;
-  // What every command that propagates runs: PrepareCalls (propagating.h), then
+  // What every command that propagates runs: PrepareForPropagation (propagating.h), then
   // PropagateShardings.
   Status Propagate(Module& module, Provenance* provenance = nullptr,
                    InlinedNames* renamed = nullptr) const;

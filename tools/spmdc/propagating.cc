@@ -26,8 +26,13 @@ PropagationOptions PropagationArgs::ToOptions() const {
   return options;
 }
 
-Status PropagationArgs::Propagate(Module& module, Provenance* provenance, InlinedNames* renamed) const {
+Status PrepareForPropagation(Module& module, std::string_view calls, InlinedNames* renamed) {
   RETURN_IF_ERROR(PrepareCalls(module, calls, renamed));
+  return RunSplitConstantExpressions(module).status();
+}
+
+Status PropagationArgs::Propagate(Module& module, Provenance* provenance, InlinedNames* renamed) const {
+  RETURN_IF_ERROR(PrepareForPropagation(module, calls, renamed));
   return PropagateShardings(module, ToOptions(), provenance).status();
 }
 

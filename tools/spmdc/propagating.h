@@ -23,6 +23,10 @@ namespace spmdc::cli {
 // sites is then propagated and partitioned for one of them). Another mode is InvalidArgument.
 Status PrepareCalls(Module& module, std::string_view mode, InlinedNames* renamed = nullptr);
 
+// What runs before propagation: PrepareCalls, then every constant expression split per user
+// (passes.h RunSplitConstantExpressions, as Shardy's import splits them).
+Status PrepareForPropagation(Module& module, std::string_view calls, InlinedNames* renamed = nullptr);
+
 // Why `instr` has its sharding (provenance.h), with its source location and, given a mesh, its
 // sharding described on the mesh's axes.
 std::string ExplainInstruction(const Module& module, const Provenance& provenance, const Instruction& instr,
