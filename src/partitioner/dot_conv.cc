@@ -136,7 +136,7 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
   }
   std::vector<int64_t> tdims(rank);
   for (int64_t d = 0; d < rank; ++d) tdims[d] = target.NumTilesOnDim(d);
-  std::optional<Sharding> inter = Resharder::ShardingFromTiles(tdims, tile_of);
+  std::optional<Sharding> inter = ShardingFromTiles(tdims, tile_of);
   if (!inter) return std::nullopt;
   std::vector<int64_t> padded = v.hlo->shape().dims();
   padded[dim] = chunk * k;

@@ -635,25 +635,6 @@ std::optional<PValue> Resharder::TryFactorAllToAll(const PValue& v, const Shardi
 
 // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
 // order); nullopt when the tiles are not held equally often.
-std::optional<Sharding> Resharder::ShardingFromTiles(const std::vector<int64_t>& tdims,
-                                          const std::vector<std::vector<int64_t>>& tile_of) {
-  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
-  for (size_t d = 0; d < tile_of.size(); ++d) holders[tile_of[d]].push_back(static_cast<int64_t>(d));
-  int64_t tiles = 1;
-  for (int64_t t : tdims) tiles *= t;
-  if (static_cast<int64_t>(holders.size()) != tiles || tile_of.size() % tiles != 0) return std::nullopt;
-  int64_t reps = static_cast<int64_t>(tile_of.size()) / tiles;
-  std::vector<int64_t> devices;
-  for (auto& [tile, devs] : holders) {  // std::map iterates tile indices row-major
-    if (static_cast<int64_t>(devs.size()) != reps) return std::nullopt;
-    devices.insert(devices.end(), devs.begin(), devs.end());
-  }
-  std::vector<int64_t> dims = tdims;
-  if (reps == 1) return Sharding::Tile(TileAssignment::FromDevices(dims, devices));
-  dims.push_back(reps);
-  return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
-}
-
 // Coarsens dim `dim` by `f` (ns -> ns/f tiles): an all-gather within each block of f
 // consecutive tiles; the result is replicated within the block.
 std::optional<PValue> Resharder::PartialGather(const PValue& v, int64_t dim, int64_t f) {

@@ -54,10 +54,6 @@ class Resharder {
                           int64_t len);
   // The first reshard that cannot be expressed (Unimplemented), if any.
   const Status& status() const { return status_; }
-  // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
-  // order); nullopt when the tiles are not held equally often.
-  static std::optional<Sharding> ShardingFromTiles(const std::vector<int64_t>& tdims,
-                                                   const std::vector<std::vector<int64_t>>& tile_of);
   static std::vector<std::vector<int64_t>> GroupsAlong(const Sharding& s, const std::vector<int64_t>& dims);
 
  private:
