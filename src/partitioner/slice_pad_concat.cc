@@ -36,6 +36,23 @@ std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, 
                                                                 int64_t ci, int64_t co,
                                                                 const std::vector<int64_t>& lo) {
   int64_t n = target.NumTilesOnDim(dim);
+  const TileAssignment& tiles = target.tile_assignment();
+  // Every window inside one tile (the q, k and v of a fused projection tiled across their
+  // boundaries): each device receives just its window, cut by the tile's holder, rather than
+  // halos or whole tiles sized for the farthest window.
+  bool within = true;
+  for (int64_t t = 0; t < n && within; ++t)
+    within = lo[t] >= 0 && lo[t] + co <= n * ci && lo[t] / ci == (lo[t] + co - 1) / ci;
+  if (within) {
+    auto holder = [&](int64_t dev, int64_t piece) {
+      std::vector<int64_t> c = *tiles.IndexOf(dev);
+      c[dim] = piece;
+      return tiles(c);
+    };
+    std::vector<int64_t> start(b_.num_devices());
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) start[dev] = lo[tiles.IndexOf(dev)->at(dim)];
+    return r_.FetchRange(x, dim, ci, n, holder, start, co);
+  }
   // Only the edge elements the windows reach past their own tile (never more than whole tiles).
   if (std::optional<HaloPlan> plan = PlanFetch(n * ci, n, co, lo)) {
     plan->mask = false;
