@@ -4,9 +4,16 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "sharding/algebra.h"
+#include "sharding/memo.h"
 #include "fmt/format.h"
 
 namespace spmdc {
+
+// For the memo tables (memo.h): frames are kept when small.
+bool Compact(const ManualFrame& frame) {
+  return static_cast<int64_t>(frame.groups.size()) * frame.group_size() <= 4096;
+}
+
 namespace {
 
 // Devices of `s` (a manual-subgroup leaf) per manual coordinate, each row-major over the other
@@ -26,9 +33,19 @@ std::vector<std::vector<int64_t>> DevicesByManualCoordinate(const Sharding& s) {
   return out;
 }
 
+std::optional<Sharding> ComputeLeafToGroupLocal(const Sharding& s, const ManualFrame& frame);
+
+// Every instruction of a region asks this of the same few shardings and frame: memoized.
 std::optional<Sharding> LeafToGroupLocal(const Sharding& s, const ManualFrame& frame) {
   if (s.IsReplicated()) return Sharding::Replicate();
   if (!s.IsManualSubgroup()) return std::nullopt;
+  sharding_internal::MemoKey key(sharding_internal::kMemoGroupLocal, s);
+  for (const std::vector<int64_t>& group : frame.groups) key.Add(group);
+  return sharding_internal::Memoized<std::optional<Sharding>>(std::move(key),
+                                                              [&] { return ComputeLeafToGroupLocal(s, frame); });
+}
+
+std::optional<Sharding> ComputeLeafToGroupLocal(const Sharding& s, const ManualFrame& frame) {
   absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>>
       where;  // device -> (group, in-group id)
   for (size_t g = 0; g < frame.groups.size(); ++g)
@@ -97,7 +114,8 @@ std::optional<ManualFrame> FrameOf(const Sharding& s) {
     return std::nullopt;
   }
   if (!s.IsManualSubgroup()) return std::nullopt;
-  return ManualFrame{DevicesByManualCoordinate(s)};
+  return sharding_internal::Memoized<ManualFrame>(sharding_internal::MemoKey(sharding_internal::kMemoManualGroups, s),
+                                                  [&] { return ManualFrame{DevicesByManualCoordinate(s)}; });
 }
 
 std::optional<Sharding> ToGroupLocal(const Sharding& s, const ManualFrame& frame) {

@@ -108,9 +108,12 @@ void AddSeed(CLI::App* app, uint64_t& seed) {
 }
 
 StatusOr<std::unique_ptr<Module>> LoadAnnotated(const ModuleArgs& args,
-                                                const std::optional<int64_t>& num_partitions) {
+                                                const std::optional<int64_t>& num_partitions, PhaseTimes* times) {
+  PhaseClock read;
   ASSIGN_OR_RETURN(Source source, ReadSource(args.input));
-  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, LoadModule(source));
+  if (times) times->push_back(read.Read("read"));
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, LoadModule(source, times));
+  PhaseClock annotate;
   // --num-partitions first: the --mesh/--shard annotations are validated against it.
   if (num_partitions) {
     ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(num_partitions, *module));
@@ -126,6 +129,7 @@ StatusOr<std::unique_ptr<Module>> LoadAnnotated(const ModuleArgs& args,
   }
   ASSIGN_OR_RETURN(Annotations annotations, ParseAnnotations(args.mesh, args.shards));
   RETURN_IF_ERROR(ApplyAnnotations(annotations, *module));
+  if (times) times->push_back(annotate.Read("annotate"));
   return module;
 }
 

@@ -16,6 +16,7 @@
 #include "passes/passes.h"
 #include "propagation/propagation.h"
 #include "support/status.h"
+#include "support/timing.h"
 
 namespace spmdc::cli {
 
@@ -65,7 +66,7 @@ struct PropagationArgs {
   // What every command that propagates runs: PrepareForPropagation (propagating.h), then
   // PropagateShardings.
   Status Propagate(Module& module, Provenance* provenance = nullptr,
-                   InlinedNames* renamed = nullptr) const;
+                   InlinedNames* renamed = nullptr, PhaseTimes* times = nullptr) const;
 };
 void AddPropagationArgs(CLI::App* app, PropagationArgs& args, bool rule_choices = false);
 
@@ -77,9 +78,10 @@ void AddSeed(CLI::App* app, uint64_t& seed);
 
 // Reads, parses and verifies IN, sets num_partitions from `num_partitions` (when given: the
 // module's own shardings are validated against it so that a misfit names their line), then
-// applies --mesh and --shard.
+// applies --mesh and --shard. With `times`: "read", LoadModule's phases, "annotate".
 StatusOr<std::unique_ptr<Module>> LoadAnnotated(const ModuleArgs& args,
-                                                const std::optional<int64_t>& num_partitions);
+                                                const std::optional<int64_t>& num_partitions,
+                                                PhaseTimes* times = nullptr);
 
 // --- Validators (checked on the text, before conversion; the message follows "--flag: ") ------
 

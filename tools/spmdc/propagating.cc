@@ -26,14 +26,23 @@ PropagationOptions PropagationArgs::ToOptions() const {
   return options;
 }
 
-Status PrepareForPropagation(Module& module, std::string_view calls, InlinedNames* renamed) {
+Status PrepareForPropagation(Module& module, std::string_view calls, InlinedNames* renamed, PhaseTimes* times) {
+  PhaseClock prepare_calls;
   RETURN_IF_ERROR(PrepareCalls(module, calls, renamed));
-  return RunSplitConstantExpressions(module).status();
+  if (times) times->push_back(prepare_calls.Read(fmt::format("{}-calls", calls)));
+  PhaseClock split;
+  RETURN_IF_ERROR(RunSplitConstantExpressions(module).status());
+  if (times) times->push_back(split.Read("split-constants"));
+  return absl::OkStatus();
 }
 
-Status PropagationArgs::Propagate(Module& module, Provenance* provenance, InlinedNames* renamed) const {
-  RETURN_IF_ERROR(PrepareForPropagation(module, calls, renamed));
-  return PropagateShardings(module, ToOptions(), provenance).status();
+Status PropagationArgs::Propagate(Module& module, Provenance* provenance, InlinedNames* renamed,
+                                  PhaseTimes* times) const {
+  RETURN_IF_ERROR(PrepareForPropagation(module, calls, renamed, times));
+  PhaseClock propagate;
+  RETURN_IF_ERROR(PropagateShardings(module, ToOptions(), provenance).status());
+  if (times) times->push_back(propagate.Read("propagate"));
+  return absl::OkStatus();
 }
 
 std::string ExplainInstruction(const Module& module, const Provenance& provenance, const Instruction& instr,

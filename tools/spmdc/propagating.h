@@ -24,8 +24,10 @@ namespace spmdc::cli {
 Status PrepareCalls(Module& module, std::string_view mode, InlinedNames* renamed = nullptr);
 
 // What runs before propagation: PrepareCalls, then every constant expression split per user
-// (passes.h RunSplitConstantExpressions, as Shardy's import splits them).
-Status PrepareForPropagation(Module& module, std::string_view calls, InlinedNames* renamed = nullptr);
+// (passes.h RunSplitConstantExpressions, as Shardy's import splits them). With `times`:
+// "MODE-calls" (inline-calls, ...) and "split-constants".
+Status PrepareForPropagation(Module& module, std::string_view calls, InlinedNames* renamed = nullptr,
+                             PhaseTimes* times = nullptr);
 
 // Why `instr` has its sharding (provenance.h), with its source location and, given a mesh, its
 // sharding described on the mesh's axes.
