@@ -37,6 +37,22 @@ const std::vector<Entry>& Entries() {
        [] { return BuildTransformerTrainingStep(AdamDataParallelOptions(8)); }},
       {{"moe", "GShard MoE transformer training step (top-2 gating over 8 experts, Adam), expert parallel over 4 devices", 4},
        [] { return BuildTransformerTrainingStep(MoeOptions(4)); }},
+      {{"gpt-12", "12-layer GPT training step (B=8 S=16 D=64 H=8 F=256, 32 classes), one device", 1},
+       [] { return BuildTransformerTrainingStep(Gpt12Options()); }},
+      {{"gpt-12-2d", "gpt-12, data=2 x model=4 (8 devices)", 8},
+       [] { return BuildTransformerTrainingStep(Gpt12Options(2, 4)); }},
+      {{"gpt-96", "gpt-12's shapes with 96 layers, one device", 1},
+       [] { TransformerOptions o = Gpt12Options(); o.layers = 96; return BuildTransformerTrainingStep(o); }},
+      {{"unet", "U-Net training step (8 images 64x64x4, channels 16-32-64, strided/transposed convs), one device", 1},
+       [] { return BuildUNetTrainingStep(UNetExampleOptions()); }},
+      {{"unet-dp", "the U-Net, data parallel over 8 devices", 8},
+       [] { return BuildUNetTrainingStep(UNetExampleOptions(8, 1)); }},
+      {{"unet-spatial", "the U-Net, batch over data=2 x rows over space=4 (spatial partitioning, 8 devices)", 8},
+       [] { return BuildUNetTrainingStep(UNetExampleOptions(2, 4)); }},
+      {{"dlrm", "DLRM training step (batch 512, 7 tables of 16384 x 32, 4 lookups each, Adagrad), one device", 1},
+       [] { return BuildDlrmTrainingStep(DlrmExampleOptions()); }},
+      {{"dlrm-mp", "the DLRM, batch and every table's rows over 8 devices (model-parallel embeddings)", 8},
+       [] { return BuildDlrmTrainingStep(DlrmExampleOptions(8)); }},
       {{"gpt-pipeline", "8-layer GPT training step as repeated layer calls (B=16 S=8 D=32), for `spmdc pipeline`, one device", 1},
        [] { return BuildGptPipelineTrainingStep(GptPipelineOptions{}); }},
       {{"gpt-pipeline-dp", "gpt-pipeline, data parallel over 2 devices", 2},
@@ -77,6 +93,28 @@ TransformerOptions SmallTransformerOptions(int64_t data, int64_t model) {
   o.vocab = 32;
   o.parallel.data = data;
   o.parallel.model = model;
+  return o;
+}
+
+TransformerOptions Gpt12Options(int64_t data, int64_t model) {
+  TransformerOptions o = SmallTransformerOptions(data, model);
+  o.batch = 8;
+  o.heads = 8;
+  o.layers = 12;
+  return o;
+}
+
+UNetOptions UNetExampleOptions(int64_t data, int64_t space) {
+  UNetOptions o;
+  o.data = data;
+  o.space = space;
+  return o;
+}
+
+DlrmOptions DlrmExampleOptions(int64_t devices) {
+  DlrmOptions o;
+  o.optimizer = "adagrad";
+  o.devices = devices;
   return o;
 }
 
