@@ -139,10 +139,10 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
     if (it == node_of.end()) continue;
     instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(it->second, choice[it->second])));
   }
-  // A dot or reduce whose operands come in another split than its strategy needs: the partitioner
-  // would pick its own plan for the operands as they are (by its rough resharding estimate), not
-  // the one the search priced. A Sharding constraint on the operand (JAX's
-  // with_sharding_constraint) makes it reshard first, as the edge cost says.
+  // A dot, convolution or reduce whose operands come in another split than its strategy needs:
+  // the partitioner would pick its own plan for the operands as they are (by its rough
+  // resharding estimate), not the one the search priced. A Sharding constraint on the operand
+  // (JAX's with_sharding_constraint) makes it reshard first, as the edge cost says.
   absl::flat_hash_map<const Instruction*, Instruction*> clone_of;
   for (Instruction* instr : m->entry()->instructions()) {
     auto it = node_of.find(instr->name());
@@ -152,7 +152,7 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
   for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
     const StrategyNode& consumer = space.nodes[j];
     const Opcode op = consumer.instr->opcode();
-    if (op != Opcode::kDot && op != Opcode::kReduce) continue;
+    if (op != Opcode::kDot && op != Opcode::kConvolution && op != Opcode::kReduce) continue;
     const Strategy& st = consumer.strategies[choice[j]];
     for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
       auto pit = node_of.find(consumer.instr->operand(k)->name());

@@ -274,6 +274,14 @@ struct Builder {
       }
       std::optional<DotDims> dd;
       if (instr.opcode() == Opcode::kDot) dd = DotDimsOfDotFamily(instr);
+      // A convolution in the same einsum view (no groups): its batch and feature dims split as a
+      // dot's, its input features contracted (a kernel gradient contracts the batch: data
+      // parallelism's all-reduced weight gradient). Propagation's backward rule says nothing for
+      // convolutions with true spatial dims (as XLA's), which would leave the operands of every
+      // split replicated. A split true spatial dim of the result keeps the operands whole on it.
+      if (instr.opcode() == Opcode::kConvolution && instr.int_attr(AttrId::kFeatureGroupCount, 1) == 1 &&
+          instr.int_attr(AttrId::kBatchGroupCount, 1) == 1)
+        dd = DotDimsOfConvolution(instr);
       if (dd) {
         node.strategies = DotStrategies(instr, c, *dd);
       } else if (instr.opcode() == Opcode::kReduce && instr.operand_count() == 2 &&

@@ -7,10 +7,11 @@
 //
 // Per-op behaviour is not written again here: the operand sharding a strategy needs comes from
 // propagation's backward rules (ShardingFromUserWith, the rule table propagation and the
-// partitioner share), except for the two places where the strategy carries something a result
-// sharding cannot say — a dot's split contracting dims and a reduce's split reduced dims (a
-// partial result that the strategy all-reduces) — which use the shared einsum view of dots
-// (DotDimsOfDotFamily) and the reduce's `dimensions`.
+// partitioner share), except for the places where the strategy carries something a result
+// sharding cannot say — a dot's or a convolution's split contracting dims and a reduce's split
+// reduced dims (a partial result that the strategy all-reduces) — which use the shared einsum
+// view of dots and convolutions (DotDimsOfDotFamily, DotDimsOfConvolution: the view the
+// partitioner's dot/convolution handler works in) and the reduce's `dimensions`.
 //
 // A strategy assigns each mesh axis to at most one dim (of the result, or a dot's contracting /
 // a reduce's reduced dims); the axes of one dim are taken in mesh order, and their product must

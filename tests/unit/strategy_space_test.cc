@@ -121,6 +121,43 @@ ENTRY e {
   EXPECT_EQ(partial, 1);
 }
 
+// Convolutions take the einsum view (as the partitioner does): a batch-split forward conv needs its
+// input split on the batch (propagation's backward rule says nothing for convs with windowed
+// spatial dims, which left every operand replicated and priced data parallelism of a conv net
+// as gathering each activation), and a kernel gradient, which contracts the batch, has the
+// partial (all-reduced) strategy data parallelism uses.
+TEST(StrategySpace, ConvolutionsSplitLikeDots) {
+  auto m = Parse(R"(HloModule m
+ENTRY e {
+  x = f32[8,16,16,4] parameter(0)
+  w = f32[3,3,4,8] parameter(1)
+  g = f32[8,16,16,8] parameter(2)
+  y = f32[8,16,16,8] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  dw = f32[3,3,4,8] convolution(x, g), window={size=16x16 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf
+  ROOT t = (f32[8,16,16,8], f32[3,3,4,8]) tuple(y, dw)
+})");
+  const StrategySpace s = Build(*m, M("data=8"));
+  bool batch = false;
+  for (const Strategy& st : NodeOf(s, "y").strategies)
+    if (st.output == AxisMasks{1, 0, 0, 0}) {
+      batch = true;
+      EXPECT_EQ(st.operands[0], (AxisMasks{1, 0, 0, 0}));
+      EXPECT_EQ(st.operands[1], (AxisMasks{0, 0, 0, 0}));
+      EXPECT_EQ(st.partial_axes, 0u);
+    }
+  EXPECT_TRUE(batch);
+  bool partial = false;
+  for (const Strategy& st : NodeOf(s, "dw").strategies)
+    if (st.partial_axes == 1u) {
+      partial = true;
+      EXPECT_EQ(st.output, (AxisMasks{0, 0, 0, 0}));
+      EXPECT_EQ(st.operands[0], (AxisMasks{1, 0, 0, 0}));
+      EXPECT_EQ(st.operands[1], (AxisMasks{1, 0, 0, 0}));
+      EXPECT_GT(st.communication_seconds, 0);
+    }
+  EXPECT_TRUE(partial);
+}
+
 TEST(StrategySpace, EdgesPriceResharding) {
   auto m = Parse(kMatmul);
   const StrategySpace s = Build(*m, M("a=8"));
