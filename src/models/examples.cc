@@ -35,8 +35,14 @@ const std::vector<Entry>& Entries() {
        [] { return BuildTransformerTrainingStep(TransformerOptionsForInstructionCount(100000, SmallTransformerOptions())); }},
       {{"transformer-adam", "the transformer (B=8) trained with Adam, data parallel over 8 devices", 8},
        [] { return BuildTransformerTrainingStep(AdamDataParallelOptions(8)); }},
+      {{"transformer-adam-long", "transformer-adam on 64-token sequences, one device (activations outweigh the weights)", 1},
+       [] { TransformerOptions o = AdamDataParallelOptions(1); o.seq = 64; return BuildTransformerTrainingStep(o); }},
       {{"moe", "GShard MoE transformer training step (top-2 gating over 8 experts, Adam), expert parallel over 4 devices", 4},
        [] { return BuildTransformerTrainingStep(MoeOptions(4)); }},
+      {{"moe-8", "the MoE model, expert parallel over 8 devices", 8},
+       [] { return BuildTransformerTrainingStep(MoeOptions(8)); }},
+      {{"moe-single", "the MoE model unannotated (one device; no expert-parallel constraints), for spmdc auto", 1},
+       [] { return BuildTransformerTrainingStep(MoeOptions(1)); }},
       {{"gpt-12", "12-layer GPT training step (B=8 S=16 D=64 H=8 F=256, 32 classes), one device", 1},
        [] { return BuildTransformerTrainingStep(Gpt12Options()); }},
       {{"gpt-12-2d", "gpt-12, data=2 x model=4 (8 devices)", 8},
@@ -86,6 +92,21 @@ std::optional<std::string> BuildExample(std::string_view name) {
   for (const Entry& e : Entries())
     if (e.model.name == name) return e.build();
   return std::nullopt;
+}
+
+const std::vector<ZooModel>& AutoZoo() {
+  constexpr int64_t kKiB = 1024, kMiB = 1024 * 1024;
+  // Each limit is about half the peak of the replicated step on one device (h100 cost model).
+  static const std::vector<ZooModel>* kZoo = new std::vector<ZooModel>{
+      {"mlp", "mlp", 1 * kMiB},               // replicated: 2.6 MiB
+      {"gpt-2", "transformer", 1200 * kKiB},  // 2.1 MiB
+      {"gpt-12", "gpt-12", 8 * kMiB},         // 21 MiB
+      {"gpt-96", "gpt-96", 48 * kMiB},        // 163 MiB
+      {"unet", "unet", 16 * kMiB},            // 44 MiB
+      {"dlrm", "dlrm", 8 * kMiB},             // 20 MiB
+      {"moe", "moe-single", 2 * kMiB},        // 4.8 MiB
+  };
+  return *kZoo;
 }
 
 TransformerOptions SmallTransformerOptions(int64_t data, int64_t model) {

@@ -24,6 +24,16 @@ std::string ExampleNames();
 // The module text of example `name`; nullopt for an unknown name.
 std::optional<std::string> BuildExample(std::string_view name);
 
+// The model zoo of `spmdc auto`'s checks (tests/unit/auto_zoo_test.cc, bench/auto_bench.cc,
+// README "The zoo"): each an unannotated example with the per-device memory limit it is planned
+// under, one that rules out replicating the whole step (so that the plan must split something).
+struct ZooModel {
+  std::string label;    // "gpt-12"
+  std::string example;  // the example it is (ExampleModels)
+  int64_t memory_limit = 0;
+};
+const std::vector<ZooModel>& AutoZoo();
+
 // The options of the transformer examples (B=4 S=16 D=64 H=4 F=256 L=2, softmax
 // cross-entropy over 32 classes), with the given mesh.
 TransformerOptions SmallTransformerOptions(int64_t data = 1, int64_t model = 1);
