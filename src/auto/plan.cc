@@ -8,6 +8,7 @@
 #include "fmt/format.h"
 #include "partitioner/partitioner.h"
 #include "passes/passes.h"
+#include "propagation/dot_dims.h"
 #include "propagation/propagation.h"
 
 namespace spmdc::autoshard {
@@ -70,6 +71,39 @@ int64_t DevicesOf(const Mesh& mesh, uint32_t mask) {
   for (int a = 0; a < mesh.num_axes(); ++a)
     if (mask & (1u << a)) n *= mesh.axes()[a].size;
   return n;
+}
+
+// The experts dim of each weight that has one (plan.h): a dim some dot batches over when it
+// reads the weight (directly or through a convert), then every weight of an expert weight's shape
+// (its optimizer state) with the same dim. Empty when the module has no experts.
+std::vector<std::pair<const Instruction*, int64_t>> ExpertDims(const Roles& roles) {
+  std::vector<std::pair<const Instruction*, int64_t>> found;
+  for (const Instruction* w : roles.weights) {
+    std::optional<int64_t> dim;
+    std::vector<const Instruction*> readers = {w};
+    for (size_t k = 0; k < readers.size() && !dim; ++k) {
+      for (const Instruction* u : readers[k]->users()) {
+        if (u->opcode() == Opcode::kConvert) readers.push_back(u);
+        if (u->opcode() != Opcode::kDot || dim) continue;
+        for (int64_t side = 0; side < 2 && !dim; ++side) {
+          if (u->operand(side) != readers[k]) continue;
+          for (const DotDim& b : DotDimsOfDot(*u).batch)
+            if ((side == 0 ? b.lhs : b.rhs) >= 0) dim = side == 0 ? b.lhs : b.rhs;
+        }
+      }
+    }
+    if (dim) found.emplace_back(w, *dim);
+  }
+  const size_t experts = found.size();
+  for (const Instruction* w : roles.weights) {
+    if (std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.first == w; })) continue;
+    for (size_t k = 0; k < experts; ++k)
+      if (found[k].first->shape() == w->shape()) {
+        found.emplace_back(w, found[k].second);
+        break;
+      }
+  }
+  return found;
 }
 
 // `module` with the given parameter splits (others cleared unless kept) for propagation to fill.
@@ -329,7 +363,16 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
     if (!roles.inputs.empty()) {
       auto dp = input_splits(all);
       std::erase_if(dp, [&](const auto& s) { return !unannotated(s.first); });
-      RETURN_IF_ERROR(add("data-parallel", "inputs' batch over every axis, weights replicated", dp));
+      // The weights a plan does not split, replicated as written (in_shardings, as a user gives
+      // them; weight-update sharding reads the weights' shardings).
+      auto replicate_rest = [&](std::vector<std::pair<const Instruction*, AxisMasks>> splits) {
+        for (const Instruction* w : roles.weights)
+          if (unannotated(w) &&
+              std::none_of(splits.begin(), splits.end(), [&](const auto& s) { return s.first == w; }))
+            splits.emplace_back(w, AxisMasks(w->shape().rank(), 0));
+        return splits;
+      };
+      RETURN_IF_ERROR(add("data-parallel", "inputs' batch over every axis, weights replicated", replicate_rest(dp)));
       if (!roles.weights.empty()) {
         auto fsdp = dp;
         for (const Instruction* w : roles.weights) {
@@ -349,6 +392,19 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
           fsdp.emplace_back(w, std::move(m));
         }
         RETURN_IF_ERROR(add("fsdp", "data-parallel with every weight split over every axis (ZeRO-3)", fsdp));
+      }
+      std::vector<std::pair<const Instruction*, int64_t>> experts = ExpertDims(roles);
+      std::erase_if(experts, [&](const auto& e) { return !unannotated(e.first); });
+      if (!experts.empty()) {
+        auto ep = dp;
+        for (const auto& [w, dim] : experts) {
+          AxisMasks m(w->shape().rank(), 0);
+          m[dim] = DividingAxes(mesh, w->shape().dim(dim), all);
+          ep.emplace_back(w, std::move(m));
+        }
+        RETURN_IF_ERROR(add("expert-parallel",
+                            "inputs' batch and the experts over every axis, other weights replicated (GShard)",
+                            replicate_rest(ep)));
       }
     }
     if (!roles.weights.empty()) {

@@ -13,6 +13,11 @@
 //      data-parallel  inputs' dim 0 over every mesh axis that divides it, weights replicated;
 //      fsdp           as data-parallel, each weight split over the axes on its largest such dim
 //                     (ZeRO-3: the partitioner all-gathers it where it is used);
+//      expert-parallel (GShard) where the module has experts: a weight dim that a dot treats
+//                     as a batch dim (each expert's slice multiplies its own tokens) is an experts
+//                     dim; it is split over the axes that divide it, and so are the optimizer
+//                     state parameters of an expert weight's shape; inputs as data-parallel,
+//                     every other weight replicated;
 //      megatron / 2-d tensor parallelism over the last mesh axis (inputs' dim 0 over the other
 //                     axes): the weights' splits are the best ones over that axis alone in the
 //                     strategy space (which finds the column-/row-parallel pairs), then propagation.

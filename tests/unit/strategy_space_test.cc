@@ -260,6 +260,41 @@ TEST(AutoPlan, ZooPlansAreAtLeastAsFastAsTheStandardPlans) {
   }
 }
 
+// The MoE step has experts (wi, wo: their leading dim is a batch dim of the expert dots): the
+// expert-parallel standard plan splits them, and their Adam moments, over the mesh with the batch,
+// and replicates every other weight.
+TEST(AutoPlan, ExpertParallelSplitsTheExperts) {
+  auto m = Parse(*BuildExample("moe-single"));
+  PlanOptions o(M("data=8"));
+  o.hardware = &H100();
+  o.time_limit_s = 20;
+  auto r = PlanAuto(*m, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const PricedPlan* ep = nullptr;
+  for (const PricedPlan& p : r->standard)
+    if (p.name == "expert-parallel") ep = &p;
+  ASSERT_NE(ep, nullptr);
+  int experts = 0;
+  for (const Instruction* p : m->entry()->parameters()) {
+    const Sharding& s = ep->parameter_shardings[p->parameter_number()];
+    const std::string& name = p->name();
+    if (name.find("wi") != std::string::npos || name.find("wo_experts") != std::string::npos) {
+      ++experts;
+      EXPECT_EQ(MasksFromSharding(M("data=8"), s, p->shape().rank()), (AxisMasks{1, 0, 0})) << name;
+    } else if (name.rfind("x.", 0) == 0 || name.rfind("labels", 0) == 0) {
+      EXPECT_EQ((*MasksFromSharding(M("data=8"), s, p->shape().rank()))[0], 1u) << name;
+    } else if (p->shape().rank() > 0) {
+      EXPECT_TRUE(s.IsReplicated()) << name << " " << s.ToString();
+    }
+  }
+  EXPECT_EQ(experts, 6);  // wi, wo_experts and their two moments each
+  // A model without experts has no such plan.
+  auto dense = Parse(*BuildExample("transformer"));
+  auto d = PlanAuto(*dense, o);
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  for (const PricedPlan& p : d->standard) EXPECT_NE(p.name, "expert-parallel");
+}
+
 TEST(AutoPlan, ImpossibleLimitNamesTheSmallestPlan) {
   auto m = Parse(*BuildExample("mlp"));
   PlanOptions o(M("data=8"));
