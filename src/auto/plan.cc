@@ -106,6 +106,27 @@ std::vector<std::pair<const Instruction*, int64_t>> ExpertDims(const Roles& role
   return found;
 }
 
+// The axis a plan's weight update is sharded over: among the axes its inputs' batch (dim 0) is
+// split over, the one named `data`, else the largest (the first on ties); none when the batch is
+// not split.
+std::optional<std::string> DataAxisOf(const Mesh& mesh, const Roles& roles, const PricedPlan& plan) {
+  uint32_t batch = 0;
+  for (const Instruction* p : roles.inputs) {
+    const int64_t k = p->parameter_number();
+    if (k < 0 || k >= static_cast<int64_t>(plan.parameter_shardings.size())) continue;
+    if (std::optional<AxisMasks> m = MasksFromSharding(mesh, plan.parameter_shardings[k], p->shape().rank()))
+      batch |= (*m)[0];
+  }
+  int best = -1;
+  for (int a = 0; a < mesh.num_axes(); ++a) {
+    if (!(batch & (1u << a))) continue;
+    if (mesh.axes()[a].name == "data") return mesh.axes()[a].name;
+    if (best < 0 || mesh.axes()[a].size > mesh.axes()[best].size) best = a;
+  }
+  if (best < 0) return std::nullopt;
+  return mesh.axes()[best].name;
+}
+
 // `module` with the given parameter splits (others cleared unless kept) for propagation to fill.
 std::unique_ptr<Module> AnnotateParameters(const Module& module, const Mesh& mesh,
                                            const std::vector<std::pair<const Instruction*, AxisMasks>>& splits) {
@@ -150,7 +171,8 @@ Status PrepareForPlanning(Module& module) {
 Status ChosenPlanFits(const AutoResult& result) {
   if (result.Chosen().fits) return absl::OkStatus();
   int64_t smallest = result.search.peak_bytes;
-  for (const PricedPlan& p : result.standard) smallest = std::min(smallest, p.peak_bytes);
+  for (const auto* plans : {&result.standard, &result.update_sharded})
+    for (const PricedPlan& p : *plans) smallest = std::min(smallest, p.peak_bytes);
   return absl::ResourceExhaustedError(NoPlanFits(result.memory_limit, smallest));
 }
 
@@ -224,7 +246,7 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
 }
 
 StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
-                               int64_t memory_limit) {
+                               int64_t memory_limit, const WeightUpdateOptions* weight_update) {
   PricedPlan plan;
   std::unique_ptr<Module> work = annotated->Clone();
   // Outputs without a sharding take the one propagation gives them (out_shardings left to the
@@ -232,6 +254,17 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   PropagationOptions po;
   if (!work->entry()->root()->has_sharding()) po.allow_to_output = std::vector<bool>{true};
   RETURN_IF_ERROR(PropagateShardings(*work, po).status());
+  if (weight_update) {
+    ASSIGN_OR_RETURN(WeightUpdateResult updated, ShardWeightUpdate(*work, *weight_update));
+    if (updated.updates.empty())
+      return absl::FailedPreconditionError(fmt::format("weight-update sharding over {} shards no update{}",
+                                                       weight_update->axis,
+                                                       updated.skipped.empty() ? "" : ": " + updated.skipped[0]));
+    plan.weight_update = updated.Summary(*weight_update);
+    // The rewritten module is the plan: every instruction annotated, so that compile and verify
+    // (propagation keeps what is annotated) make this same program without a flag.
+    annotated = work->Clone();
+  }
   Instruction* root = annotated->entry()->root();
   if (!root->has_sharding() && work->entry()->root()->has_sharding())
     root->set_sharding(work->entry()->root()->sharding_ptr());
@@ -469,6 +502,28 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       }
     }
   }
+  // Every plan so far with its weight update sharded (plan.h 3.), both modes, where it applies.
+  if (options.standard_plans && options.weight_update_sharding && mesh.num_devices() > 1) {
+    const Roles roles = RolesOf(module);
+    std::vector<const PricedPlan*> bases = {&out.search};
+    for (const PricedPlan& p : out.standard) bases.push_back(&p);
+    for (const PricedPlan* base : bases) {
+      const std::optional<std::string> axis = DataAxisOf(mesh, roles, *base);
+      if (!axis) continue;
+      for (const bool keep : {false, true}) {
+        WeightUpdateOptions wo;
+        wo.mesh = mesh;
+        wo.axis = *axis;
+        wo.keep_sharded = keep;
+        StatusOr<PricedPlan> p = PricePlan(base->annotated->Clone(), mesh, hw, out.memory_limit, &wo);
+        if (!p.ok()) continue;  // no update to shard (or a plan the partitioner cannot take)
+        p->name = base->name + (keep ? "+wus-keep" : "+wus");
+        p->description = fmt::format("{} with the weight update sharded over {}{}", base->name, *axis,
+                                     keep ? ", new weights kept sharded" : "");
+        out.update_sharded.push_back(std::move(*p));
+      }
+    }
+  }
   // The fastest plan that fits; the search's plan on ties.
   auto better = [](const PricedPlan& a, const PricedPlan& b) {
     if (a.fits != b.fits) return a.fits;
@@ -476,6 +531,8 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   };
   for (int i = 0; i < static_cast<int>(out.standard.size()); ++i)
     if (better(out.standard[i], out.Chosen())) out.chosen = i;
+  for (int i = 0; i < static_cast<int>(out.update_sharded.size()); ++i)
+    if (better(out.update_sharded[i], out.Chosen())) out.chosen_update = i;
   return out;
 }
 

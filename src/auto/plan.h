@@ -21,24 +21,34 @@
 //      megatron / 2-d tensor parallelism over the last mesh axis (inputs' dim 0 over the other
 //                     axes): the weights' splits are the best ones over that axis alone in the
 //                     strategy space (which finds the column-/row-parallel pairs), then propagation.
-// 3. Every plan, the search's included, is priced the same way: annotated, propagated,
-//    partitioned and cleaned up as `spmdc compile` does, then the cost model (`spmdc report`'s
-//    step time and peak memory) on the per-device program. The chosen plan is the fastest that
-//    fits the memory limit; when a standard plan beats the search's plan under the full cost
-//    model (the strategy space prices resharding and liveness more coarsely than the partitioner
-//    emits them) that plan is chosen, and the report says so.
+// 3. Weight-update sharding (partitioner/weight_update.h) as a choice: every plan above, the
+//    search's included, is also priced with its optimizer update sharded over its data axis (the
+//    axis named `data` among those its inputs' batch is split over, else the largest of them),
+//    in both modes: new weights all-gathered back ("+wus") and kept sharded ("+wus-keep", FSDP-
+//    like), where the rewrite shards at least one update. Such a plan's module is written after
+//    the rewrite (every instruction annotated, the root's output shardings set), so `compile`
+//    and `verify` turn it into the same program without a flag.
+// 4. Every plan is priced the same way: annotated, propagated, partitioned and cleaned up as
+//    `spmdc compile` does, then the cost model (`spmdc report`'s step time and peak memory) on
+//    the per-device program. The chosen plan is the fastest that fits the memory limit (so a
+//    weight-update-sharded one when it is faster, or when only it fits); when a standard plan
+//    beats the search's plan under the full cost model (the strategy space prices resharding and
+//    liveness more coarsely than the partitioner emits them) that plan is chosen, and the report
+//    says so.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "auto/solver.h"
 #include "auto/strategy_space.h"
 #include "cost/cost.h"
 #include "ir/module.h"
+#include "partitioner/weight_update.h"
 #include "sharding/mesh.h"
 #include "support/status.h"
 
@@ -54,7 +64,10 @@ struct PlanOptions {
   // Per-thread work limit of each search (results depend only on the input when it, not the time
   // limit, ends the search); 0: a default proportional to the problem size.
   int64_t work_limit = 0;
-  bool standard_plans = true;                 // also price the standard plans
+  // Also price the standard plans and (with weight_update_sharding) every plan's weight-update-
+  // sharded variants; false: the search's plan alone (what the stage search wants).
+  bool standard_plans = true;
+  bool weight_update_sharding = true;
   // Also run the exact MILP (CBC) on small models. The stage search (stage_search.h) turns it off:
   // it solves hundreds of small spans, where CBC's proof costs more than the search.
   bool use_milp = true;
@@ -76,6 +89,7 @@ struct PricedPlan {
   std::vector<std::string> warnings;   // full rematerializations, ...
   Sharding result_sharding;            // how the outputs come out
   std::vector<Sharding> parameter_shardings;
+  std::string weight_update;           // variants: what the rewrite did (WeightUpdateResult::Summary)
 };
 
 struct AutoResult {
@@ -90,8 +104,14 @@ struct AutoResult {
   int64_t memory_limit = 0;
   PricedPlan search;                // the search's plan
   std::vector<PricedPlan> standard; // in the order above, the ones that apply
+  // The plans above with the weight update sharded (3.), named "<plan>+wus" / "<plan>+wus-keep".
+  std::vector<PricedPlan> update_sharded;
   int chosen = -1;                  // -1: the search's plan, else an index into `standard`
-  const PricedPlan& Chosen() const { return chosen < 0 ? search : standard[chosen]; }
+  int chosen_update = -1;           // >= 0: the chosen plan is update_sharded[chosen_update]
+  const PricedPlan& Chosen() const {
+    return chosen_update >= 0 ? update_sharded[chosen_update] : chosen < 0 ? search : standard[chosen];
+  }
+  PricedPlan& Chosen() { return const_cast<PricedPlan&>(std::as_const(*this).Chosen()); }
 };
 
 // Errors: those of BuildStrategySpace; ResourceExhausted "no plan fits in X: the smallest needs Y"
@@ -113,8 +133,11 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
                                            const std::vector<int64_t>& choice);
 
 // Partitions `annotated` as `compile` does (propagation, partition, clean-up) and prices it.
+// With `weight_update`, `compile --shard-weight-update` instead: the update is sharded after
+// propagation, and the plan's module is the rewritten one; FailedPrecondition when the rewrite
+// shards no update.
 StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
-                               int64_t memory_limit);
+                               int64_t memory_limit, const WeightUpdateOptions* weight_update = nullptr);
 
 // "1.5 GiB"-style text of a byte count.
 std::string FormatBytes(int64_t bytes);
