@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
@@ -202,6 +203,84 @@ struct Builder {
     return out;
   }
 
+  // All-reduce reassociation. The clean-up turns add(all-reduce(a), all-reduce(b)) into
+  // all-reduce(a + b) when both all-reduces (same groups) feed only the add: a value used by
+  // several contracting dots (Megatron's Q, K and V projections of one input) gets one all-
+  // reduced gradient, not three. `pending_[i]`: instruction i may leave its partial sum pending
+  // for its one user, an add of its shape whose operands may both do so (dots, convolutions and
+  // reduces with partial strategies, and such adds themselves, in chains).
+  absl::flat_hash_map<const Instruction*, bool> pending_;
+
+  bool SumsPartials(const Instruction& instr) const {
+    auto it = pending_.find(&instr);
+    return it != pending_.end() && it->second;
+  }
+
+  void FindPendingPartials(const std::vector<Instruction*>& order, const Instruction* root) {
+    auto feeds_add = [&](const Instruction& i) {
+      return i.user_count() == 1 && i.users()[0]->opcode() == Opcode::kAdd && i.users()[0]->shape() == i.shape() &&
+             &i != root;
+    };
+    auto partial_kind = [](const Instruction& i) {
+      return i.opcode() == Opcode::kDot || i.opcode() == Opcode::kConvolution || i.opcode() == Opcode::kReduce;
+    };
+    // Post order: an add's operands are decided before it.
+    for (const Instruction* i : order) {
+      if (!i->shape().IsArray()) continue;
+      if (partial_kind(*i)) {
+        pending_[i] = feeds_add(*i);
+      } else if (i->opcode() == Opcode::kAdd && i->operand_count() == 2) {
+        auto pends = [&](const Instruction* o) {
+          auto it = pending_.find(o);
+          return it != pending_.end() && it->second;
+        };
+        const bool sums = pends(i->operand(0)) && pends(i->operand(1)) && i->operand(0) != i->operand(1);
+        sums_[i] = sums;
+        pending_[i] = sums && feeds_add(*i);
+      }
+    }
+  }
+  // `sums_[add]`: the add can sum two pending partial sums.
+  absl::flat_hash_map<const Instruction*, bool> sums_;
+
+  // The strategies with a partial sum, again, leaving it pending (no all-reduce of their own).
+  void AddPendingVariants(const Instruction& instr, std::vector<Strategy>& strategies) {
+    if (!SumsPartials(instr)) return;
+    const size_t n = strategies.size();
+    for (size_t s = 0; s < n; ++s) {
+      if (!strategies[s].partial_axes) continue;
+      Strategy v = strategies[s];
+      v.pending_axes = v.partial_axes;
+      v.communication_seconds = 0;
+      strategies.push_back(std::move(v));
+    }
+  }
+
+  // An add of two pending partial sums (sums_): for every split of the result and every set
+  // of axes the sums are partial over, the add sums them and all-reduces the sum once, or (when it
+  // may itself stay pending) leaves it pending for the next add.
+  void AddSummingStrategies(const Instruction& add, const OpCost& c, std::vector<Strategy>& strategies) {
+    auto it = sums_.find(&add);
+    if (it == sums_.end() || !it->second) return;
+    const uint32_t all = (1u << mesh.num_axes()) - 1;
+    std::vector<int64_t> sizes(add.shape().dims().begin(), add.shape().dims().end());
+    for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) {
+      const uint32_t free = all & ~UnionOf(m);
+      for (uint32_t p = free; p; p = (p - 1) & free) {
+        if (DevicesOf(mesh, p) == 1) continue;
+        Strategy st = Finish(add, c, m, p, {m, m});
+        st.compute_seconds = ComputeSeconds(add, c, DevicesOf(mesh, UnionOf(m)));  // each device adds its partials
+        st.operand_pending = {p, p};
+        strategies.push_back(st);
+        if (SumsPartials(add)) {
+          st.pending_axes = p;
+          st.communication_seconds = 0;
+          strategies.push_back(std::move(st));
+        }
+      }
+    }
+  }
+
   std::vector<Strategy> ReduceStrategies(const Instruction& reduce, const OpCost& c) {
     const Shape& in = reduce.operand(0)->shape();
     const std::vector<int64_t>& reduced = reduce.dimensions();
@@ -233,6 +312,7 @@ struct Builder {
     absl::flat_hash_map<const Instruction*, int64_t> position;
     for (int64_t p = 0; p < n; ++p) position[order[p]] = p;
     absl::flat_hash_map<const Instruction*, int> node_of;
+    FindPendingPartials(order, entry.root());
     CostOptions cost_options;
     cost_options.partitioned = true;
     cost_options.num_partitions = 1;
@@ -291,6 +371,8 @@ struct Builder {
         std::vector<int64_t> sizes(instr.shape().dims().begin(), instr.shape().dims().end());
         for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) node.strategies.push_back(FromRules(instr, c, m));
       }
+      AddPendingVariants(instr, node.strategies);
+      if (instr.opcode() == Opcode::kAdd) AddSummingStrategies(instr, c, node.strategies);
       if (wanted) {
         std::vector<Strategy> kept;
         for (Strategy& s : node.strategies)
@@ -347,15 +429,24 @@ struct Builder {
         e.operand = k;
         const size_t S = producer.strategies.size(), T = consumer.strategies.size();
         e.seconds.assign(S * T, 0.0);
-        std::map<AxisMasks, std::vector<double>> column_of;
+        std::map<std::pair<AxisMasks, uint32_t>, std::vector<double>> column_of;
         bool all_zero = true;
         for (size_t t = 0; t < T; ++t) {
-          const AxisMasks& need = consumer.strategies[t].operands[k];
-          auto [cit, fresh] = column_of.try_emplace(need);
+          const Strategy& ct = consumer.strategies[t];
+          const AxisMasks& need = ct.operands[k];
+          const uint32_t need_pending = k < static_cast<int64_t>(ct.operand_pending.size()) ? ct.operand_pending[k] : 0;
+          auto [cit, fresh] = column_of.try_emplace(std::make_pair(need, need_pending));
           if (fresh) {
             cit->second.resize(S);
-            for (size_t s = 0; s < S; ++s)
-              cit->second[s] = ReshardSeconds(mesh, hw, coll, bytes, producer.strategies[s].output, need);
+            for (size_t s = 0; s < S; ++s) {
+              const Strategy& ps = producer.strategies[s];
+              // A pending partial sum meets only an add that sums it, split alike.
+              if (ps.pending_axes != need_pending || (need_pending && ps.output != need)) {
+                cit->second[s] = std::numeric_limits<double>::infinity();
+              } else {
+                cit->second[s] = ReshardSeconds(mesh, hw, coll, bytes, ps.output, need);
+              }
+            }
           }
           for (size_t s = 0; s < S; ++s) {
             e.seconds[s * T + t] = cit->second[s];
@@ -416,6 +507,7 @@ int64_t StrategySpace::num_strategies() const {
 
 Problem StrategySpace::ToProblem() const {
   auto ps = [](double seconds) {
+    if (std::isinf(seconds)) return kForbiddenCost;
     const double v = std::llround(seconds * kPicoseconds);
     return static_cast<Cost>(std::min(v, 1e17));
   };

@@ -38,6 +38,12 @@ using AxisMasks = std::vector<uint32_t>;
 struct Strategy {
   AxisMasks output;              // the result's split
   uint32_t partial_axes = 0;     // axes over which the result is a partial sum (all-reduced)
+  // All-reduce reassociation (the clean-up's add(all-reduce(a), all-reduce(b)) -> all-reduce(a +
+  // b)): axes over which the result is left a partial sum for its one user, an add, to all-reduce
+  // (0: reduced here, or nothing to reduce); and per operand, the axes over which it must arrive
+  // such a pending partial sum (empty or 0: reduced). A pending value feeds only that.
+  uint32_t pending_axes = 0;
+  std::vector<uint32_t> operand_pending;
   std::vector<AxisMasks> operands;  // the split each operand must have (per operand index)
   double compute_seconds = 0;
   double communication_seconds = 0;
@@ -54,7 +60,8 @@ struct StrategyNode {
 struct StrategyEdge {
   int producer = 0, consumer = 0;  // node indices
   int64_t operand = 0;             // operand index in the consumer
-  // Seconds of resharding, row-major: producer strategy s, consumer strategy t.
+  // Seconds of resharding, row-major: producer strategy s, consumer strategy t; infinity where a
+  // pending partial sum would meet a consumer that does not sum it (forbidden in the problem).
   std::vector<double> seconds;
 };
 

@@ -1,6 +1,8 @@
 // The strategy space of `spmdc auto` (src/auto/strategy_space.h) and the plans built on it
 // (src/auto/plan.h): enumeration, operand splits from the rules, costs, annotations as
 // constraints, and the zoo's auto plans against the standard ones.
+#include <cmath>
+
 #include "auto/plan.h"
 #include "auto/strategy_space.h"
 #include "cost/hardware.h"
@@ -156,6 +158,65 @@ ENTRY e {
       EXPECT_GT(st.communication_seconds, 0);
     }
   EXPECT_TRUE(partial);
+}
+
+// All-reduce reassociation: two dots contracting a split dim, summed. The clean-up all-reduces
+// their sum once (add(all-reduce(a), all-reduce(b)) -> all-reduce(a + b)); the space prices that
+// too: each dot may leave its partial sum pending (no all-reduce), which only an add summing
+// pending sums alike may take, and that add all-reduces once. Annotated so, the search's estimate
+// has one all-reduce, as the partitioned program does.
+TEST(StrategySpace, SummedPartialSumsAllReduceOnce) {
+  const char* text = R"(HloModule m
+ENTRY e {
+  x0 = f32[64,256] parameter(0), sharding={devices=[1,4]<=[4]}
+  w0 = f32[256,128] parameter(1), sharding={devices=[4,1]<=[4]}
+  x1 = f32[64,256] parameter(2), sharding={devices=[1,4]<=[4]}
+  w1 = f32[256,128] parameter(3), sharding={devices=[4,1]<=[4]}
+  d0 = f32[64,128] dot(x0, w0), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  d1 = f32[64,128] dot(x1, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT s = f32[64,128] add(d0, d1), sharding={replicated}
+})";
+  auto m = Parse(text);
+  const StrategySpace s = Build(*m, M("a=4"));
+  int pending = 0;
+  for (const Strategy& st : NodeOf(s, "d0").strategies)
+    if (st.pending_axes) {
+      ++pending;
+      EXPECT_EQ(st.pending_axes, st.partial_axes);
+      EXPECT_EQ(st.communication_seconds, 0);
+    }
+  EXPECT_GT(pending, 0);
+  // The add (annotated replicated) also sums pending partial sums over a, all-reducing once.
+  const StrategySpace& fs = s;
+  int summing = 0;
+  for (const Strategy& st : NodeOf(fs, "s").strategies)
+    if (!st.operand_pending.empty()) {
+      ++summing;
+      EXPECT_EQ(st.operand_pending, (std::vector<uint32_t>{1, 1}));
+      EXPECT_EQ(st.partial_axes, 1u);
+      EXPECT_GT(st.communication_seconds, 0);
+    }
+  EXPECT_EQ(summing, 1);  // the one split that leaves axis a free: [None, None]
+  // A pending partial sum meets only a summing add: the other entries of the edge are infinite.
+  for (const StrategyEdge& e : fs.edges) {
+    if (fs.nodes[e.producer].instr->name() != "d0") continue;
+    const StrategyNode& prod = fs.nodes[e.producer];
+    const StrategyNode& cons = fs.nodes[e.consumer];
+    for (size_t a = 0; a < prod.strategies.size(); ++a)
+      for (size_t b = 0; b < cons.strategies.size(); ++b) {
+        const bool sums = !cons.strategies[b].operand_pending.empty();
+        const bool ok = prod.strategies[a].pending_axes == (sums ? cons.strategies[b].operand_pending[e.operand] : 0u) &&
+                        (!sums || prod.strategies[a].output == cons.strategies[b].operands[e.operand]);
+        EXPECT_EQ(std::isinf(e.seconds[a * cons.strategies.size() + b]), !ok);
+      }
+  }
+  // Planned with the weights split on the contracted dim and the sum replicated: one all-reduce,
+  // in the estimate as in the partitioned program.
+  PlanOptions o(M("a=4"));
+  o.hardware = &H100();
+  auto r = PlanAuto(*m, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NEAR(r->model_cost_seconds, r->search.step_seconds, 0.25 * r->search.step_seconds);
 }
 
 TEST(StrategySpace, EdgesPriceResharding) {
