@@ -261,13 +261,11 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
                                                        weight_update->axis,
                                                        updated.skipped.empty() ? "" : ": " + updated.skipped[0]));
     plan.weight_update = updated.Summary(*weight_update);
-    // The rewritten module is the plan: every instruction annotated, so that compile and verify
-    // (propagation keeps what is annotated) make this same program without a flag.
-    annotated = work->Clone();
   }
-  Instruction* root = annotated->entry()->root();
-  if (!root->has_sharding() && work->entry()->root()->has_sharding())
-    root->set_sharding(work->entry()->root()->sharding_ptr());
+  // The plan's module is the propagated (and rewritten) one: every instruction and the outputs
+  // annotated, so that compile, report and verify, with or without --propagate (propagation keeps
+  // what is annotated), make this same program, without --shard-weight-update.
+  annotated = work->Clone();
   ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(*work, PartitionOptions{mesh.num_devices()}));
   CostOptions co;
   co.num_partitions = mesh.num_devices();
