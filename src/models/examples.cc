@@ -101,9 +101,9 @@ const std::vector<ZooModel>& AutoZoo() {
       {"mlp", "mlp", 1 * kMiB},               // replicated: 2.6 MiB
       {"gpt-2", "transformer", 1200 * kKiB},  // 2.1 MiB
       {"gpt-12", "gpt-12", 8 * kMiB},         // 21 MiB
-      {"gpt-96", "gpt-96", 48 * kMiB},        // 163 MiB
+      {"gpt-96", "gpt-96", 64 * kMiB},        // 163 MiB
       {"unet", "unet", 16 * kMiB},            // 44 MiB
-      {"dlrm", "dlrm", 8 * kMiB},             // 20 MiB
+      {"dlrm", "dlrm", 12 * kMiB},            // 20 MiB
       {"moe", "moe-single", 2 * kMiB},        // 4.8 MiB
   };
   return *kZoo;
