@@ -99,6 +99,12 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options);
 // then the tuples they returned simplified away.
 Status PrepareForPlanning(Module& module);
 
+// What --ignore-annotations drops: every sharding but the Sharding constraints' (which PlanAuto
+// without keep_annotations plans anyway) and the manual regions' (shard_map bodies are written
+// for their shardings: manual values, SPMDFullToShardShape / SPMDShardToFullShape and the values
+// entering a region keep theirs).
+void DropAnnotations(Module& module);
+
 // OK when `result`'s chosen plan fits its memory limit, else ResourceExhausted "no plan fits in
 // X: the smallest needs Y" (the smallest peak of the plans priced).
 Status ChosenPlanFits(const AutoResult& result);

@@ -264,6 +264,14 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
     }
     case Opcode::kSort:
       return us.IsTuple() ? SubSharding(user, us, index) : us;
+    case Opcode::kTopK: {
+      // The values' split on every dim but the last, which the local top-k reads whole (the
+      // partitioner's TopK; a split last dim is its own choice, from the operand's sharding).
+      Sharding values = us.IsTuple() ? (us.tuple_elements().empty() ? Sharding::Replicate() : us.tuple_elements()[0]) : us;
+      if (!values.IsTiled() || instr.shape().rank() == 0) return values;
+      const int64_t last[] = {instr.shape().rank() - 1};
+      return PartiallyReplicateTiledShardingOnDims(values, last);
+    }
     case Opcode::kReverse:
       return ReverseSharding(us, user.dimensions());
     case Opcode::kOutfeed: {
