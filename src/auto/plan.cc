@@ -113,7 +113,7 @@ Status PrepareForPlanning(Module& module) {
     RETURN_IF_ERROR(RunTupleSimplifier(module).status());
     RETURN_IF_ERROR(RunDce(module).status());
   }
-  return absl::OkStatus();
+  return RunFlattenControlFlow(module).status();
 }
 
 void DropAnnotations(Module& module) {

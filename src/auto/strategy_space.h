@@ -1,9 +1,11 @@
-// The strategy space of `spmdc auto` (reference/AUTO.md §1.1): for every array-valued instruction
-// of the entry computation, the shardings of its result over subsets of the mesh axes, each with
-// the operand shardings it needs, its cost (compute + communication) and its per-device memory;
-// between a producer and a consumer, the cost of resharding the producer's result into what the
-// consumer's strategy needs. The result is an IOPDDL Problem (iopddl.h), so `spmdc solve`'s
-// presolve, search, certified bound and CBC path solve it unchanged.
+// The strategy space of `spmdc auto` (reference/AUTO.md §1.1): for every array value the program
+// computes (the entry computation and the loop bodies, conditions and branches it runs; tuple
+// values per leaf: control_flow.h), the shardings of its result over subsets of the mesh axes,
+// each with the operand shardings it needs, its cost (compute + communication, times how often
+// it runs) and its per-device memory; between a producer and a consumer, the cost of resharding
+// the producer's result into what the consumer's strategy needs. The result is an IOPDDL Problem
+// (iopddl.h), so `spmdc solve`'s presolve, search, certified bound and CBC path solve it
+// unchanged.
 //
 // Per-op behaviour is not written again here: the operand sharding a strategy needs comes from
 // propagation's backward rules (ShardingFromUserWith, the rule table propagation and the
@@ -69,7 +71,7 @@ struct SpaceValue {
 
 struct StrategyEdge {
   int producer = 0, consumer = 0;  // node indices
-  int64_t operand = 0;             // operand index in the consumer
+  int64_t operand = 0;             // operand index in the consumer (-1: a leaf node's input)
   // Seconds of resharding, row-major: producer strategy s, consumer strategy t.
   std::vector<double> seconds;
 };

@@ -288,6 +288,37 @@ StatusOr<bool> RunInlineCalls(Module& module) {
   return changed;
 }
 
+StatusOr<bool> RunFlattenControlFlow(Module& module) {
+  bool changed = false;
+  for (bool again = true; again;) {  // as RunFlattenCalls: nested shared callees in later rounds
+    again = false;
+    absl::flat_hash_map<const Computation*, std::vector<Instruction*>> users;
+    absl::flat_hash_set<const Computation*> other_uses;
+    std::vector<Computation*> order = module.MakeComputationPostOrder();
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {  // callers first
+      for (Instruction* i : (*it)->instructions()) {
+        const bool flow = i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional;
+        absl::flat_hash_set<const Computation*> seen;
+        for (Computation* callee : i->called_computations()) {
+          if (!flow || !seen.insert(callee).second) {
+            other_uses.insert(callee);
+          } else {
+            users[callee].push_back(i);
+          }
+        }
+      }
+    }
+    for (Computation* callee : order) {
+      auto found = users.find(callee);
+      if (found == users.end() || found->second.size() < 2 || other_uses.contains(callee)) continue;
+      for (size_t k = 1; k < found->second.size(); ++k)
+        found->second[k]->ReplaceCalledComputation(callee, CloneComputation(module, *callee));
+      changed = again = true;
+    }
+  }
+  return changed;
+}
+
 StatusOr<bool> RunFlattenCalls(Module& module) {
   bool changed = false;
   // Each round clones the shared callees of the computations reachable now; clones call what

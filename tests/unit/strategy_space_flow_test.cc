@@ -426,6 +426,15 @@ ENTRY main {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_NE(std::string(s.status().message()).find("computation %cond is called by %w1 and %w2"), std::string::npos);
+  // What `spmdc auto` runs first gives each loop its own copies, which then plan.
+  ASSERT_TRUE(PrepareForPlanning(*shared).ok());
+  s = TryBuild(*shared, M("a=4"));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->nodes[NodeIndex(*s, "e")].executions, 2);
+  // The second loop starts from the first one's state, not from a constant: trip count unknown.
+  EXPECT_EQ(s->nodes[NodeIndex(*s, "e.1")].executions, 1);
+  ASSERT_EQ(s->notes.size(), 1u);
+  EXPECT_NE(s->notes[0].find("while %w2"), std::string::npos);
   // A tuple-valued op whose leaves do not share one split.
   auto rng = Parse(R"(HloModule rng
 ENTRY main {
