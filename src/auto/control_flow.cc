@@ -39,13 +39,13 @@ bool IsAliasOpcode(Opcode op) {
   return op == Opcode::kTuple || op == Opcode::kGetTupleElement || op == Opcode::kOptimizationBarrier;
 }
 
-// Tuple-valued ops whose leaves share one split (control_flow.h): topk, and variadic reduce and
-// sort whose results all have one shape's dims.
+// Tuple-valued ops whose leaves share one split (control_flow.h): topk (the op or the TopK custom
+// call), and variadic reduce and sort whose results all have one shape's dims.
 bool IsSharedSplitTupleOp(const Instruction& instr) {
   const Shape& shape = instr.shape();
   if (!shape.IsTuple() || shape.tuple_size() == 0) return false;
   const Opcode op = instr.opcode();
-  if (op != Opcode::kTopK && op != Opcode::kReduce && op != Opcode::kSort) return false;
+  if (op != Opcode::kTopK && op != Opcode::kReduce && op != Opcode::kSort && !instr.IsCustomCall("TopK")) return false;
   for (const Shape& e : shape.tuple_shapes())
     if (!e.IsArray() || e.dims() != shape.tuple_shape(0).dims()) return false;
   return true;

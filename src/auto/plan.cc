@@ -185,7 +185,9 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
   for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
     const StrategyNode& consumer = space.nodes[j];
     const Opcode op = consumer.instr->opcode();
-    if (consumer.manual || (op != Opcode::kDot && op != Opcode::kReduce && op != Opcode::kTopK)) continue;
+    if (consumer.manual ||
+        (op != Opcode::kDot && op != Opcode::kReduce && op != Opcode::kTopK && !consumer.instr->IsCustomCall("TopK")))
+      continue;
     const Strategy& st = consumer.strategies[choice[j]];
     for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
       const int p = k < static_cast<int64_t>(consumer.operand_nodes.size()) ? consumer.operand_nodes[k] : -1;

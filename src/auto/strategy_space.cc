@@ -246,7 +246,7 @@ struct Builder {
   // which the space does not price.
   std::vector<Strategy> SharedSplitStrategies(const Instruction& instr, const OpCost& c) {
     const Shape& leaf = instr.shape().tuple_shape(0);
-    const int64_t whole = instr.opcode() == Opcode::kTopK ? leaf.rank() - 1
+    const int64_t whole = instr.opcode() == Opcode::kTopK || instr.IsCustomCall("TopK") ? leaf.rank() - 1
                           : instr.dimensions().empty()   ? 0
                                                           : instr.dimensions()[0];
     std::vector<int64_t> sizes(leaf.dims().begin(), leaf.dims().end());

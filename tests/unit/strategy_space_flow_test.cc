@@ -290,6 +290,28 @@ ENTRY main {
   }
 }
 
+TEST(StrategySpaceFlow, TopKCustomCallIsATopK) {
+  auto m = Parse(R"(HloModule router
+cmp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT gt = pred[] compare(a, b), direction=GT
+}
+ENTRY main {
+  logits = f32[64,8] parameter(0)
+  top = (f32[64,2], s32[64,2]) custom-call(logits), custom_call_target="TopK", to_apply=cmp
+  ROOT v = f32[64,2] get-tuple-element(top), index=0
+}
+)");
+  const StrategySpace s = Build(*m, M("a=2,b=4"));
+  const int top = NodeIndex(s, "top");
+  EXPECT_EQ(ValueNodes(s, "top"), (std::vector<int>{top, top}));
+  EXPECT_EQ(s.nodes[top].strategies.size(), 4u);  // dim 0 over nothing, a, b, (a, b); dim 1 whole
+  for (const Strategy& st : s.nodes[top].strategies) EXPECT_EQ(st.operands[0], st.output);
+}
+
 TEST(StrategySpaceFlow, VariadicReduceOverASplitDimGathersPartials) {
   auto m = Parse(R"(HloModule argmax
 argmax {
