@@ -141,6 +141,43 @@ TEST(StrategySpaceFlow, LoopStateIsOneDecisionPerLeaf) {
   EXPECT_GT(state.upper, y.upper);
 }
 
+// The written plan: shardings inside the body, the loop's tuple sharding on the while, its body
+// and condition parameters and the body root, and a dot's constraint inside the body where its
+// strategy needs another split than the loop state has.
+TEST(StrategySpaceFlow, ChoiceIsWrittenInsideTheBody) {
+  auto m = Parse(Scan(4));
+  const StrategySpace s = Build(*m, M("a=2,b=4"));
+  std::vector<int64_t> choice(s.nodes.size(), 0);  // strategy 0: every axis unused (replicated)
+  const int y = NodeIndex(s, "y");
+  int64_t split_k = -1;
+  for (size_t t = 0; t < s.nodes[y].strategies.size(); ++t) {
+    const Strategy& st = s.nodes[y].strategies[t];
+    if (st.partial_axes == 2 && st.output == AxisMasks{0, 0}) split_k = static_cast<int64_t>(t);
+  }
+  ASSERT_GE(split_k, 0);  // contracting dim over b: h needs [None, b]
+  choice[y] = split_k;
+  auto out = AnnotateWithChoice(*m, s, choice);
+  const Computation* body = nullptr;
+  for (const Computation* c : out->computations())
+    if (c->name() == "body") body = c;
+  ASSERT_NE(body, nullptr);
+  const Instruction* dot = nullptr;
+  for (const Instruction* i : body->instructions())
+    if (i->name() == "y") dot = i;
+  ASSERT_NE(dot, nullptr);
+  ASSERT_TRUE(dot->has_sharding());
+  const Instruction* constraint = dot->operand(0);
+  EXPECT_TRUE(constraint->IsCustomCall("Sharding"));
+  EXPECT_EQ(constraint->parent(), body);
+  EXPECT_EQ(constraint->operand(0)->name(), "h");
+  EXPECT_EQ(MasksFromSharding(s.mesh, *constraint->sharding(), 2), (AxisMasks{0, 2}));
+  for (const Instruction* i : body->instructions()) EXPECT_TRUE(i->has_sharding()) << i->name();
+  for (const Computation* c : out->computations())
+    for (const Instruction* i : c->instructions())
+      if (i->name() == "loop" || i->name() == "p" || i->name() == "p.1" || i->name() == "r")
+        EXPECT_TRUE(i->has_sharding() && i->sharding()->IsTuple()) << i->name();
+}
+
 TEST(StrategySpaceFlow, NestedLoopsMultiplyTripCounts) {
   auto m = Parse(R"(HloModule nested
 inner_cond {
