@@ -210,6 +210,11 @@ class Generator {
   std::vector<int64_t> rest_;     // activation dims after the batch
   std::vector<int64_t> mb_dims_;  // [mb, rest...]
   std::vector<std::pair<DType, std::vector<int64_t>>> weight_shapes_;
+  // The backward layer's outputs after the input cotangent (J_ of them: each weight's gradient in
+  // the call form; in general partial sums over the batch), summed over the microbatches.
+  int64_t J_ = 0;
+  std::vector<std::pair<DType, std::vector<int64_t>>> grad_shapes_;
+  std::vector<std::string> grad_sharding2_, grad_sharding1_;  // [S, R, ...] and [S, ...]
   std::string reducer_;
   // The stacked update (stacked_update.h) of the entry: its instructions, before the root.
   // `results` receives the stacked value of each of the slot's outputs.
@@ -275,7 +280,7 @@ std::string Generator::StateShape(bool backward) const {
   std::vector<std::string> parts = {"s32[]", act_s, act_m, done, ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_))};
   for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
   if (backward)
-    for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+    for (const auto& [t, d] : grad_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
   if (circular_) parts.push_back(done);  // the microbatches waiting for their next repeat
   return fmt::format("({})", fmt::join(parts, ", "));
 }
@@ -284,8 +289,9 @@ std::string Generator::StateSharding(bool backward) const {
   const int64_t r = 1 + static_cast<int64_t>(rest_.size());  // rank of a microbatch
   std::vector<std::string> parts = {"{replicated}", ShardingText(r + 1, true, 1), ShardingText(r + 1, false, 1),
                                     ShardingText(r + 2, true, 2), ShardingText(r + 3, true, 3)};
-  for (int pass = 0; pass < (backward ? 2 : 1); ++pass)
-    for (int64_t k = 0; k < K_; ++k) parts.push_back(slot_sharding2_[k]);
+  for (int64_t k = 0; k < K_; ++k) parts.push_back(slot_sharding2_[k]);
+  if (backward)
+    for (int64_t j = 0; j < J_; ++j) parts.push_back(grad_sharding2_[j]);
   if (circular_) parts.push_back(ShardingText(r + 2, true, 2));
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
@@ -562,9 +568,9 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   std::vector<std::string> w, acc;
   for (int64_t k = 0; k < K_; ++k)
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
-  for (int64_t k = 0; k < K_; ++k)
-    acc.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + K_ + k));
-  std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + 2 * K_) : "";
+  for (int64_t j = 0; j < J_; ++j)
+    acc.push_back(gte(ShapeText(grad_shapes_[j].first, Cat({S_, R_}, grad_shapes_[j].second)), 5 + K_ + j));
+  std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_ + J_) : "";
   const std::string zero = Const(b, DType::kS32, 0);
   // The last stage takes microbatch t's cotangent (circular, past the first (last-layer) repeat,
   // microbatch t mod M back from stage 0).
@@ -608,11 +614,10 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     std::vector<std::string> args = {x};
     std::vector<std::string> grad_shapes = {act_s};
     std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
-    for (int64_t k = 0; k < K_; ++k) {
-      const auto& [wt, wd] = weight_shapes_[k];
-      args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
-      grad_shapes.push_back(ShapeText(wt, Cat({S_}, wd)));
-      grad_shardings.push_back(slot_sharding1_[k]);
+    for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
+    for (int64_t g = 0; g < J_; ++g) {
+      grad_shapes.push_back(ShapeText(grad_shapes_[g].first, Cat({S_}, grad_shapes_[g].second)));
+      grad_shardings.push_back(grad_sharding1_[g]);
     }
     args.push_back(cur);
     std::string res = Emit(b, "pipe.layer", fmt::format("({}) call({}), to_apply={}, sharding={{{}}}", fmt::join(grad_shapes, ", "),
@@ -621,9 +626,9 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
                                 : Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", sr, rc));
     std::string at_sr = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pr, iota_sr, rsr));
     std::string keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
-    for (int64_t k = 0; k < K_; ++k) {
+    for (int64_t k = 0; k < J_; ++k) {
       // Sum layer r's gradient over the microbatches this stage really works on.
-      const auto& [wt, wd] = weight_shapes_[k];
+      const auto& [wt, wd] = grad_shapes_[k];
       const std::string acc_s = ShapeText(wt, Cat({S_, R_}, wd));
       const int64_t wr = static_cast<int64_t>(wd.size());
       std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_}, wd)), res, k + 1));
@@ -632,7 +637,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
       std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", acc_s,
                                                         Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
       std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", acc_s, keep_b, dw_b, wzero));
-      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, slot_sharding2_[k]));
+      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, grad_sharding2_[k]));
     }
     cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
   }
@@ -713,11 +718,11 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
                                         fzero, ShardingText(rank + 2, true, 2))),
       stash_};
   elems.insert(elems.end(), stacked_.begin(), stacked_.end());
-  for (int64_t k = 0; k < K_; ++k) {
-    const auto& [wt, wd] = weight_shapes_[k];
+  for (int64_t k = 0; k < J_; ++k) {
+    const auto& [wt, wd] = grad_shapes_[k];
     std::string z = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
     elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), z,
-                                                      slot_sharding2_[k])));
+                                                      grad_sharding2_[k])));
   }
   if (circular_)
     elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
@@ -734,8 +739,8 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
       dxs = Emit(b, "pipe.dxs", fmt::format("{} transpose({}), dimensions={}", ShapeText(act_type_, Cat({mb_, M_}, rest_)), dxs, Dims(perm)));
       b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), dxs);
     }
-  for (int64_t k = 0; k < K_; ++k) {
-    const auto& [wt, wd] = weight_shapes_[k];
+  for (int64_t k = 0; k < J_; ++k) {
+    const auto& [wt, wd] = grad_shapes_[k];
     std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_, R_}, wd)), loop, 5 + K_ + k));
     grads_.push_back(acc);
     // Per-layer gradients where the entry still uses them (a slot without a stacked update, or a
@@ -789,7 +794,7 @@ std::string Generator::StackedUpdate(const StackedSlot& slot, size_t slot_index,
     stacked[i] = n.stacked;
     switch (n.kind) {
       case ZipNode::kWeight: name[i] = stacked_params_[slot.slot]; continue;
-      case ZipNode::kGradient: name[i] = grads_[slot.slot]; continue;
+      case ZipNode::kGradient: name[i] = grads_[n.gradient]; continue;
       case ZipNode::kShared: name[i] = i->name(); continue;
       case ZipNode::kCompanion:
         for (size_t c = 0; c < slot.companions.size(); ++c)
@@ -904,6 +909,18 @@ StatusOr<PipelineResult> Generator::Run() {
     const bool stacked = slot_of_[k] != nullptr;
     slot_sharding2_.push_back(stacked ? Composed(per_layer, 2) : ShardingText(per_layer[0]->shape().rank() + 2, true, -1));
     slot_sharding1_.push_back(stacked ? Composed(per_layer, 1) : ShardingText(per_layer[0]->shape().rank() + 1, true, -1));
+  }
+  // Gradient outputs: in the call form output j is weight j's gradient and is split as the
+  // weight is; any other output is split over the stages only.
+  const Shape& groot = chain_.backward->root()->shape();
+  J_ = groot.tuple_size() - 1;
+  for (int64_t j = 0; j < J_; ++j) {
+    const Shape& g = groot.tuple_shape(j + 1);
+    if (!g.IsArray()) return Unimplemented("pipeline: output {} of {} is not an array", j + 1, chain_.backward->name());
+    grad_shapes_.push_back({g.dtype(), g.dims()});
+    const bool as_weight = J_ == K_ && g == chain_.forward->parameter(j + 1)->shape();
+    grad_sharding2_.push_back(as_weight ? slot_sharding2_[j] : ShardingText(g.rank() + 2, true, -1));
+    grad_sharding1_.push_back(as_weight ? slot_sharding1_[j] : ShardingText(g.rank() + 1, true, -1));
   }
   for (const StackedSlot& slot : slots_) {
     companion_sharding_.emplace_back();

@@ -39,8 +39,9 @@ class Zipper {
     if (a == chain_.weights[0][k_] && b == chain_.weights[j][k_]) {
       n.kind = ZipNode::kWeight;
       n.stacked = true;
-    } else if (a == Gradient(0) && b == Gradient(j)) {
+    } else if (const int64_t g = GradientIndex(a, 0); g >= 0 && g == GradientIndex(b, j)) {
       n.kind = ZipNode::kGradient;
+      n.gradient = g;
       n.stacked = true;
     } else if (a != b && a->opcode() == Opcode::kParameter && b->opcode() == Opcode::kParameter) {
       // Two layers' own parameters of one role (m of layer 0 and m of layer j): not a layer weight
@@ -74,10 +75,11 @@ class Zipper {
     return true;
   }
 
-  const Instruction* Gradient(int64_t l) const {
-    for (const Instruction* u : chain_.backward_calls[l]->users())
-      if (u->tuple_index() == k_ + 1) return u;
-    return nullptr;
+  // j when `i` is output j + 1 (a gradient) of layer l's backward call, else -1.
+  int64_t GradientIndex(const Instruction* i, int64_t l) const {
+    if (i->opcode() != Opcode::kGetTupleElement || i->operand(0) != chain_.backward_calls[l] || i->tuple_index() < 1)
+      return -1;
+    return i->tuple_index() - 1;
   }
 
   bool IsChainWeight(const Instruction* i) const {
