@@ -14,9 +14,8 @@ namespace {
 
 constexpr int kNone = -1;
 
-// An instruction's text without its name and operand names: shape, opcode, attributes (and a
-// constant's value). Two instructions with the same signature and the same operand references
-// compute the same function.
+}  // namespace
+
 std::string BodySignature(const Instruction& instr) {
   if (instr.opcode() == Opcode::kParameter) return "parameter " + instr.shape().ToString(false);
   PrintOptions po;
@@ -38,8 +37,6 @@ std::string BodySignature(const Instruction& instr) {
   if (instr.opcode() == Opcode::kConstant) return text.substr(eq + 3);
   return text.substr(eq + 3, open + opcode.size() - (eq + 3)) + text.substr(pos);
 }
-
-}  // namespace
 
 StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_layers) {
   const Computation* entry = module.entry();
@@ -190,8 +187,12 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
       if (r > best_r) best_r = r, best_p = p, best_o = o;
     }
   }
+  out.num_segments = num_segments;
+  out.forward_segment.assign(n, kNone);
+  for (int j = 0; j < m; ++j) out.forward_segment[seq[j]] = segment_of[j];
   std::vector<int> layer_of_segment(num_segments);
   if (best_r >= 2) {
+    out.first_block_segment = best_o;
     out.repeated = true;
     out.period_segments = best_p;
     out.num_layers = best_r;

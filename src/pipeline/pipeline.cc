@@ -16,8 +16,10 @@
 #include "hlo/printer.h"
 #include "ir/verifier.h"
 #include "pipeline/layer_batching.h"
+#include "pipeline/layer_forms.h"
 #include "pipeline/stacked_update.h"
 #include "sharding/sharding.h"
+#include "sharding/sharding_text.h"
 
 namespace spmdc::pipeline {
 
@@ -243,6 +245,19 @@ class Generator {
     return shape == chain_.weights[0][k]->shape() ? slot_sharding2_[k] : ShardingText(shape.rank() + 2, true, -1);
   }
   std::vector<std::vector<int64_t>> parameter_sources_, result_sources_;
+
+  // Stacked sources (a scanned model's weights [L, ...]): per slot k, the value V whose rows are
+  // the layers' weights in position order (so [S, L/S, ...] is a reshape of V), or null; per
+  // gradient output j, the concatenate of the layers' outputs in that order (the source's
+  // stacked gradient, then a reshape of the accumulator), or null. `rows_` are the row slices
+  // and reshapes they replace (not printed).
+  std::vector<const Instruction*> row_source_, grad_concat_;
+  absl::flat_hash_set<std::string> rows_;
+  void FindRowStacks();
+  // The sharding of `source` [L, ...] (an instruction of the source, split over its devices with
+  // dim 0 unsplit) stored as the stages' blocks of rows: its split of the other dims kept, dim 0
+  // over the stages; `lead` 2: of its [S, L/S, ...] form.
+  std::string RowsSharding(const Instruction* source, int64_t lead) const;
 };
 
 std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim) const {
@@ -672,6 +687,11 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
       stacked_.push_back(stacked_params_[k]);  // a parameter already
       continue;
     }
+    if (row_source_[k] != nullptr) {  // the stages' blocks of the source's rows
+      stacked_.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({}), sharding={}", ShapeText(wt, Cat({S_, R_}, wd)),
+                                                       row_source_[k]->name(), slot_sharding2_[k])));
+      continue;
+    }
     std::vector<std::string> parts;
     for (int64_t pos = 0; pos < L_; ++pos)
       parts.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({1}, wd)),
@@ -743,6 +763,13 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
     const auto& [wt, wd] = grad_shapes_[k];
     std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_, R_}, wd)), loop, 5 + K_ + k));
     grads_.push_back(acc);
+    if (grad_concat_[k] != nullptr) {
+      // The source stacks the layers' outputs in position order: the accumulator's rows.
+      const Instruction* c = grad_concat_[k];
+      b += fmt::format("  {} = {} reshape({}), sharding={}\n", c->name(), c->shape().ToString(false), acc,
+                       ShardingText(c->shape().rank(), true, -1));
+      continue;
+    }
     // Per-layer gradients where the entry still uses them (a slot without a stacked update, or a
     // value shared by all layers such as a global norm): one all-gather per weight, then every
     // layer's gradient is a local slice.
@@ -833,6 +860,93 @@ std::string Generator::StackedUpdate(const StackedSlot& slot, size_t slot_index,
   return b;
 }
 
+// Row p of V: reshape(slice(V, [p:p+1], full...)) to V's shape without dim 0; -1 otherwise.
+int64_t RowOf(const Instruction* w, const Instruction** v) {
+  if (w->opcode() != Opcode::kReshape || w->operand(0)->opcode() != Opcode::kSlice) return -1;
+  const Instruction* slice = w->operand(0);
+  const Instruction* src = slice->operand(0);
+  const SliceSpec* spec = slice->attr<SliceSpec>(AttrId::kSlice);
+  const Shape& vs = src->shape();
+  if (spec == nullptr || !vs.IsArray() || vs.rank() != w->shape().rank() + 1) return -1;
+  for (int64_t d = 0; d < vs.rank(); ++d) {
+    if (spec->strides[d] != 1) return -1;
+    if (d > 0 && (spec->starts[d] != 0 || spec->limits[d] != vs.dim(d) || vs.dim(d) != w->shape().dim(d - 1))) return -1;
+  }
+  if (spec->limits[0] != spec->starts[0] + 1) return -1;
+  *v = src;
+  return spec->starts[0];
+}
+
+void Generator::FindRowStacks() {
+  row_source_.assign(K_, nullptr);
+  grad_concat_.assign(J_, nullptr);
+  auto only_users = [](const Instruction* i, const absl::flat_hash_set<const Instruction*>& allowed) {
+    for (const Instruction* u : i->users())
+      if (!allowed.contains(u)) return false;
+    return !i->IsRoot();
+  };
+  for (int64_t k = 0; k < K_; ++k) {
+    if (slot_of_[k] != nullptr) continue;
+    const Instruction* v = nullptr;
+    bool ok = true;
+    for (int64_t l = 0; l < L_ && ok; ++l) {
+      const Instruction* vl = nullptr;
+      ok = RowOf(chain_.weights[l][k], &vl) == PositionOf(l) && (v == nullptr || vl == v);
+      v = vl;
+    }
+    if (!ok || v->shape().dim(0) != L_) continue;
+    row_source_[k] = v;
+    for (int64_t l = 0; l < L_; ++l) {
+      const Instruction* w = chain_.weights[l][k];
+      absl::flat_hash_set<const Instruction*> calls = {chain_.forward_calls[l], chain_.backward_calls[l]};
+      if (!only_users(w, calls) || !only_users(w->operand(0), {w})) continue;
+      rows_.insert(w->name());
+      rows_.insert(w->operand(0)->name());
+    }
+  }
+  for (int64_t j = 0; j < J_; ++j) {
+    const Instruction* concat = nullptr;
+    bool ok = true;
+    for (int64_t l = 0; l < L_ && ok; ++l) {
+      const Instruction* gte = nullptr;
+      for (const Instruction* u : chain_.backward_calls[l]->users())
+        if (u->tuple_index() == j + 1) ok &= gte == nullptr, gte = u;
+      ok &= gte != nullptr && gte->user_count() == 1 && !gte->IsRoot();
+      if (!ok) break;
+      const Instruction* row = gte->users()[0];
+      ok = row->opcode() == Opcode::kReshape && row->user_count() == 1 && !row->IsRoot() &&
+           row->shape().rank() == gte->shape().rank() + 1 && row->shape().dim(0) == 1;
+      if (!ok) break;
+      const Instruction* c = row->users()[0];
+      ok = c->opcode() == Opcode::kConcatenate && c->dimensions()[0] == 0 && c->operand_count() == L_ &&
+           c->operand(PositionOf(l)) == row && (concat == nullptr || concat == c);
+      concat = c;
+    }
+    if (!ok) continue;
+    grad_concat_[j] = concat;
+    rows_.insert(concat->name());
+    for (const Instruction* row : concat->operands()) rows_.insert(row->name());
+  }
+}
+
+std::string Generator::RowsSharding(const Instruction* source, int64_t lead) const {
+  const int64_t rank = source->shape().rank() - 1 + lead;
+  const Sharding* s = source->sharding();
+  if (s == nullptr || s->IsReplicated() || N_ == 1) return ShardingText(rank, true, -1);
+  if (!s->IsTiled() || s->IsManualSubgroup() || !(s->subgroup_types().empty() || s->ReplicateOnLastTileDim()) ||
+      s->tile_assignment().dim(0) != 1 || s->tile_assignment().num_elements() != N_)
+    return ShardingText(rank, true, -1);
+  const TileAssignment& ta = s->tile_assignment();
+  std::vector<int64_t> dims = ta.dims();
+  dims[0] = S_;
+  if (lead == 2) dims.insert(dims.begin() + 1, 1);
+  std::vector<int64_t> devices;
+  for (int64_t st = 0; st < S_; ++st)
+    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(ta.At(i) * S_ + st);
+  return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","),
+                     s->ReplicateOnLastTileDim() ? " last_tile_dim_replicate" : "");
+}
+
 StatusOr<PipelineResult> Generator::Run() {
   S_ = o_.stages;
   M_ = o_.microbatches;
@@ -871,7 +985,18 @@ StatusOr<PipelineResult> Generator::Run() {
     if (!ws.IsArray()) return Unimplemented("pipeline: weight {} of {} is not an array", k - 1, chain_.forward->name());
     weight_shapes_.push_back({ws.dtype(), ws.dims()});
   }
+  // The source's devices: its num_partitions, or, where its header sets none (JAX's HLO text),
+  // the devices its shardings tile.
   N_ = std::max<int64_t>(1, source_.num_partitions());
+  if (N_ == 1)
+    for (const Computation* c : source_.computations())
+      for (const Instruction* i : c->instructions()) {
+        if (!i->has_sharding()) continue;
+        std::vector<Sharding> leaves = {*i->sharding()};
+        if (leaves[0].IsTuple()) leaves = leaves[0].tuple_elements();
+        for (const Sharding& l : leaves)
+          if (l.IsTiled()) N_ = std::max(N_, l.tile_assignment().num_elements());
+      }
   // The data devices: the layer input split on its batch dim over every source device.
   if (N_ > 1 && chain_.input->has_sharding()) {
     const Sharding& s = *chain_.input->sharding();
@@ -902,18 +1027,57 @@ StatusOr<PipelineResult> Generator::Run() {
     for (const StackedSlot::Companion& c : slot.companions)
       companion_params_.back().push_back(module_->UniqueName("stacked." + c.node->name()));
   }
+  const Shape& groot = chain_.backward->root()->shape();
+  J_ = groot.tuple_size() - 1;
+  FindRowStacks();
   for (int64_t k = 0; k < K_; ++k) {
     std::vector<const Instruction*> per_layer;
     for (int64_t l = 0; l < L_; ++l) per_layer.push_back(chain_.weights[l][k]);
-    // Only weights taken stacked keep their own split; the others are stacked replicated.
-    const bool stacked = slot_of_[k] != nullptr;
-    slot_sharding2_.push_back(stacked ? Composed(per_layer, 2) : ShardingText(per_layer[0]->shape().rank() + 2, true, -1));
-    slot_sharding1_.push_back(stacked ? Composed(per_layer, 1) : ShardingText(per_layer[0]->shape().rank() + 1, true, -1));
+    // Weights taken stacked keep their own split, and so do a stacked source's rows; the others
+    // are stacked replicated.
+    const int64_t rank = per_layer[0]->shape().rank();
+    if (slot_of_[k] != nullptr) {
+      slot_sharding2_.push_back(Composed(per_layer, 2));
+      slot_sharding1_.push_back(Composed(per_layer, 1));
+    } else if (row_source_[k] != nullptr) {
+      slot_sharding2_.push_back(RowsSharding(row_source_[k], 2));
+      slot_sharding1_.push_back(RowsSharding(row_source_[k], 1));
+    } else {
+      slot_sharding2_.push_back(ShardingText(rank + 2, true, -1));
+      slot_sharding1_.push_back(ShardingText(rank + 1, true, -1));
+    }
+  }
+  // A stacked source that is an entry parameter is stored as the stages' blocks of rows, and so
+  // are the parameters and results of its shape (its optimizer state and its update): each
+  // stage device keeps its own layers' rows.
+  {
+    absl::flat_hash_set<std::string> row_params;
+    std::vector<Shape> row_shapes;
+    for (const Instruction* v : row_source_)
+      if (v != nullptr && v->opcode() == Opcode::kParameter) row_shapes.push_back(v->shape());
+    auto is_row_shape = [&](const Shape& sh) { return std::find(row_shapes.begin(), row_shapes.end(), sh) != row_shapes.end(); };
+    for (Instruction* p : module_->entry()->parameters()) {
+      if (!is_row_shape(p->shape())) continue;
+      const Instruction* orig = source_.entry()->parameter(p->parameter_number());
+      ASSIGN_OR_RETURN(Sharding sh, ParseSharding(RowsSharding(orig, 1)));
+      p->set_sharding(std::make_shared<const Sharding>(std::move(sh)));
+    }
+    Instruction* root = module_->entry()->root();
+    const Instruction* src_root = source_.entry()->root();
+    if (root->opcode() == Opcode::kTuple && src_root->has_sharding() && src_root->sharding()->IsTuple()) {
+      std::vector<Sharding> elems = root->sharding()->tuple_elements();
+      for (int64_t e = 0; e < root->operand_count() && e < static_cast<int64_t>(elems.size()); ++e) {
+        if (!is_row_shape(root->operand(e)->shape())) continue;
+        // The source's element sharding stands for the value's own split.
+        Instruction probe(Opcode::kParameter, root->operand(e)->shape(), "probe");
+        probe.set_sharding(std::make_shared<const Sharding>(src_root->sharding()->tuple_elements()[e]));
+        ASSIGN_OR_RETURN(elems[e], ParseSharding(RowsSharding(&probe, 1)));
+      }
+      root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(elems))));
+    }
   }
   // Gradient outputs: in the call form output j is weight j's gradient and is split as the
   // weight is; any other output is split over the stages only.
-  const Shape& groot = chain_.backward->root()->shape();
-  J_ = groot.tuple_size() - 1;
   for (int64_t j = 0; j < J_; ++j) {
     const Shape& g = groot.tuple_shape(j + 1);
     if (!g.IsArray()) return Unimplemented("pipeline: output {} of {} is not an array", j + 1, chain_.backward->name());
@@ -1070,7 +1234,7 @@ StatusOr<PipelineResult> Generator::Run() {
       body += BackwardBlock(bbody, bcond);
       continue;
     }
-    if (chain_names.contains(i->name())) continue;
+    if (chain_names.contains(i->name()) || rows_.contains(i->name())) continue;
     body += fmt::format("  {}{}\n", i == entry->root() ? "ROOT " : "", PrintInstruction(*i));
   }
   // The source's other computations first (callees before callers, as the parser reads them).
@@ -1174,8 +1338,12 @@ StatusOr<PipelineResult> PipelineModule(const Module& module, const PipelineOpti
   if (options.stages < 1 || options.microbatches < 1)
     return InvalidArgument("pipeline: --stages and --microbatches must be at least 1 (got {} and {})", options.stages,
                            options.microbatches);
-  ASSIGN_OR_RETURN(LayerChain chain, FindLayerChain(module));
-  return Generator(module, chain, options).Run();
+  ASSIGN_OR_RETURN(LayerCallModule form, ToLayerCallForm(module));
+  ASSIGN_OR_RETURN(LayerChain chain, FindLayerChain(*form.module));
+  ASSIGN_OR_RETURN(PipelineResult result, Generator(*form.module, chain, options).Run());
+  result.form = form.form;
+  result.weight_slots = static_cast<int64_t>(chain.weights[0].size());
+  return result;
 }
 
 }  // namespace spmdc::pipeline

@@ -43,6 +43,7 @@
 
 #include "ir/literal.h"
 #include "ir/module.h"
+#include "pipeline/layer_forms.h"
 #include "support/status.h"
 
 namespace spmdc::pipeline {
@@ -114,6 +115,8 @@ struct PipelineResult {
   std::vector<std::vector<int64_t>> parameter_sources;
   std::vector<std::vector<int64_t>> result_sources;
   int64_t stacked_slots = 0;  // weight slots stored and updated stacked (stacked_update.h)
+  int64_t weight_slots = 0;   // the layer's weights
+  LayerForm form = LayerForm::kCalls;  // the form the source's layers came in (layer_forms.h)
 };
 
 // The pipelined program's arguments made from the source's (stacking what it stacks).

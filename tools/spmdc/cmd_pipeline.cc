@@ -91,8 +91,7 @@ Status RunPipeline(const PipelineArgs& args) {
   options.repeats = args.repeats;
   const auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(pipeline::PipelineResult result, pipeline::PipelineModule(*module, options));
-  ASSIGN_OR_RETURN(pipeline::LayerChain chain, pipeline::FindLayerChain(*module));
-  const int64_t weight_slots = static_cast<int64_t>(chain.weights[0].size());
+  const int64_t weight_slots = result.weight_slots;
   const int64_t n = result.module->num_partitions();
   std::fprintf(stderr,
                "pipeline: %lld layers in %lld stages x %lld microbatches (%s%s) on %lld devices (%lld per stage, batch "
