@@ -217,6 +217,21 @@ class Generator {
   int64_t J_ = 0;
   std::vector<std::pair<DType, std::vector<int64_t>>> grad_shapes_;
   std::vector<std::string> grad_sharding2_, grad_sharding1_;  // [S, R, ...] and [S, ...]
+  // With the microbatch split over data devices, the backward layer keeps each gradient output
+  // summed per data piece (layer_batching.h; P = pieces_ > 1): [S, P, ...] out of the layer,
+  // [S, R, P, ...] accumulated, summed over P once after the loop. P = 1 without a data split
+  // or where the layer's backward multiplies a partial sum.
+  int64_t pieces_ = 1;
+  std::vector<std::string> acc_sharding_, call_sharding_;  // [S, R, (P), ...], [S, (P), ...]
+  std::vector<int64_t> GradLoopDims(int64_t j, bool accumulated) const {
+    std::vector<int64_t> lead = accumulated ? std::vector<int64_t>{S_, R_} : std::vector<int64_t>{S_};
+    if (pieces_ > 1) lead.push_back(pieces_);
+    return Cat(lead, grad_shapes_[j].second);
+  }
+  // The sharding of a [S, (R), P, g...] value: the stages, the pieces over the data devices, and
+  // the dims g split as `weight` (a source sharding over the source's devices, or null) splits
+  // them over the devices within a data piece.
+  std::string PiecesSharding(const Sharding* weight, int64_t rank_g, bool accumulated) const;
   std::string reducer_;
   // The stacked update (stacked_update.h) of the entry: its instructions, before the root.
   // `results` receives the stacked value of each of the slot's outputs.
@@ -270,18 +285,20 @@ std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim
   const int64_t replicas = n / ((staged ? S_ : 1) * (split ? data_ : 1));
   if (!staged && !split) return "{replicated}";
   // Row-major over the tile array: the stage coordinate before the data one (both orders give
-  // device d·S + s); replicas (the source devices the value is not split over) last.
+  // device (d·per + j)·S + s); replicas (the coordinates the value is not split over) last.
   std::vector<int64_t> devices;
   const int64_t stage_count = staged ? S_ : 1;
   const int64_t data_count = split ? data_ : 1;
+  const int64_t per = N_ / data_;  // source devices that share a piece of the batch
   for (int64_t s = 0; s < stage_count; ++s)
     for (int64_t d = 0; d < data_count; ++d)
       for (int64_t r = 0; r < replicas; ++r) {
-        // Not split over a coordinate: it runs over the replicas (stages first, then devices).
-        int64_t stage = staged ? s : r % S_;
-        int64_t rest = staged ? r : r / S_;
-        int64_t dev = split ? d : rest;
-        devices.push_back(dev * S_ + stage);
+        // Not split over a coordinate: it runs over the replicas (stages fastest, then the
+        // devices sharing a piece, then the pieces).
+        const int64_t stage = staged ? s : r % S_;
+        const int64_t rest = staged ? r : r / S_;
+        const int64_t piece = split ? d : rest / per;
+        devices.push_back((piece * per + rest % per) * S_ + stage);
       }
   if (replicas > 1) tiles.push_back(replicas);
   return fmt::format("{{devices=[{}]{}{}}}", fmt::join(tiles, ","), fmt::join(devices, ","),
@@ -295,7 +312,7 @@ std::string Generator::StateShape(bool backward) const {
   std::vector<std::string> parts = {"s32[]", act_s, act_m, done, ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_))};
   for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
   if (backward)
-    for (const auto& [t, d] : grad_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+    for (int64_t j = 0; j < J_; ++j) parts.push_back(ShapeText(grad_shapes_[j].first, GradLoopDims(j, true)));
   if (circular_) parts.push_back(done);  // the microbatches waiting for their next repeat
   return fmt::format("({})", fmt::join(parts, ", "));
 }
@@ -306,7 +323,7 @@ std::string Generator::StateSharding(bool backward) const {
                                     ShardingText(r + 2, true, 2), ShardingText(r + 3, true, 3)};
   for (int64_t k = 0; k < K_; ++k) parts.push_back(slot_sharding2_[k]);
   if (backward)
-    for (int64_t j = 0; j < J_; ++j) parts.push_back(grad_sharding2_[j]);
+    for (int64_t j = 0; j < J_; ++j) parts.push_back(acc_sharding_[j]);
   if (circular_) parts.push_back(ShardingText(r + 2, true, 2));
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
@@ -584,7 +601,7 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   for (int64_t k = 0; k < K_; ++k)
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
   for (int64_t j = 0; j < J_; ++j)
-    acc.push_back(gte(ShapeText(grad_shapes_[j].first, Cat({S_, R_}, grad_shapes_[j].second)), 5 + K_ + j));
+    acc.push_back(gte(ShapeText(grad_shapes_[j].first, GradLoopDims(j, true)), 5 + K_ + j));
   std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_ + J_) : "";
   const std::string zero = Const(b, DType::kS32, 0);
   // The last stage takes microbatch t's cotangent (circular, past the first (last-layer) repeat,
@@ -631,8 +648,8 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
     for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
     for (int64_t g = 0; g < J_; ++g) {
-      grad_shapes.push_back(ShapeText(grad_shapes_[g].first, Cat({S_}, grad_shapes_[g].second)));
-      grad_shardings.push_back(grad_sharding1_[g]);
+      grad_shapes.push_back(ShapeText(grad_shapes_[g].first, GradLoopDims(g, false)));
+      grad_shardings.push_back(call_sharding_[g]);
     }
     args.push_back(cur);
     std::string res = Emit(b, "pipe.layer", fmt::format("({}) call({}), to_apply={}, sharding={{{}}}", fmt::join(grad_shapes, ", "),
@@ -643,16 +660,17 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     std::string keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
     for (int64_t k = 0; k < J_; ++k) {
       // Sum layer r's gradient over the microbatches this stage really works on.
-      const auto& [wt, wd] = grad_shapes_[k];
-      const std::string acc_s = ShapeText(wt, Cat({S_, R_}, wd));
-      const int64_t wr = static_cast<int64_t>(wd.size());
-      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_}, wd)), res, k + 1));
-      std::string dw_b = Emit(b, "pipe.dw", fmt::format("{} broadcast({}), dimensions={}", acc_s, dw, Dims(Cat({0}, Range(2, wr + 2)))));
-      std::string keep_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, Cat({S_, R_}, wd)), keep));
+      const DType wt = grad_shapes_[k].first;
+      const std::vector<int64_t> acc_dims = GradLoopDims(k, true);
+      const std::string acc_s = ShapeText(wt, acc_dims);
+      const int64_t acc_rank = static_cast<int64_t>(acc_dims.size());
+      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, GradLoopDims(k, false)), res, k + 1));
+      std::string dw_b = Emit(b, "pipe.dw", fmt::format("{} broadcast({}), dimensions={}", acc_s, dw, Dims(Cat({0}, Range(2, acc_rank)))));
+      std::string keep_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, acc_dims), keep));
       std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", acc_s,
                                                         Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
       std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", acc_s, keep_b, dw_b, wzero));
-      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, grad_sharding2_[k]));
+      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, acc_sharding_[k]));
     }
     cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
   }
@@ -739,10 +757,10 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
       stash_};
   elems.insert(elems.end(), stacked_.begin(), stacked_.end());
   for (int64_t k = 0; k < J_; ++k) {
-    const auto& [wt, wd] = grad_shapes_[k];
+    const DType wt = grad_shapes_[k].first;
     std::string z = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
-    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), z,
-                                                      grad_sharding2_[k])));
+    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, GradLoopDims(k, true)), z,
+                                                      acc_sharding_[k])));
   }
   if (circular_)
     elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
@@ -761,7 +779,13 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
     }
   for (int64_t k = 0; k < J_; ++k) {
     const auto& [wt, wd] = grad_shapes_[k];
-    std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_, R_}, wd)), loop, 5 + K_ + k));
+    std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, GradLoopDims(k, true)), loop, 5 + K_ + k));
+    if (pieces_ > 1) {
+      // The data pieces' sums, summed once: one all-reduce (over the data devices) per output.
+      const std::string zero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
+      acc = Emit(b, "pipe.grad", fmt::format("{} reduce({}, {}), dimensions={{2}}, to_apply={}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)),
+                                             acc, zero, Reducer(wt), grad_sharding2_[k]));
+    }
     grads_.push_back(acc);
     if (grad_concat_[k] != nullptr) {
       // The source stacks the layers' outputs in position order: the accumulator's rows.
@@ -929,6 +953,44 @@ void Generator::FindRowStacks() {
   }
 }
 
+std::string Generator::PiecesSharding(const Sharding* weight, int64_t rank_g, bool accumulated) const {
+  const int64_t rank = rank_g + (accumulated ? 3 : 2);
+  const std::string plain = ShardingText(rank, true, accumulated ? 2 : 1);
+  if (weight == nullptr || weight->IsReplicated() || !weight->IsTiled() || weight->IsManualSubgroup() ||
+      !(weight->subgroup_types().empty() || weight->ReplicateOnLastTileDim()) ||
+      weight->tile_assignment().num_elements() != N_)
+    return plain;
+  const TileAssignment& ta = weight->tile_assignment();
+  const bool rep = weight->ReplicateOnLastTileDim();
+  std::vector<int64_t> tdims = ta.dims();
+  if (rep) tdims.pop_back();
+  if (static_cast<int64_t>(tdims.size()) != rank_g) return plain;
+  int64_t tiles = 1;
+  for (int64_t d : tdims) tiles *= d;
+  // The source devices holding each (data piece, weight tile): equally many, else no such split.
+  const int64_t per = N_ / data_;
+  std::vector<std::vector<int64_t>> groups(data_ * tiles);
+  for (int64_t i = 0; i < ta.num_elements(); ++i) {
+    const int64_t dev = ta.At(i);
+    groups[(dev / per) * tiles + (rep ? i / ta.dims().back() : i)].push_back(dev);
+  }
+  const size_t c = groups[0].size();
+  for (auto& g : groups) {
+    if (g.size() != c) return plain;
+    std::sort(g.begin(), g.end());
+  }
+  std::vector<int64_t> dims = {S_};
+  if (accumulated) dims.push_back(1);
+  dims.push_back(data_);
+  dims.insert(dims.end(), tdims.begin(), tdims.end());
+  if (c > 1) dims.push_back(static_cast<int64_t>(c));
+  std::vector<int64_t> devices;
+  for (int64_t st = 0; st < S_; ++st)
+    for (const auto& g : groups)
+      for (int64_t dev : g) devices.push_back(dev * S_ + st);
+  return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","), c > 1 ? " last_tile_dim_replicate" : "");
+}
+
 std::string Generator::RowsSharding(const Instruction* source, int64_t lead) const {
   const int64_t rank = source->shape().rank() - 1 + lead;
   const Sharding* s = source->sharding();
@@ -997,12 +1059,21 @@ StatusOr<PipelineResult> Generator::Run() {
         for (const Sharding& l : leaves)
           if (l.IsTiled()) N_ = std::max(N_, l.tile_assignment().num_elements());
       }
-  // The data devices: the layer input split on its batch dim over every source device.
+  // The data devices: the layer input split on its batch dim over D of the source's devices in
+  // order, each of its N/D-device groups holding one piece (a data axis before the others, as
+  // in data=2,model=4): source device d·(N/D) + j has piece d.
   if (N_ > 1 && chain_.input->has_sharding()) {
     const Sharding& s = *chain_.input->sharding();
-    if (s.IsTiled() && s.subgroup_types().empty() && !s.ReplicateOnLastTileDim() &&
-        s.tile_assignment().num_dimensions() == act.rank() && s.tile_assignment().dim(0) == N_ && mb_ % N_ == 0)
-      data_ = N_;
+    const bool replicate = s.ReplicateOnLastTileDim();
+    if (s.IsTiled() && (s.subgroup_types().empty() || replicate) &&
+        s.tile_assignment().num_dimensions() == act.rank() + (replicate ? 1 : 0) &&
+        s.tile_assignment().num_elements() == N_) {
+      const TileAssignment& ta = s.tile_assignment();
+      bool ok = ta.dim(0) > 1 && mb_ % ta.dim(0) == 0;
+      for (int64_t d = 1; d < act.rank(); ++d) ok = ok && ta.dim(d) == 1;
+      for (int64_t i = 0; i < ta.num_elements() && ok; ++i) ok = ta.At(i) == i;
+      if (ok) data_ = ta.dim(0);
+    }
   }
 
   module_ = source_.Clone();
@@ -1078,13 +1149,23 @@ StatusOr<PipelineResult> Generator::Run() {
   }
   // Gradient outputs: in the call form output j is weight j's gradient and is split as the
   // weight is; any other output is split over the stages only.
+  // Which weight each output is the gradient of: its position in the call form, or the slot
+  // whose stacked update reads it.
+  std::vector<int64_t> weight_of(J_, -1);
+  for (int64_t j = 0; j < J_; ++j)
+    if (J_ == K_ && groot.tuple_shape(j + 1) == chain_.forward->parameter(j + 1)->shape()) weight_of[j] = j;
+  for (const StackedSlot& slot : slots_)
+    for (const ZipNode& n : slot.nodes)
+      if (n.kind == ZipNode::kGradient && n.gradient < J_ &&
+          groot.tuple_shape(n.gradient + 1) == chain_.forward->parameter(slot.slot + 1)->shape())
+        weight_of[n.gradient] = slot.slot;
   for (int64_t j = 0; j < J_; ++j) {
     const Shape& g = groot.tuple_shape(j + 1);
     if (!g.IsArray()) return Unimplemented("pipeline: output {} of {} is not an array", j + 1, chain_.backward->name());
     grad_shapes_.push_back({g.dtype(), g.dims()});
-    const bool as_weight = J_ == K_ && g == chain_.forward->parameter(j + 1)->shape();
-    grad_sharding2_.push_back(as_weight ? slot_sharding2_[j] : ShardingText(g.rank() + 2, true, -1));
-    grad_sharding1_.push_back(as_weight ? slot_sharding1_[j] : ShardingText(g.rank() + 1, true, -1));
+    const int64_t k = weight_of[j];
+    grad_sharding2_.push_back(k >= 0 ? slot_sharding2_[k] : ShardingText(g.rank() + 2, true, -1));
+    grad_sharding1_.push_back(k >= 0 ? slot_sharding1_[k] : ShardingText(g.rank() + 1, true, -1));
   }
   for (const StackedSlot& slot : slots_) {
     companion_sharding_.emplace_back();
@@ -1101,7 +1182,22 @@ StatusOr<PipelineResult> Generator::Run() {
   const std::string fwd_name = module_->UniqueName(fwd->name() + ".pipelined");
   const std::string bwd_name = module_->UniqueName(bwd->name() + ".pipelined");
   ASSIGN_OR_RETURN(std::string fwd_text, EmitStagedLayer(*fwd, fb, fwd_name, *module_));
-  ASSIGN_OR_RETURN(std::string bwd_text, EmitStagedLayer(*bwd, bb, bwd_name, *module_));
+  bb.data = data_;
+  StatusOr<std::string> bwd_pieces = EmitStagedLayer(*bwd, bb, bwd_name, *module_);
+  if (!bwd_pieces.ok() && bwd_pieces.status().code() == absl::StatusCode::kFailedPrecondition) {
+    bb.data = 1;  // a partial sum that a dot multiplies: summed over the data devices as it comes
+    bwd_pieces = EmitStagedLayer(*bwd, bb, bwd_name, *module_);
+  }
+  RETURN_IF_ERROR(bwd_pieces.status());
+  const std::string bwd_text = *bwd_pieces;
+  pieces_ = bb.data;
+  for (int64_t j = 0; j < J_; ++j) {
+    const int64_t k = weight_of[j], rank = static_cast<int64_t>(grad_shapes_[j].second.size());
+    const Instruction* w = k >= 0 ? chain_.weights[0][k] : nullptr;
+    const Sharding* ws = w != nullptr && w->opcode() == Opcode::kParameter && k >= 0 && slot_of_[k] != nullptr ? w->sharding() : nullptr;
+    acc_sharding_.push_back(pieces_ > 1 ? PiecesSharding(ws, rank, true) : grad_sharding2_[j]);
+    call_sharding_.push_back(pieces_ > 1 ? PiecesSharding(ws, rank, false) : grad_sharding1_[j]);
+  }
   reducer_ = Reducer(act_type_);
   const std::string fbody = module_->UniqueName("pipe.forward_body"), fcond = module_->UniqueName("pipe.forward_cond");
   const std::string bbody = module_->UniqueName("pipe.backward_body"), bcond = module_->UniqueName("pipe.backward_cond");
@@ -1245,8 +1341,15 @@ StatusOr<PipelineResult> Generator::Run() {
   }
   text = kept + text;
   PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .repeats = Rc_, .schedule = o_.schedule, .axis = o_.axis};
-  info.mesh = N_ > 1 ? fmt::format("{}={},{}={}", data_ == N_ ? "data" : "source", N_, o_.axis, S_)
-                     : fmt::format("{}={}", o_.axis, S_);
+  if (!o_.source_mesh.empty()) {
+    info.mesh = fmt::format("{},{}={}", o_.source_mesh, o_.axis, S_);
+  } else if (N_ == 1) {
+    info.mesh = fmt::format("{}={}", o_.axis, S_);
+  } else if (data_ == N_ || data_ == 1) {
+    info.mesh = fmt::format("{}={},{}={}", data_ == N_ ? "data" : "source", N_, o_.axis, S_);
+  } else {
+    info.mesh = fmt::format("data={},source={},{}={}", data_, N_ / data_, o_.axis, S_);
+  }
   // Stacked parameters are split over the stages only; the stash over the stages and the data.
   for (const StackedSlot& slot : slots_) {
     info.stage_parameter_bytes += L_ * chain_.weights[0][slot.slot]->shape().byte_size() / S_;

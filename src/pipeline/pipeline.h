@@ -60,6 +60,10 @@ struct PipelineOptions {
   // R times (layer group r·S + s on stage s); 0: R = L/S (one layer per group). R divides L/S;
   // M >= S. GPipe: 1.
   int64_t repeats = 0;
+  // The source's devices as a named mesh, major to minor ("data=2,model=8"), for the module's
+  // mesh record; empty: "data=N" when the microbatch is split over all of them, else "source=N"
+  // (or "data=D,source=N/D").
+  std::string source_mesh;
 };
 
 // The recognised repeated-layer form (see above).
