@@ -1,6 +1,7 @@
 #include "auto/layers.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -82,11 +83,28 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
     std::fill(forward.begin(), forward.end(), 1);
     if (tuple_root) forward[pos.at(root)] = 0;
   }
-  // The forward sequence: computed forward values, in schedule order.
+  // The forward sequence: computed forward values, each as late as it can be (by its longest
+  // path to the loss, ties in schedule order). The post order may compute a value long before
+  // its first use (the loss's one-hot labels next to the first layer), where it would make that
+  // layer's segments differ from the others'; a layer's own values are ancestors of its output
+  // and descendants of its input, so the cuts between layers stay where they are.
   std::vector<int> seq;
-  for (int i = 0; i < n; ++i) {
-    const Instruction* x = out.schedule[i];
-    if (forward[i] && !free[i] && x->opcode() != Opcode::kParameter && !(tuple_root && x == root)) seq.push_back(i);
+  {
+    std::vector<int> level(n, 0);
+    for (int i = n - 1; i >= 0; --i) {
+      if (!forward[i]) continue;
+      int l = std::numeric_limits<int>::max();
+      for (const Instruction* u : out.schedule[i]->users()) {
+        const int q = pos.at(u);
+        if (forward[q] && !(tuple_root && u == root)) l = std::min(l, level[q] - 1);
+      }
+      level[i] = l == std::numeric_limits<int>::max() ? 0 : l;
+    }
+    for (int i = 0; i < n; ++i) {
+      const Instruction* x = out.schedule[i];
+      if (forward[i] && !free[i] && x->opcode() != Opcode::kParameter && !(tuple_root && x == root)) seq.push_back(i);
+    }
+    std::stable_sort(seq.begin(), seq.end(), [&](int a, int b) { return level[a] < level[b]; });
   }
   const int m = static_cast<int>(seq.size());
   if (m == 0) return Unimplemented("--pipeline: the forward pass computes nothing (nothing to cut into layers)");
