@@ -173,6 +173,20 @@ class Generator {
                      const std::string& at_m);
   // Layer r's [S, weight...] of stacked weight slot k `w` [S, R, weight...] (GPipe).
   std::string LayerWeight(std::string& b, const std::string& w, int64_t k, int64_t r);
+  // [S, M]: stage s works on microbatch m[s] (`m` s32[S]).
+  std::string AtStageMicrobatch(std::string& b, const std::string& m) {
+    const std::string sm = ShapeText(DType::kS32, {S_, M_});
+    const std::string iota = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", sm));
+    const std::string mb = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", sm, m));
+    return Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, {S_, M_}), iota, mb));
+  }
+  // GPipe: row r of `buf` [S, X, R, ...] (dim `dim` = the layer slot) as [S, X, 1, ...], and
+  // `buf` with that row replaced: the stash and the accumulators change one layer's row per
+  // layer call, so the masks and temporaries are 1/R of the buffer.
+  std::string SliceRow(std::string& b, const std::string& buf, DType t, const std::vector<int64_t>& dims, int64_t dim,
+                       int64_t r);
+  std::string UpdateRow(std::string& b, const std::string& buf, const std::string& row, DType t,
+                        const std::vector<int64_t>& dims, int64_t dim, int64_t r, const std::string& sharding);
   // The entry's instructions that replace the chains.
   std::string ForwardBlock(const std::string& body, const std::string& cond);
   std::string BackwardBlock(const std::string& body, const std::string& cond);
@@ -508,6 +522,25 @@ Generator::StashSlot Generator::SlotMask(std::string& b, int64_t r, const std::s
   return slot;
 }
 
+std::string Generator::SliceRow(std::string& b, const std::string& buf, DType t, const std::vector<int64_t>& dims,
+                                int64_t dim, int64_t r) {
+  std::vector<std::string> spec;
+  std::vector<int64_t> one = dims;
+  one[dim] = 1;
+  for (size_t d = 0; d < dims.size(); ++d)
+    spec.push_back(static_cast<int64_t>(d) == dim ? fmt::format("[{}:{}]", r, r + 1) : fmt::format("[0:{}]", dims[d]));
+  return Emit(b, "pipe.row", fmt::format("{} slice({}), slice={{{}}}", ShapeText(t, one), buf, fmt::join(spec, ", ")));
+}
+
+std::string Generator::UpdateRow(std::string& b, const std::string& buf, const std::string& row, DType t,
+                                 const std::vector<int64_t>& dims, int64_t dim, int64_t r, const std::string& sharding) {
+  std::vector<std::string> starts;
+  const std::string zero = Const(b, DType::kS32, 0), at = Const(b, DType::kS32, r);
+  for (size_t d = 0; d < dims.size(); ++d) starts.push_back(static_cast<int64_t>(d) == dim ? at : zero);
+  return Emit(b, "pipe.row", fmt::format("{} dynamic-update-slice({}, {}, {}), sharding={}", ShapeText(t, dims), buf, row,
+                                         fmt::join(starts, ", "), sharding));
+}
+
 std::string Generator::LayerWeight(std::string& b, const std::string& w, int64_t k, int64_t r) {
   const auto& [wt, wd] = weight_shapes_[k];
   std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
@@ -555,13 +588,29 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
   std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
   std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
   std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
+  // [S, M]: whether stage s works on microbatch m (GPipe's per-row masks).
+  const std::string at_sm = AtStageMicrobatch(b, m);
   for (int64_t r = 0; r < (circular_ ? G_ : R_); ++r) {
     // Store the layer's input at [s, t - s, r] (no slot matches when t - s is out of range);
     // circular: at [s, microbatch, slot of group layer r].
-    const auto [rc, j, mask_b] = SlotMask(b, r, jbase, iota_r, at_m);
-    std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", stash_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
-    stash = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {}), sharding={}", stash_s, mask_b, cur_b, stash,
-                                              ShardingText(rank + 3, true, 3)));
+    if (!circular_) {
+      // Stage s's row of layer r, microbatch t - s.
+      const std::vector<int64_t> row_dims = Cat({S_, M_, 1}, mb_dims_);
+      const std::string row_s = ShapeText(act_type_, row_dims);
+      std::string row = SliceRow(b, stash, act_type_, stash_dims, 2, r);
+      std::string at = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, row_dims), at_sm));
+      std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", row_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
+      row = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {})", row_s, at, cur_b, row));
+      stash = UpdateRow(b, stash, row, act_type_, stash_dims, 2, r, ShardingText(rank + 3, true, 3));
+    }
+    std::string j;
+    if (circular_) {
+      const StashSlot slot = SlotMask(b, r, jbase, iota_r, at_m);
+      j = slot.j;
+      std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", stash_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
+      stash = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {}), sharding={}", stash_s, slot.mask, cur_b, stash,
+                                                ShardingText(rank + 3, true, 3)));
+    }
     std::vector<std::string> args = {cur};
     for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
     cur = Emit(b, "pipe.layer", fmt::format("{} call({}), to_apply={}, sharding={}", act_s, fmt::join(args, ", "), layer,
@@ -632,17 +681,32 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
   std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
   std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
+  const std::string at_sm = circular_ ? "" : AtStageMicrobatch(b, m);
   const std::string sr = ShapeText(DType::kS32, {S_, R_}), pr = ShapeText(DType::kPred, {S_, R_});
   std::string iota_sr = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", sr));
   std::string valid_sr = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", pr, valid));
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
   std::string stash_zero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", stash_s, fzero));
   for (int64_t r = (circular_ ? G_ : R_) - 1; r >= 0; --r) {
-    const auto [rc, j, mask_b] = SlotMask(b, r, jbase, iota_r, at_m);
     // The stored input of layer r for this stage's microbatch (zeros when there is none).
-    std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", stash_s, mask_b, stash, stash_zero));
-    std::string x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked,
-                                                  fzero, reducer_, ShardingText(rank + 1, true, 1)));
+    std::string x, j, rc;
+    if (!circular_) {
+      const std::vector<int64_t> row_dims = Cat({S_, M_, 1}, mb_dims_);
+      const std::string row_s = ShapeText(act_type_, row_dims);
+      std::string row = SliceRow(b, stash, act_type_, stash_dims, 2, r);
+      std::string at = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, row_dims), at_sm));
+      std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", row_s, fzero));
+      std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", row_s, at, row, zeros));
+      x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked, fzero,
+                                         reducer_, ShardingText(rank + 1, true, 1)));
+    } else {
+      const StashSlot slot = SlotMask(b, r, jbase, iota_r, at_m);
+      j = slot.j;
+      rc = slot.rc;
+      std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", stash_s, slot.mask, stash, stash_zero));
+      x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked,
+                                         fzero, reducer_, ShardingText(rank + 1, true, 1)));
+    }
     std::vector<std::string> args = {x};
     std::vector<std::string> grad_shapes = {act_s};
     std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
@@ -654,11 +718,29 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     args.push_back(cur);
     std::string res = Emit(b, "pipe.layer", fmt::format("({}) call({}), to_apply={}, sharding={{{}}}", fmt::join(grad_shapes, ", "),
                                                                 fmt::join(args, ", "), layer, fmt::join(grad_shardings, ", ")));
-    std::string rsr = circular_ ? Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", sr, j))
-                                : Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", sr, rc));
-    std::string at_sr = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pr, iota_sr, rsr));
-    std::string keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
-    for (int64_t k = 0; k < J_; ++k) {
+    std::string keep;
+    if (circular_) {
+      std::string rsr = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", sr, j));
+      std::string at_sr = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pr, iota_sr, rsr));
+      keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
+    }
+    for (int64_t k = 0; k < J_ && !circular_; ++k) {
+      // Layer r's row of each accumulator: its gradient added where the stage works.
+      const DType wt = grad_shapes_[k].first;
+      const std::vector<int64_t> acc_dims = GradLoopDims(k, true);
+      std::vector<int64_t> row_dims = acc_dims;
+      row_dims[1] = 1;
+      const std::string row_s = ShapeText(wt, row_dims);
+      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, GradLoopDims(k, false)), res, k + 1));
+      std::string dw_r = Emit(b, "pipe.dw", fmt::format("{} reshape({})", row_s, dw));
+      std::string ok = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", ShapeText(DType::kPred, row_dims), valid));
+      std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", row_s,
+                                                        Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
+      std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", row_s, ok, dw_r, wzero));
+      std::string row = Emit(b, "pipe.acc", fmt::format("{} add({}, {})", row_s, SliceRow(b, acc[k], wt, acc_dims, 1, r), kept));
+      acc[k] = UpdateRow(b, acc[k], row, wt, acc_dims, 1, r, acc_sharding_[k]);
+    }
+    for (int64_t k = 0; k < J_ && circular_; ++k) {
       // Sum layer r's gradient over the microbatches this stage really works on.
       const DType wt = grad_shapes_[k].first;
       const std::vector<int64_t> acc_dims = GradLoopDims(k, true);
@@ -1351,9 +1433,18 @@ StatusOr<PipelineResult> Generator::Run() {
     info.mesh = fmt::format("data={},source={},{}={}", data_, N_ / data_, o_.axis, S_);
   }
   // Stacked parameters are split over the stages only; the stash over the stages and the data.
+  // Each device holds its stage's layers of a weight, split as the source splits it (Composed).
+  auto tiles = [](const Instruction* w) -> int64_t {
+    const Sharding* sh = w->sharding();
+    if (sh == nullptr || !sh->IsTiled()) return 1;
+    const TileAssignment& ta = sh->tile_assignment();
+    return ta.num_elements() / (sh->ReplicateOnLastTileDim() ? ta.dims().back() : 1);
+  };
   for (const StackedSlot& slot : slots_) {
-    info.stage_parameter_bytes += L_ * chain_.weights[0][slot.slot]->shape().byte_size() / S_;
-    for (const StackedSlot::Companion& c : slot.companions) info.stage_parameter_bytes += L_ * c.node->shape().byte_size() / S_;
+    const Instruction* w = chain_.weights[0][slot.slot];
+    const int64_t t = Composed({w}, 2) == ShardingText(w->shape().rank() + 2, true, -1) ? 1 : tiles(w);
+    info.stage_parameter_bytes += L_ * w->shape().byte_size() / S_ / t;
+    for (const StackedSlot::Companion& c : slot.companions) info.stage_parameter_bytes += L_ * c.node->shape().byte_size() / S_ / t;
   }
   info.stash_bytes = Shape(act_type_, Cat({M_, R_}, mb_dims_)).byte_size() / data_;
   std::string header = fmt::format("HloModule {}, num_partitions={}, frontend_attributes={{spmdc_pipeline=\"{}\"}}\n\n",
