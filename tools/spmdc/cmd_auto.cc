@@ -307,9 +307,10 @@ StatusOr<pipeline::PipelineResult> EmitPipelined(const Module& source, const aut
         for (int64_t j = 0; j < chain.layers(); ++j) set(chain.weights[j][k]->name(), *it->second);
         break;
       }
-    // The activation the layer receives: the first value of the input's shape that another layer
-    // computes (NAME.in; parameters come first, then those values in schedule order), or, for
-    // the first layer, the input itself.
+    // The activation the layer receives: the first value another layer computes (NAME.in: the
+    // unit's own parameters come first, then those values in schedule order, the forward's
+    // input before the backward's cotangent), or, for the first layer, the input itself; taken
+    // when it splits as many dims as the input has.
     for (const auto& [name, sharding] : e.layer_plan->parameters) {
       const bool in = name.size() > 3 && name.compare(name.size() - 3, 3, ".in") == 0;
       if (!in && name != chain.input->name()) continue;
