@@ -16,10 +16,10 @@
 // - Unrolled (a Python loop over layers, or calls inlined): one entry computation in which the
 //   layers' instructions repeat. UnrolledToLayerCalls finds the layers with the stage search's
 //   clustering (auto/layers.h: the forward pass cut where one value crosses, the repeated
-//   block of segments), outlines one layer's forward and its backward (the instructions that
-//   read its forward values and its output cotangent, up to the sums over the batch that the
-//   optimizer reads: the weight gradients), matches every layer against them, and replaces each
-//   by calls.
+//   block of segments), outlines one layer's forward and its backward (the instructions placed
+//   with it that do not only feed the result, up to the sums over the batch that the optimizer
+//   reads: the weight gradients), matches every layer against them, and replaces each by calls
+//   (unrolled_form.cc says how instructions are placed).
 //
 // Every conversion keeps the entry's parameters and result as they are (same signature, same
 // values) and fails with Unimplemented naming what does not fit; the pipeline never guesses.

@@ -1,7 +1,7 @@
 // ScanToLayerCalls (layer_forms.h): a scanned training step's two `while` loops over layers
 // become the layer-call form, and the helpers every conversion shares.
 #include <algorithm>
-#include <numeric>
+#include <map>
 #include <optional>
 
 #include "absl/container/flat_hash_set.h"

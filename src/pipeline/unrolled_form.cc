@@ -7,11 +7,14 @@
 // and the optimizer update) gets a block by the clustering's rule, the smallest over its
 // operands (a forward value counts as the last block whose forward reads it, a weight as its
 // layer's block), except that what comes before the first block and after the last (an
-// embedding, the loss head) are blocks of their own. The update is told apart from the
+// embedding, the loss head) are blocks of their own; a value that only earlier blocks read
+// moves down to them with what it alone needs (a bias gradient that reads only the next block's
+// cotangent, and the Adam moments' updates that read it). The update is told apart from the
 // backward by where values flow: an instruction whose every user is the result or another such
-// instruction belongs to the update (set R), and the instructions of R that read backward or
-// forward values (the weight gradients: dots and reductions over the batch) are the backward's
-// last ones. So one layer's backward is its block's instructions outside R plus those.
+// instruction of its block belongs to the update (set R), and the instructions of R that read
+// backward or forward values, down to the first dot or reduction (the weight gradients' sums
+// over the batch), are the backward's last ones. So one layer's backward is its block's
+// instructions outside R plus those.
 //
 // A template layer (an inner one, which has every part of the backward: the first layer's
 // backward may lack the input cotangent no one needs) is outlined: its forward as the layer
@@ -24,7 +27,6 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
-#include <map>
 
 #include "absl/container/flat_hash_set.h"
 #include "auto/layers.h"
