@@ -18,6 +18,7 @@
 #include "pipeline/layer_batching.h"
 #include "pipeline/layer_forms.h"
 #include "pipeline/stacked_update.h"
+#include "propagation/propagation.h"
 #include "sharding/sharding.h"
 #include "sharding/sharding_text.h"
 
@@ -1144,8 +1145,17 @@ StatusOr<PipelineResult> Generator::Run() {
   // The data devices: the layer input split on its batch dim over D of the source's devices in
   // order, each of its N/D-device groups holding one piece (a data axis before the others, as
   // in data=2,model=4): source device d·(N/D) + j has piece d.
-  if (N_ > 1 && chain_.input->has_sharding()) {
-    const Sharding& s = *chain_.input->sharding();
+  // A layer input without a sharding (a scanned model's embedding output) takes the one
+  // propagation gives it from the source's annotations (the tokens' batch split).
+  std::shared_ptr<const Sharding> input_sharding = chain_.input->sharding_ptr();
+  if (N_ > 1 && input_sharding == nullptr) {
+    std::unique_ptr<Module> propagated = source_.Clone();
+    if (PropagateShardings(*propagated).ok())
+      for (const Instruction* i : propagated->entry()->instructions())
+        if (i->name() == chain_.input->name()) input_sharding = i->sharding_ptr();
+  }
+  if (N_ > 1 && input_sharding != nullptr) {
+    const Sharding& s = *input_sharding;
     const bool replicate = s.ReplicateOnLastTileDim();
     if (s.IsTiled() && (s.subgroup_types().empty() || replicate) &&
         s.tile_assignment().num_dimensions() == act.rank() + (replicate ? 1 : 0) &&

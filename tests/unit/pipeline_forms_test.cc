@@ -200,7 +200,9 @@ TEST(LayerForms, JaxScanBecomesLayerCallsOnRows) {
 }
 
 // The corpus's GPT-2 (Flax nn.scan(nn.remat(Block)), optax AdamW, data=2 x model=4): 2 layers,
-// pipelined over 2 stages of its 8 devices.
+// pipelined over 2 stages of its 8 devices; the layer input (the embedding's output) has no
+// sharding, propagation gives it the tokens' batch split over `data`, so the microbatch stays
+// split over the 2 data pieces.
 TEST(LayerForms, CorpusGpt2AdamwPipelines) {
   auto m = ReadSource("tests/realclient/corpus/gpt2_adamw/gspmd.hlo");
   ASSERT_NE(m, nullptr);
@@ -208,6 +210,7 @@ TEST(LayerForms, CorpusGpt2AdamwPipelines) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->form, LayerForm::kScan);
   EXPECT_EQ(r->source_devices, 8);
+  EXPECT_EQ(r->data_devices, 2);
   EXPECT_EQ(r->module->num_partitions(), 16);
   ExpectSameStep(*m, *r);
 }
