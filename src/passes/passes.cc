@@ -194,10 +194,6 @@ StatusOr<bool> RunCleanup(Module& module) {
   return r || a || b || c;
 }
 
-namespace {
-
-// A copy of `old` under a fresh name of `module`: opcode, shape, parameter number, location,
-// sharding, literal and attributes, without operands or control edges (CopyEdges adds them).
 std::unique_ptr<Instruction> CopyWithoutEdges(Module& module, const Instruction& old) {
   auto ni = std::make_unique<Instruction>(old.opcode(), old.shape(), module.UniqueName(old.name()));
   ni->set_parameter_number(old.parameter_number());
@@ -209,6 +205,8 @@ std::unique_ptr<Instruction> CopyWithoutEdges(Module& module, const Instruction&
   ni->attrs().unknown() = old.attrs().unknown();
   return ni;
 }
+
+namespace {
 
 // Gives the copy of `old` (map[old]) the copies of `old`'s operands and control predecessors.
 void CopyEdges(const Instruction& old, const absl::flat_hash_map<const Instruction*, Instruction*>& map) {

@@ -47,4 +47,9 @@ StatusOr<bool> RunInlineCalls(Module& module);
 // All-reduce reassociation, tuple simplification, CSE, DCE.
 StatusOr<bool> RunCleanup(Module& module);
 
+// A copy of `old` under a fresh name of `module`: opcode, shape, parameter number, location,
+// sharding, literal and attributes, without operands or control edges (the caller adds them).
+// What inlining, computation cloning and the pipeline's layer outlining copy instructions with.
+std::unique_ptr<Instruction> CopyWithoutEdges(Module& module, const Instruction& old);
+
 }  // namespace spmdc
