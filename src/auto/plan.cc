@@ -1,12 +1,11 @@
 #include "auto/plan.h"
 
-#include "auto/control_flow.h"
-
 #include <algorithm>
 #include <chrono>
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/control_flow.h"
 #include "fmt/format.h"
 #include "hlo/shardy_import.h"
 #include "partitioner/partitioner.h"

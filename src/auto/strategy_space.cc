@@ -1,12 +1,11 @@
 #include "auto/strategy_space.h"
 
-#include "auto/control_flow.h"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/control_flow.h"
 #include "cost/cost.h"
 #include "fmt/format.h"
 #include "propagation/dot_dims.h"
