@@ -25,9 +25,9 @@
 //    search's included, is also priced with its optimizer update sharded over its data axis (the
 //    axis named `data` among those its inputs' batch is split over, else the largest of them),
 //    in both modes: new weights all-gathered back ("+wus") and kept sharded ("+wus-keep", FSDP-
-//    like), where the rewrite shards at least one update. Every plan's module is written as
-//    propagated (and rewritten): every instruction and the outputs annotated, so `compile` and
-//    `verify` turn it into the same program without a flag.
+//    like), where the rewrite shards at least one update. Such a plan's module is written after
+//    the rewrite (every instruction annotated, the root's output shardings set), so `compile`
+//    and `verify` turn it into the same program without a flag.
 // 4. Every plan is priced the same way: annotated, propagated, partitioned and cleaned up as
 //    `spmdc compile` does, then the cost model (`spmdc report`'s step time and peak memory) on
 //    the per-device program. The chosen plan is the fastest that fits the memory limit (so a
@@ -77,8 +77,9 @@ struct PlanOptions {
 struct PricedPlan {
   std::string name;
   std::string description;
-  // What `compile`/`report`/`verify` take: the plan's module after propagation (and the weight-
-  // update rewrite), every instruction annotated.
+  // What `compile`/`report`/`verify --propagate` take: the module as the plan annotates it, its
+  // outputs' shardings set (a weight-update-sharded plan: after propagation and the rewrite,
+  // every instruction annotated).
   std::unique_ptr<Module> annotated;
   double step_seconds = 0;             // report's step time (as scheduled)
   double compute_seconds = 0;
@@ -122,9 +123,16 @@ struct AutoResult {
 StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options);
 
 // What `spmdc auto` does to a module before PlanAuto: its calls inlined (RunInlineCalls: JAX's
-// export wraps helpers in calls returning tuples, and the search prices the entry's values),
-// then the tuples they returned simplified away.
+// export wraps helpers in calls returning tuples), then the tuples they returned simplified
+// away; loop bodies, conditions and branches named by several loops / conditionals cloned so
+// that each has one caller (RunFlattenControlFlow: one sharding per value).
 Status PrepareForPlanning(Module& module);
+
+// What --ignore-annotations drops: every sharding but the Sharding constraints' (which PlanAuto
+// without keep_annotations plans anyway) and the manual regions' (shard_map bodies are written
+// for their shardings: manual values, SPMDFullToShardShape / SPMDShardToFullShape and the values
+// entering a region keep theirs).
+void DropAnnotations(Module& module);
 
 // OK when `result`'s chosen plan fits its memory limit, else ResourceExhausted "no plan fits in
 // X: the smallest needs Y" (the smallest peak of the plans priced).
@@ -134,10 +142,10 @@ Status ChosenPlanFits(const AutoResult& result);
 std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategySpace& space,
                                            const std::vector<int64_t>& choice);
 
-// Partitions `annotated` as `compile` does (propagation, partition, clean-up) and prices it; the
-// plan's module is the propagated one. With `weight_update`, `compile --shard-weight-update`
-// instead: the update is sharded after propagation, and the plan's module is the rewritten one;
-// FailedPrecondition when the rewrite shards no update.
+// Partitions `annotated` as `compile` does (propagation, partition, clean-up) and prices it.
+// With `weight_update`, `compile --shard-weight-update` instead: the update is sharded after
+// propagation, and the plan's module is the rewritten one; FailedPrecondition when the rewrite
+// shards no update.
 StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
                                int64_t memory_limit, const WeightUpdateOptions* weight_update = nullptr);
 
