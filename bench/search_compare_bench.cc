@@ -3,12 +3,17 @@
 // report`'s step time and peak), the CPU seconds of planning (strategy space, search, pricing
 // the search's candidates; no standard plans), and mcts/ilp. Meshes 8, 2x4, and the 512-device
 // 8x64 and 4x4x8 (estimated only: nothing here runs them). Limits: the profile's HBM, and half
-// of the replicated plan's peak (rules out replication). h100 profile, modules unannotated.
+// of the replicated plan's peak (rules out replication). h100 profile, modules unannotated. A
+// plan whose outputs come out split unlike the parameters they update is marked (the ILP may
+// choose the outputs' splits freely; the tactic search makes a weight's update come out as the
+// weight went in).
 //
-//   search_compare_bench [--models a,b] [--meshes M1;M2] [--time-limit S] [--work-limit W] [--no-half]
+//   search_compare_bench [--models a,b] [--meshes M1;M2] [--time-limit S] [--mcts-work-limit W]
+//                        [--no-half]
 //
 // Models: mlp, transformer, gpt3-2L (the GPT-3 175B shapes with 2 layers), moe, and unet, dlrm
-// when `spmdc example` has them. Prints figures; asserts nothing.
+// when `spmdc example` has them. --mcts-work-limit sets the tactic search's work (states
+// evaluated; the ILP keeps its default). Prints figures; asserts nothing.
 #include <time.h>
 
 #include <algorithm>
@@ -93,16 +98,39 @@ std::optional<int64_t> ReplicatedPeak(const spmdc::Module& module, const Mesh& m
   return p->peak_bytes;
 }
 
-std::string Cell(const Outcome& o) {
+// Outputs of the plan that come out split unlike every same-shaped parameter goes in (a
+// training step's new weights the next step would have to reshard first).
+int Unsteady(const spmdc::Module& module, const Mesh& mesh, const PricedPlan& p) {
+  const spmdc::Computation& entry = *module.entry();
+  const spmdc::Shape& result = entry.root()->shape();
+  if (!result.IsTuple() || !p.result_sharding.IsTuple()) return 0;
+  int n = 0;
+  for (size_t k = 0; k < result.tuple_shapes().size() && k < p.result_sharding.tuple_elements().size(); ++k) {
+    const spmdc::Shape& leaf = result.tuple_shapes()[k];
+    if (!leaf.IsArray() || leaf.rank() == 0) continue;
+    const auto out = MasksFromSharding(mesh, p.result_sharding.tuple_elements()[k], leaf.rank());
+    bool paired = false, alike = false;
+    for (int64_t i = 0; i < entry.num_parameters() && i < static_cast<int64_t>(p.parameter_shardings.size()); ++i) {
+      if (!(entry.parameter(i)->shape() == leaf)) continue;
+      paired = true;
+      alike |= out && MasksFromSharding(mesh, p.parameter_shardings[i], leaf.rank()) == out;
+    }
+    n += paired && !alike;
+  }
+  return n;
+}
+
+std::string Cell(const spmdc::Module& module, const Mesh& mesh, const Outcome& o) {
   if (!o.result) return "-";
   const PricedPlan& p = o.result->search;
-  return Time(p.step_seconds) + (p.fits ? "" : " (over)");
+  const int unsteady = Unsteady(module, mesh, p);
+  return Time(p.step_seconds) + (p.fits ? "" : " (over)") + (unsteady ? " *" + std::to_string(unsteady) : "");
 }
 
 void Row(const ZooModel& model, const spmdc::Module& module, const char* mesh_text, std::optional<int64_t> limit,
          const spmdc::HardwareProfile& hw, double time_limit, int64_t work_limit) {
   const Mesh mesh = *Mesh::Parse(mesh_text);
-  const Outcome ilp = Plan(module, mesh, hw, limit, SearchKind::kIlp, time_limit, work_limit);
+  const Outcome ilp = Plan(module, mesh, hw, limit, SearchKind::kIlp, time_limit, 0);
   const Outcome mcts = Plan(module, mesh, hw, limit, SearchKind::kMcts, time_limit, work_limit);
   const std::string lim = limit ? FormatBytes(*limit) : "HBM";
   std::string ratio = "-", winner = "-";
@@ -122,8 +150,8 @@ void Row(const ZooModel& model, const spmdc::Module& module, const char* mesh_te
       winner = "tie";
     }
   }
-  std::printf("%-12s %-17s %-10s %16s %16s %7s %9.2f %9.2f %6lld  %-11s", model.name.c_str(), mesh_text, lim.c_str(),
-              Cell(ilp).c_str(), Cell(mcts).c_str(), ratio.c_str(), ilp.cpu, mcts.cpu,
+  std::printf("%-12s %-17s %-10s %20s %20s %7s %9.2f %9.2f %6lld  %-11s", model.name.c_str(), mesh_text, lim.c_str(),
+              Cell(module, mesh, ilp).c_str(), Cell(module, mesh, mcts).c_str(), ratio.c_str(), ilp.cpu, mcts.cpu,
               mcts.result ? static_cast<long long>(mcts.result->tactic_stats->states) : 0LL, winner.c_str());
   if (mcts.result) {
     std::string t;
@@ -147,7 +175,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--time-limit") && i + 1 < argc) {
       time_limit = std::atof(argv[++i]);
-    } else if (!std::strcmp(argv[i], "--work-limit") && i + 1 < argc) {
+    } else if (!std::strcmp(argv[i], "--mcts-work-limit") && i + 1 < argc) {
       work_limit = std::atoll(argv[++i]);
     } else if (!std::strcmp(argv[i], "--models") && i + 1 < argc) {
       only_models = absl::StrSplit(argv[++i], ',');
@@ -157,7 +185,7 @@ int main(int argc, char** argv) {
       half = false;
     } else {
       std::fprintf(stderr, "usage: search_compare_bench [--models a,b] [--meshes M1;M2] [--time-limit S] "
-                           "[--work-limit W] [--no-half]\n");
+                           "[--mcts-work-limit W] [--no-half]\n");
       return 2;
     }
   }
@@ -180,10 +208,10 @@ int main(int argc, char** argv) {
   example("unet", "unet");
   example("dlrm", "dlrm");
   std::printf("search_compare_bench: hardware %s; each search's plan priced by the full cost model (step time; '(over)': "
-              "over the limit);\nCPU s = planning (space, search, pricing its candidates); states = tactic sets "
-              "the mcts propagated\n",
+              "over the limit;\n'*k': k outputs come out split unlike every same-shaped parameter goes in); CPU s = "
+              "planning (space, search,\npricing its candidates); states = tactic sets the mcts propagated\n",
               hw->name.c_str());
-  std::printf("%-12s %-17s %-10s %16s %16s %7s %9s %9s %6s  %-11s  %s\n", "model", "mesh", "limit", "ilp", "mcts",
+  std::printf("%-12s %-17s %-10s %20s %20s %7s %9s %9s %6s  %-11s  %s\n", "model", "mesh", "limit", "ilp", "mcts",
               "mcts/ilp", "ilp CPU s", "mcts CPU", "states", "winner", "mcts tactics");
   for (const ZooModel& model : models) {
     if (!only_models.empty() && std::find(only_models.begin(), only_models.end(), model.name) == only_models.end())

@@ -242,7 +242,7 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
     where it divides, and lets spmdc's propagation infer the remaining arguments and every
     result. strategy="auto" (the default): spmdc's cost-model search (Module.auto; the
     user's annotations are its constraints, ``batch_argnums`` is not used); ``auto_options``
-    go to Module.auto (hardware, memory_limit, time_limit, work_limit). Where the search
+    go to Module.auto (hardware, memory_limit, time_limit, work_limit, search). Where the search
     cannot take the module (UnsupportedError other than "no plan fits") plan() warns and
     plans by propagation; ``Plan.strategy`` says which strategy chose."""
     if auto_options and strategy != "auto":
