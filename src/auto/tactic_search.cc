@@ -73,7 +73,8 @@ struct Evaluation {
   double seconds = 0;
   int64_t peak = 0;
   uint64_t fingerprint = 0;      // of the strategies read (states reading alike price alike)
-  std::vector<AxisMasks> group_masks;  // per group, its first parameter's propagated split
+  // Per group, the axes propagation put on each dim of all its parameters (empty: unknown).
+  std::vector<AxisMasks> group_masks;
 };
 
 struct TreeNode {
@@ -448,14 +449,22 @@ class TacticSearch {
     ev.seconds = space_.SecondsOf(choice);
     ev.peak = space_.PeakBytesOf(choice);
     ev.fingerprint = fp;
-    // What propagation gave each group (its first parameter), for pruning the state's children.
+    // The splits propagation gave every parameter of each group, for pruning the state's children.
     absl::flat_hash_map<std::string, const Instruction*> param;
     for (const Instruction* p : m->entry()->parameters()) param[p->name()] = p;
     for (const Group& g : groups_) {
-      const Instruction* p = param[g.params[0]->name()];
-      std::optional<AxisMasks> masks;
-      if (p->has_sharding()) masks = MasksFromSharding(mesh_, *p->sharding(), p->shape().rank());
-      ev.group_masks.push_back(masks ? *masks : AxisMasks{});
+      AxisMasks common(g.dims.size(), ~0u);
+      for (const Instruction* member : g.params) {
+        const Instruction* p = param[member->name()];
+        std::optional<AxisMasks> masks;
+        if (p->has_sharding()) masks = MasksFromSharding(mesh_, *p->sharding(), p->shape().rank());
+        if (!masks) {
+          common.clear();
+          break;
+        }
+        for (size_t d = 0; d < common.size(); ++d) common[d] &= (*masks)[d];
+      }
+      ev.group_masks.push_back(std::move(common));
     }
     best_cost_ = std::min(best_cost_, SoftCost(ev));
     return &cache_.emplace(state, std::move(ev)).first->second;
