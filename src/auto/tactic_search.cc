@@ -11,6 +11,7 @@
 #include <set>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/control_flow.h"
 #include "fmt/format.h"
 #include "propagation/dot_dims.h"
 #include "propagation/propagation.h"
@@ -93,20 +94,21 @@ class TacticSearch {
       : options_(options), mesh_(options.mesh), space_(space), memory_limit_(memory_limit), rng_(kSeed) {
     base_ = module.Clone();
     base_->set_num_partitions(mesh_.num_devices());
-    // Without annotations, as the strategy space reads the module then. A Sharding custom call
-    // needs one: unknown, which propagation refines as it would an unannotated value.
+    // Without annotations, as the strategy space reads the module then: manual regions keep
+    // theirs, and a Sharding constraint outside them (which needs one) becomes unknown, which
+    // propagation refines as it would an unannotated value.
     if (!options.keep_annotations) {
+      DropAnnotations(*base_);
       for (Computation* c : base_->computations()) {
         for (Instruction* i : c->instructions()) {
-          if (i->IsCustomCall("Sharding")) {
+          const bool enters_region = std::any_of(i->users().begin(), i->users().end(), [](const Instruction* u) {
+            return u->IsCustomCall("SPMDFullToShardShape");
+          });
+          if (i->IsCustomCall("Sharding") && !HasManualSharding(*i) && !enters_region)
             i->set_sharding(std::make_shared<const Sharding>(Sharding::Unknown()));
-          } else {
-            i->clear_sharding();
-          }
         }
       }
     }
-    for (int j = 0; j < static_cast<int>(space_.nodes.size()); ++j) node_of_[space_.nodes[j].instr->name()] = j;
     by_output_.resize(space_.nodes.size());
     for (size_t j = 0; j < space_.nodes.size(); ++j)
       for (size_t t = 0; t < space_.nodes[j].strategies.size(); ++t)
@@ -151,7 +153,7 @@ class TacticSearch {
         if (!priced_.insert(entry->second.fingerprint).second) continue;
         ++priced;
         ++stats.priced;
-        ASSIGN_OR_RETURN(std::unique_ptr<Module> m, Propagated(entry->first));
+        ASSIGN_OR_RETURN(std::unique_ptr<Module> m, Annotated(entry->first));
         StatusOr<PricedPlan> p = PricePlan(std::move(m), mesh_, *options_.hardware, memory_limit_);
         if (!p.ok()) {  // a plan the partitioner cannot take is no candidate
           if (!first_error) first_error = p.status();
@@ -192,7 +194,7 @@ class TacticSearch {
     }
     if (simple != best_state) {
       ++stats.priced;
-      ASSIGN_OR_RETURN(std::unique_ptr<Module> m, Propagated(simple));
+      ASSIGN_OR_RETURN(std::unique_ptr<Module> m, Annotated(simple));
       StatusOr<PricedPlan> p = PricePlan(std::move(m), mesh_, *options_.hardware, memory_limit_);
       if (p.ok() && (p->fits || !best->fits) &&
           (p->fits ? p->step_seconds <= best->step_seconds : p->peak_bytes <= best->peak_bytes)) {
@@ -344,44 +346,74 @@ class TacticSearch {
     return out;
   }
 
-  // The module with the state's tactics on their parameters, after propagation (which may fill
-  // in the parameters no tactic or annotation decides, and the outputs unless the root is
+  // The module with the state's tactics on their parameters, ready for propagation (allowed to
+  // fill in the parameters no tactic or annotation decides, and the outputs unless the root is
   // annotated).
-  StatusOr<std::unique_ptr<Module>> Propagated(const std::vector<int>& state) const {
-    std::unique_ptr<Module> m = base_->Clone();
+  struct Prepared {
+    std::unique_ptr<Module> module;
+    PropagationOptions options;
+  };
+  Prepared Prepare(const std::vector<int>& state) const {
+    Prepared p{base_->Clone(), {}};
+    Module& m = *p.module;
     const std::vector<AxisMasks> masks = MasksOf(state);
     absl::flat_hash_map<std::string, const AxisMasks*> split;
     for (size_t g = 0; g < groups_.size(); ++g) {
       uint32_t used = 0;
       for (uint32_t x : masks[g]) used |= x;
       if (used)
-        for (const Instruction* p : groups_[g].params) split[p->name()] = &masks[g];
+        for (const Instruction* param : groups_[g].params) split[param->name()] = &masks[g];
     }
-    PropagationOptions po;
     std::vector<bool> to_parameters;
-    for (Instruction* p : m->entry()->parameters()) {
-      auto it = split.find(p->name());
-      if (it != split.end()) p->set_sharding(std::make_shared<const Sharding>(ShardingFromMasks(mesh_, *it->second)));
-      to_parameters.push_back(!p->has_sharding());
+    for (Instruction* param : m.entry()->parameters()) {
+      auto it = split.find(param->name());
+      if (it != split.end())
+        param->set_sharding(std::make_shared<const Sharding>(ShardingFromMasks(mesh_, *it->second)));
+      to_parameters.push_back(!param->has_sharding());
     }
-    po.allow_to_parameters = std::move(to_parameters);
+    p.options.allow_to_parameters = std::move(to_parameters);
     // A group's outputs come out split as its parameters: a Sharding constraint (JAX's
     // with_sharding_constraint) on each, which propagation also carries back into the update.
-    Instruction* root = m->entry()->root();
-    po.allow_to_output = std::vector<bool>{!root->has_sharding()};
+    Instruction* root = m.entry()->root();
+    p.options.allow_to_output = std::vector<bool>{!root->has_sharding()};
     for (size_t g = 0; g < groups_.size(); ++g) {
       if (!split.contains(groups_[g].params[0]->name())) continue;
       for (int64_t k : groups_[g].outputs) {
         Instruction* value = root->operand(k);
-        Instruction* c = m->entry()->AddInstruction(Opcode::kCustomCall, value->shape(),
-                                                    m->UniqueName(value->name() + ".tactic"), {value});
+        Instruction* c = m.entry()->AddInstruction(Opcode::kCustomCall, value->shape(),
+                                                   m.UniqueName(value->name() + ".tactic"), {value});
         c->attrs().Set(AttrId::kCustomCallTarget, std::string("Sharding"));
         c->set_sharding(std::make_shared<const Sharding>(ShardingFromMasks(mesh_, masks[g])));
         root->ReplaceOperandWith(k, c);
       }
     }
-    RETURN_IF_ERROR(PropagateShardings(*m, po).status());
-    return m;
+    return p;
+  }
+
+  // The state's module after propagation (which turns Sharding constraints into copies).
+  StatusOr<std::unique_ptr<Module>> Propagated(const std::vector<int>& state) const {
+    Prepared p = Prepare(state);
+    RETURN_IF_ERROR(PropagateShardings(*p.module, p.options).status());
+    return std::move(p.module);
+  }
+
+  // The state's plan as written: the prepared module with every sharding propagation gives
+  // (constraints and manual-region boundaries stay custom calls, as `verify --propagate` reads
+  // them).
+  StatusOr<std::unique_ptr<Module>> Annotated(const std::vector<int>& state) const {
+    Prepared p = Prepare(state);
+    std::unique_ptr<Module> propagated = p.module->Clone();
+    RETURN_IF_ERROR(PropagateShardings(*propagated, p.options).status());
+    absl::flat_hash_map<std::string, const Instruction*> by_name;
+    for (const Computation* c : propagated->computations())
+      for (const Instruction* i : c->instructions()) by_name[i->name()] = i;
+    for (Computation* c : p.module->computations()) {
+      for (Instruction* i : c->instructions()) {
+        auto it = by_name.find(i->name());
+        if (it != by_name.end() && it->second->has_sharding()) i->set_sharding(it->second->sharding_ptr());
+      }
+    }
+    return std::move(p.module);
   }
 
   // Evaluates `state` once (cached): propagation, then each space node's propagated split read
@@ -393,69 +425,79 @@ class TacticSearch {
     if (it != cache_.end()) return &it->second;
     ++states_;
     ASSIGN_OR_RETURN(std::unique_ptr<Module> m, Propagated(state));
-    std::vector<const Instruction*> at(space_.nodes.size(), nullptr);
-    for (const Instruction* i : m->entry()->instructions()) {
-      auto n = node_of_.find(i->name());
-      if (n != node_of_.end()) at[n->second] = i;
-    }
-    Evaluation ev;
-    std::vector<int64_t> choice(space_.nodes.size(), 0);
-    uint64_t fp = 1469598103934665603ull;
+    absl::flat_hash_map<std::string, const Instruction*> by_name;
+    for (const Computation* c : m->computations())
+      for (const Instruction* i : c->instructions()) by_name[i->name()] = i;
+    // Per node, the split propagation gave its value (nullopt: none a strategy can have).
+    std::vector<std::optional<AxisMasks>> want(space_.nodes.size());
     for (size_t j = 0; j < space_.nodes.size(); ++j) {
       const StrategyNode& node = space_.nodes[j];
-      const int64_t rank = node.instr->shape().rank();
-      std::optional<AxisMasks> want = AxisMasks(static_cast<size_t>(rank), 0);
-      if (at[j] && at[j]->has_sharding()) want = MasksFromSharding(mesh_, *at[j]->sharding(), rank);
-      const size_t T = node.strategies.size();
-      auto cost = [&](size_t t) {
-        const Strategy& st = node.strategies[t];
-        double c = st.compute_seconds + st.communication_seconds;
-        for (int e : in_edges_[j]) {
-          const StrategyEdge& edge = space_.edges[e];
-          c += edge.seconds[choice[edge.producer] * T + t];
-        }
-        return c;
-      };
-      // The strategies with that output; else those nearest to it.
-      int64_t pick = -1;
-      double pick_cost = 0;
-      auto consider = [&](size_t t) {
-        const double c = cost(t);
-        if (pick < 0 || c < pick_cost) {
-          pick = static_cast<int64_t>(t);
-          pick_cost = c;
-        }
-      };
-      auto exact = want ? by_output_[j].find(*want) : by_output_[j].end();
-      if (exact != by_output_[j].end()) {
-        for (int t : exact->second) consider(t);
-      } else {
-        int nearest = std::numeric_limits<int>::max();
-        for (size_t t = 0; t < T; ++t) {
-          int bits = 0;
-          if (want)
-            for (size_t d = 0; d < want->size(); ++d)
-              bits += std::popcount(node.strategies[t].output[d] ^ (*want)[d]);
-          if (bits < nearest) {
-            nearest = bits;
-            pick = -1;
-          }
-          if (bits == nearest) consider(t);
-        }
+      if (node.manual || node.strategies.empty()) continue;
+      const int64_t rank = static_cast<int64_t>(node.strategies[0].output.size());
+      auto it = by_name.find(node.instr->name());
+      const Sharding* s = it != by_name.end() && it->second->has_sharding() ? it->second->sharding() : nullptr;
+      // A leaf node reads its element of the tuple's sharding; a tuple-valued op whose leaves
+      // share one split, the first.
+      if (s && s->IsTuple()) {
+        const size_t leaf = node.leaf >= 0 ? static_cast<size_t>(node.leaf) : 0;
+        s = leaf < s->tuple_elements().size() ? &s->tuple_elements()[leaf] : nullptr;
       }
-      choice[j] = pick;
-      fp = (fp ^ static_cast<uint64_t>(pick)) * 1099511628211ull;
+      want[j] = s ? MasksFromSharding(mesh_, *s, rank) : AxisMasks(static_cast<size_t>(rank), 0);
     }
+    // Each node's strategy: one with that output (the cheapest given its producers' choices:
+    // a dot's contracting splits), else one nearest to it (an uneven split, a maximal sharding).
+    // Twice: a loop's state reads its body's values, which come later in the node order.
+    std::vector<int64_t> choice(space_.nodes.size(), 0);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t j = 0; j < space_.nodes.size(); ++j) {
+        const StrategyNode& node = space_.nodes[j];
+        if (node.manual || node.strategies.size() < 2) continue;
+        const size_t T = node.strategies.size();
+        int64_t pick = -1;
+        double pick_cost = 0;
+        auto consider = [&](size_t t) {
+          const Strategy& st = node.strategies[t];
+          double c = st.compute_seconds + st.communication_seconds;
+          for (int e : in_edges_[j]) {
+            const StrategyEdge& edge = space_.edges[e];
+            c += edge.seconds[choice[edge.producer] * T + t];
+          }
+          if (pick < 0 || c < pick_cost) {
+            pick = static_cast<int64_t>(t);
+            pick_cost = c;
+          }
+        };
+        auto exact = want[j] ? by_output_[j].find(*want[j]) : by_output_[j].end();
+        if (exact != by_output_[j].end()) {
+          for (int t : exact->second) consider(t);
+        } else {
+          int nearest = std::numeric_limits<int>::max();
+          for (size_t t = 0; t < T; ++t) {
+            int bits = 0;
+            if (want[j])
+              for (size_t d = 0; d < want[j]->size(); ++d)
+                bits += std::popcount(node.strategies[t].output[d] ^ (*want[j])[d]);
+            if (bits < nearest) {
+              nearest = bits;
+              pick = -1;
+            }
+            if (bits == nearest) consider(t);
+          }
+        }
+        choice[j] = pick;
+      }
+    }
+    uint64_t fp = 1469598103934665603ull;
+    for (int64_t c : choice) fp = (fp ^ static_cast<uint64_t>(c)) * 1099511628211ull;
+    Evaluation ev;
     ev.seconds = space_.SecondsOf(choice);
     ev.peak = space_.PeakBytesOf(choice);
     ev.fingerprint = fp;
     // The splits propagation gave every parameter of each group, for pruning the state's children.
-    absl::flat_hash_map<std::string, const Instruction*> param;
-    for (const Instruction* p : m->entry()->parameters()) param[p->name()] = p;
     for (const Group& g : groups_) {
       AxisMasks common(g.dims.size(), ~0u);
       for (const Instruction* member : g.params) {
-        const Instruction* p = param[member->name()];
+        const Instruction* p = by_name.at(member->name());
         std::optional<AxisMasks> masks;
         if (p->has_sharding()) masks = MasksFromSharding(mesh_, *p->sharding(), p->shape().rank());
         if (!masks) {
@@ -625,7 +667,6 @@ class TacticSearch {
   const int64_t memory_limit_;
   std::mt19937_64 rng_;
   std::unique_ptr<Module> base_;
-  absl::flat_hash_map<std::string, int> node_of_;
   std::vector<std::vector<int>> in_edges_;                 // per space node, its edges' indices
   std::vector<std::map<AxisMasks, std::vector<int>>> by_output_;  // per space node: output -> strategies
   std::vector<Group> groups_;
