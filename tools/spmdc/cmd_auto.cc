@@ -1,7 +1,8 @@
 // spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S]
 // [--search ilp|mcts] [--ignore-annotations] [-o OUT] [--specs SPECS.json]: chooses a sharding
-// for every instruction (src/auto/plan.h; --search mcts: src/auto/tactic_search.h), writes the annotated module, the entry parameters' and outputs' JAX-style
-// PartitionSpecs, and prints the chosen plan beside the standard ones on stderr.
+// for every instruction (src/auto/plan.h; --search mcts: src/auto/tactic_search.h), writes the
+// annotated module, the entry parameters' and outputs' JAX-style PartitionSpecs, and prints the
+// chosen plan beside the standard ones on stderr.
 // With --pipeline auto|S [--microbatches M] [--schedule 1f1b|gpipe] [--plan PLAN.json] [--verify]:
 // Alpa's stage search over the mesh's devices (src/auto/stage_search.h); prints the stages, their
 // submeshes and intra-op plans beside the uniform pipelines, writes the pipelined program of the
