@@ -5,9 +5,13 @@
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/control_flow.h"
+#include "auto/tactic_search.h"
 #include "fmt/format.h"
+#include "hlo/shardy_import.h"
 #include "partitioner/partitioner.h"
 #include "passes/passes.h"
+#include "propagation/dot_dims.h"
 #include "propagation/propagation.h"
 
 namespace spmdc::autoshard {
@@ -72,6 +76,60 @@ int64_t DevicesOf(const Mesh& mesh, uint32_t mask) {
   return n;
 }
 
+// The experts dim of each weight that has one (plan.h): a dim some dot batches over when it
+// reads the weight (directly or through a convert), then every weight of an expert weight's shape
+// (its optimizer state) with the same dim. Empty when the module has no experts.
+std::vector<std::pair<const Instruction*, int64_t>> ExpertDims(const Roles& roles) {
+  std::vector<std::pair<const Instruction*, int64_t>> found;
+  for (const Instruction* w : roles.weights) {
+    std::optional<int64_t> dim;
+    std::vector<const Instruction*> readers = {w};
+    for (size_t k = 0; k < readers.size() && !dim; ++k) {
+      for (const Instruction* u : readers[k]->users()) {
+        if (u->opcode() == Opcode::kConvert) readers.push_back(u);
+        if (u->opcode() != Opcode::kDot || dim) continue;
+        for (int64_t side = 0; side < 2 && !dim; ++side) {
+          if (u->operand(side) != readers[k]) continue;
+          for (const DotDim& b : DotDimsOfDot(*u).batch)
+            if ((side == 0 ? b.lhs : b.rhs) >= 0) dim = side == 0 ? b.lhs : b.rhs;
+        }
+      }
+    }
+    if (dim) found.emplace_back(w, *dim);
+  }
+  const size_t experts = found.size();
+  for (const Instruction* w : roles.weights) {
+    if (std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.first == w; })) continue;
+    for (size_t k = 0; k < experts; ++k)
+      if (found[k].first->shape() == w->shape()) {
+        found.emplace_back(w, found[k].second);
+        break;
+      }
+  }
+  return found;
+}
+
+// The axis a plan's weight update is sharded over: among the axes its inputs' batch (dim 0) is
+// split over, the one named `data`, else the largest (the first on ties); none when the batch is
+// not split.
+std::optional<std::string> DataAxisOf(const Mesh& mesh, const Roles& roles, const PricedPlan& plan) {
+  uint32_t batch = 0;
+  for (const Instruction* p : roles.inputs) {
+    const int64_t k = p->parameter_number();
+    if (k < 0 || k >= static_cast<int64_t>(plan.parameter_shardings.size())) continue;
+    if (std::optional<AxisMasks> m = MasksFromSharding(mesh, plan.parameter_shardings[k], p->shape().rank()))
+      batch |= (*m)[0];
+  }
+  int best = -1;
+  for (int a = 0; a < mesh.num_axes(); ++a) {
+    if (!(batch & (1u << a))) continue;
+    if (mesh.axes()[a].name == "data") return mesh.axes()[a].name;
+    if (best < 0 || mesh.axes()[a].size > mesh.axes()[best].size) best = a;
+  }
+  if (best < 0) return std::nullopt;
+  return mesh.axes()[best].name;
+}
+
 // `module` with the given parameter splits (others cleared unless kept) for propagation to fill.
 std::unique_ptr<Module> AnnotateParameters(const Module& module, const Mesh& mesh,
                                            const std::vector<std::pair<const Instruction*, AxisMasks>>& splits) {
@@ -110,13 +168,27 @@ Status PrepareForPlanning(Module& module) {
     RETURN_IF_ERROR(RunTupleSimplifier(module).status());
     RETURN_IF_ERROR(RunDce(module).status());
   }
-  return absl::OkStatus();
+  return RunFlattenControlFlow(module).status();
+}
+
+void DropAnnotations(Module& module) {
+  for (Computation* c : module.computations())
+    for (Instruction* i : c->instructions()) {
+      if (i->IsCustomCall("Sharding") || i->IsCustomCall("SPMDFullToShardShape") ||
+          i->IsCustomCall("SPMDShardToFullShape") || HasManualSharding(*i))
+        continue;
+      const bool enters_region = std::any_of(i->users().begin(), i->users().end(), [](const Instruction* u) {
+        return u->IsCustomCall("SPMDFullToShardShape");
+      });
+      if (!enters_region) i->clear_sharding();
+    }
 }
 
 Status ChosenPlanFits(const AutoResult& result) {
   if (result.Chosen().fits) return absl::OkStatus();
   int64_t smallest = result.search.peak_bytes;
-  for (const PricedPlan& p : result.standard) smallest = std::min(smallest, p.peak_bytes);
+  for (const auto* plans : {&result.standard, &result.update_sharded})
+    for (const PricedPlan& p : *plans) smallest = std::min(smallest, p.peak_bytes);
   return absl::ResourceExhaustedError(NoPlanFits(result.memory_limit, smallest));
 }
 
@@ -132,65 +204,69 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
                                            const std::vector<int64_t>& choice) {
   std::unique_ptr<Module> m = module.Clone();
   m->set_num_partitions(space.mesh.num_devices());
-  absl::flat_hash_map<std::string, int> node_of;
-  for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i) node_of[space.nodes[i].instr->name()] = i;
-  for (Instruction* instr : m->entry()->instructions()) {
-    auto it = node_of.find(instr->name());
-    if (it == node_of.end()) continue;
-    instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(it->second, choice[it->second])));
+  // Instruction names are unique in a module, so they map the space's instructions to the clone's.
+  absl::flat_hash_map<std::string, Instruction*> clone_of;
+  for (Computation* c : m->computations())
+    for (Instruction* instr : c->instructions()) clone_of[instr->name()] = instr;
+  // Every planned value, loop bodies and branches included: an array its node's sharding, a
+  // tuple the tuple of its leaves' (a leaf no node decides keeps what it had, else replicated).
+  for (const SpaceValue& v : space.values) {
+    Instruction* instr = clone_of[v.instr->name()];
+    if (!instr->shape().IsTuple()) {
+      if (v.leaf_nodes[0] >= 0)
+        instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(v.leaf_nodes[0], choice[v.leaf_nodes[0]])));
+      continue;
+    }
+    const std::shared_ptr<const Sharding> before = instr->sharding_ptr();
+    std::vector<Sharding> leaves;
+    for (size_t l = 0; l < v.leaf_nodes.size(); ++l) {
+      const int node = v.leaf_nodes[l];
+      if (node >= 0) {
+        leaves.push_back(space.OutputSharding(node, choice[node]));
+      } else if (before && before->IsTuple() && l < before->tuple_elements().size()) {
+        leaves.push_back(before->tuple_elements()[l]);
+      } else {
+        leaves.push_back(Sharding::Replicate());
+      }
+    }
+    if (leaves.empty()) leaves.push_back(Sharding::Replicate());
+    instr->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
   }
-  // A dot or reduce whose operands come in another split than its strategy needs: the partitioner
-  // would pick its own plan for the operands as they are (by its rough resharding estimate), not
-  // the one the search priced. A Sharding constraint on the operand (JAX's
-  // with_sharding_constraint) makes it reshard first, as the edge cost says.
-  absl::flat_hash_map<const Instruction*, Instruction*> clone_of;
-  for (Instruction* instr : m->entry()->instructions()) {
-    auto it = node_of.find(instr->name());
-    if (it != node_of.end()) clone_of[space.nodes[it->second].instr] = instr;
-  }
+  // A dot, convolution, reduce or topk whose operands come in another split than its strategy
+  // needs: the partitioner would pick its own plan for the operands as they are (by its rough
+  // resharding estimate), not the one the search priced. A Sharding constraint on the operand
+  // (JAX's with_sharding_constraint), in the consumer's computation, makes it reshard first, as
+  // the edge cost says.
   std::map<std::pair<std::string, std::string>, Instruction*> constraints;
   for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
     const StrategyNode& consumer = space.nodes[j];
     const Opcode op = consumer.instr->opcode();
-    if (op != Opcode::kDot && op != Opcode::kReduce) continue;
+    if (consumer.manual || (op != Opcode::kDot && op != Opcode::kConvolution && op != Opcode::kReduce &&
+                            op != Opcode::kTopK && !consumer.instr->IsCustomCall("TopK")))
+      continue;
     const Strategy& st = consumer.strategies[choice[j]];
     for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
-      auto pit = node_of.find(consumer.instr->operand(k)->name());
-      if (pit == node_of.end() || k >= static_cast<int64_t>(st.operands.size())) continue;
-      const StrategyNode& producer = space.nodes[pit->second];
-      if (producer.strategies[choice[pit->second]].output == st.operands[k]) continue;
-      Instruction* from = clone_of[producer.instr];
+      const int p = k < static_cast<int64_t>(consumer.operand_nodes.size()) ? consumer.operand_nodes[k] : -1;
+      if (p < 0 || k >= static_cast<int64_t>(st.operands.size())) continue;
+      if (space.nodes[p].strategies[choice[p]].output == st.operands[k]) continue;
+      Instruction* from = clone_of[consumer.instr->operand(k)->name()];
       const Sharding want = ShardingFromMasks(space.mesh, st.operands[k]);
       auto [cit, fresh] = constraints.try_emplace({from->name(), want.ToString(false)}, nullptr);
       if (fresh) {
-        Instruction* c = m->entry()->AddInstruction(Opcode::kCustomCall, from->shape(),
-                                                    m->UniqueName(from->name() + ".auto_reshard"), {from});
+        Instruction* c = from->parent()->AddInstruction(Opcode::kCustomCall, from->shape(),
+                                                        m->UniqueName(from->name() + ".auto_reshard"), {from});
         c->attrs().Set(AttrId::kCustomCallTarget, std::string("Sharding"));
         c->set_sharding(std::make_shared<const Sharding>(want));
         cit->second = c;
       }
-      clone_of[consumer.instr]->ReplaceOperandWith(k, cit->second);
+      clone_of[consumer.instr->name()]->ReplaceOperandWith(k, cit->second);
     }
-  }
-  // Outputs the plan chose: the root tuple says so (unless it carries the user's sharding).
-  Instruction* root = m->entry()->root();
-  if (root->opcode() == Opcode::kTuple && !root->has_sharding()) {
-    std::vector<Sharding> leaves;
-    bool all = true;
-    for (const Instruction* op : root->operands()) {
-      if (!op->shape().IsArray() || !op->has_sharding()) {
-        all = false;
-        break;
-      }
-      leaves.push_back(*op->sharding());
-    }
-    if (all) root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
   }
   return m;
 }
 
 StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
-                               int64_t memory_limit) {
+                               int64_t memory_limit, const WeightUpdateOptions* weight_update) {
   PricedPlan plan;
   std::unique_ptr<Module> work = annotated->Clone();
   // Outputs without a sharding take the one propagation gives them (out_shardings left to the
@@ -198,6 +274,17 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   PropagationOptions po;
   if (!work->entry()->root()->has_sharding()) po.allow_to_output = std::vector<bool>{true};
   RETURN_IF_ERROR(PropagateShardings(*work, po).status());
+  if (weight_update) {
+    ASSIGN_OR_RETURN(WeightUpdateResult updated, ShardWeightUpdate(*work, *weight_update));
+    if (updated.updates.empty())
+      return absl::FailedPreconditionError(fmt::format("weight-update sharding over {} shards no update{}",
+                                                       weight_update->axis,
+                                                       updated.skipped.empty() ? "" : ": " + updated.skipped[0]));
+    plan.weight_update = updated.Summary(*weight_update);
+    // The rewritten module is the plan: every instruction annotated, so that compile and verify
+    // (propagation keeps what is annotated) make this same program without the flag.
+    annotated = work->Clone();
+  }
   Instruction* root = annotated->entry()->root();
   if (!root->has_sharding() && work->entry()->root()->has_sharding())
     root->set_sharding(work->entry()->root()->sharding_ptr());
@@ -215,32 +302,28 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   plan.warnings = result.stats.warnings;
   plan.result_sharding = result.result_sharding;
   plan.parameter_shardings = result.parameter_shardings;
+  // A module read from Shardy carries `xla.sdy.sharding` attributes: made to say what the plan's
+  // shardings say (as `propagate` prints them), else the written module would contradict itself.
+  ExportShardyAttributes(*annotated);
   plan.annotated = std::move(annotated);
   return plan;
 }
 
-StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) {
-  if (!options.hardware) return InvalidArgument("PlanAuto: no hardware profile");
-  const HardwareProfile& hw = *options.hardware;
-  const Mesh& mesh = options.mesh;
-  AutoResult out;
-  out.memory_limit = options.memory_limit ? *options.memory_limit : static_cast<int64_t>(hw.hbm_bytes);
-  StrategySpaceOptions so(mesh);
-  so.hardware = &hw;
-  so.keep_annotations = options.keep_annotations;
-  so.memory_limit = out.memory_limit;
-  ASSIGN_OR_RETURN(out.space, BuildStrategySpace(module, so));
-  const StrategySpace& space = *out.space;
-  const int64_t smallest = space.SmallestPeakBytes();
-  if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+namespace {
 
-  // The search. The strategy space counts each value's bytes over its live interval; the full
-  // model also counts what the partitioner's collectives and temporaries hold, so a plan the space
-  // says fits may not. Then the space's limit is tightened by the excess and the search repeated
+// The ILP search (1. in plan.h): fills out.search and the search's figures; `problem` is left
+// with the space limit of the last round.
+Status SearchStrategySpace(const Module& module, const PlanOptions& options, Problem& problem, AutoResult& out) {
+  const StrategySpace& space = *out.space;
+  const Mesh& mesh = options.mesh;
+  const HardwareProfile& hw = *options.hardware;
+  const int64_t smallest = space.SmallestPeakBytes();
+  // The strategy space counts each value's bytes over its live interval; the full model also
+  // counts what the partitioner's collectives and temporaries hold, so a plan the space says fits
+  // may not. Then the space's limit is tightened by the excess and the search repeated
   // (a few rounds); the fastest plan that fits is kept (else the one with the smallest peak). The
   // bound and gap are those of the first round: the space at the user's limit.
   const auto start = std::chrono::steady_clock::now();
-  Problem problem = space.ToProblem();
   int64_t space_limit = out.memory_limit;
   bool have = false;
   int chosen_round = 0;
@@ -293,6 +376,33 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   }
   out.search.name = "auto";
   out.search.description = "the strategy search's plan";
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) {
+  if (!options.hardware) return InvalidArgument("PlanAuto: no hardware profile");
+  const HardwareProfile& hw = *options.hardware;
+  const Mesh& mesh = options.mesh;
+  AutoResult out;
+  out.memory_limit = options.memory_limit ? *options.memory_limit : static_cast<int64_t>(hw.hbm_bytes);
+  StrategySpaceOptions so(mesh);
+  so.hardware = &hw;
+  so.keep_annotations = options.keep_annotations;
+  so.memory_limit = out.memory_limit;
+  ASSIGN_OR_RETURN(out.space, BuildStrategySpace(module, so));
+  const StrategySpace& space = *out.space;
+  const int64_t smallest = space.SmallestPeakBytes();
+  if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+
+  // The search.
+  Problem problem = space.ToProblem();
+  if (options.search == SearchKind::kMcts) {
+    RETURN_IF_ERROR(SearchTactics(module, options, out));
+  } else {
+    RETURN_IF_ERROR(SearchStrategySpace(module, options, problem, out));
+  }
 
   // The standard plans.
   if (options.standard_plans && mesh.num_devices() > 1) {
@@ -329,7 +439,16 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
     if (!roles.inputs.empty()) {
       auto dp = input_splits(all);
       std::erase_if(dp, [&](const auto& s) { return !unannotated(s.first); });
-      RETURN_IF_ERROR(add("data-parallel", "inputs' batch over every axis, weights replicated", dp));
+      // The weights a plan does not split, replicated as written (in_shardings, as a user gives
+      // them; weight-update sharding reads the weights' shardings).
+      auto replicate_rest = [&](std::vector<std::pair<const Instruction*, AxisMasks>> splits) {
+        for (const Instruction* w : roles.weights)
+          if (unannotated(w) &&
+              std::none_of(splits.begin(), splits.end(), [&](const auto& s) { return s.first == w; }))
+            splits.emplace_back(w, AxisMasks(w->shape().rank(), 0));
+        return splits;
+      };
+      RETURN_IF_ERROR(add("data-parallel", "inputs' batch over every axis, weights replicated", replicate_rest(dp)));
       if (!roles.weights.empty()) {
         auto fsdp = dp;
         for (const Instruction* w : roles.weights) {
@@ -350,6 +469,19 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
         }
         RETURN_IF_ERROR(add("fsdp", "data-parallel with every weight split over every axis (ZeRO-3)", fsdp));
       }
+      std::vector<std::pair<const Instruction*, int64_t>> experts = ExpertDims(roles);
+      std::erase_if(experts, [&](const auto& e) { return !unannotated(e.first); });
+      if (!experts.empty()) {
+        auto ep = dp;
+        for (const auto& [w, dim] : experts) {
+          AxisMasks m(w->shape().rank(), 0);
+          m[dim] = DividingAxes(mesh, w->shape().dim(dim), all);
+          ep.emplace_back(w, std::move(m));
+        }
+        RETURN_IF_ERROR(add("expert-parallel",
+                            "inputs' batch and the experts over every axis, other weights replicated (GShard)",
+                            replicate_rest(ep)));
+      }
     }
     if (!roles.weights.empty()) {
       // Tensor parallelism over the last axis; the batch over the others.
@@ -357,7 +489,8 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       const uint32_t model = 1u << last, batch = all & ~model;
       Problem restricted = problem;
       absl::flat_hash_map<const Instruction*, int> node_of;
-      for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i) node_of[space.nodes[i].instr] = i;
+      for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i)
+        if (space.nodes[i].leaf < 0) node_of[space.nodes[i].instr] = i;
       auto restrict_to = [&](const Instruction* p, auto&& allowed) {
         auto it = node_of.find(p);
         if (it == node_of.end()) return;
@@ -388,7 +521,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
         std::vector<std::pair<const Instruction*, AxisMasks>> splits;
         for (const Instruction* p : module.entry()->parameters()) {
           auto it = node_of.find(p);
-          if (it == node_of.end() || !unannotated(p)) continue;
+          if (it == node_of.end() || !unannotated(p) || !p->shape().IsArray()) continue;
           splits.emplace_back(p, space.nodes[it->second].strategies[tp->solution[it->second]].output);
         }
         const std::string axis = mesh.axes()[last].name;
@@ -413,6 +546,28 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       }
     }
   }
+  // Every plan so far with its weight update sharded (plan.h 3.), both modes, where it applies.
+  if (options.standard_plans && options.weight_update_sharding && mesh.num_devices() > 1) {
+    const Roles roles = RolesOf(module);
+    std::vector<const PricedPlan*> bases = {&out.search};
+    for (const PricedPlan& p : out.standard) bases.push_back(&p);
+    for (const PricedPlan* base : bases) {
+      const std::optional<std::string> axis = DataAxisOf(mesh, roles, *base);
+      if (!axis) continue;
+      for (const bool keep : {false, true}) {
+        WeightUpdateOptions wo;
+        wo.mesh = mesh;
+        wo.axis = *axis;
+        wo.keep_sharded = keep;
+        StatusOr<PricedPlan> p = PricePlan(base->annotated->Clone(), mesh, hw, out.memory_limit, &wo);
+        if (!p.ok()) continue;  // no update to shard (or a plan the partitioner cannot take)
+        p->name = base->name + (keep ? "+wus-keep" : "+wus");
+        p->description = fmt::format("{} with the weight update sharded over {}{}", base->name, *axis,
+                                     keep ? ", new weights kept sharded" : "");
+        out.update_sharded.push_back(std::move(*p));
+      }
+    }
+  }
   // The fastest plan that fits; the search's plan on ties.
   auto better = [](const PricedPlan& a, const PricedPlan& b) {
     if (a.fits != b.fits) return a.fits;
@@ -420,6 +575,8 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   };
   for (int i = 0; i < static_cast<int>(out.standard.size()); ++i)
     if (better(out.standard[i], out.Chosen())) out.chosen = i;
+  for (int i = 0; i < static_cast<int>(out.update_sharded.size()); ++i)
+    if (better(out.update_sharded[i], out.Chosen())) out.chosen_update = i;
   return out;
 }
 

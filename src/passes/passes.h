@@ -36,6 +36,12 @@ StatusOr<bool> RunAllReduceReassociate(Module& module);
 // instructions also apply (reduce's to_apply, while bodies) are left alone. Clones are named
 // NAME.clone (and .clone.N), their instructions get fresh names.
 StatusOr<bool> RunFlattenCalls(Module& module);
+// The same for control flow: a while condition or body, or a conditional branch, named in
+// several places (by several loops / conditionals, or twice by one conditional) is cloned for
+// each after the first (callees of clones too). `spmdc auto` plans one sharding per value, so each
+// loop and branch needs its own computation. A computation also applied otherwise (a call, a
+// reducer) is left alone.
+StatusOr<bool> RunFlattenControlFlow(Module& module);
 // What RunInlineCalls did to names: for an instruction of an inlined callee, the names of its
 // copies not named as it is; for a call whose value is not held under its name, that value's.
 using InlinedNames = std::map<std::string, std::vector<std::string>>;
@@ -67,5 +73,12 @@ std::vector<std::string> NamesAfterInlining(const Module& module, const InlinedN
 StatusOr<bool> RunSplitConstantExpressions(Module& module);
 // All-reduce reassociation, tuple simplification, CSE, DCE.
 StatusOr<bool> RunCleanup(Module& module);
+
+// A copy of `old` named `name`: opcode, shape, parameter number, location, sharding, literal and
+// attributes, without operands or control edges (the caller adds them). What inlining,
+// computation cloning and the pipeline's layer outlining copy instructions with.
+std::unique_ptr<Instruction> CopyWithoutEdges(const Instruction& old, std::string name);
+// The same under a fresh name of `module` (derived from `old`'s).
+std::unique_ptr<Instruction> CopyWithoutEdges(Module& module, const Instruction& old);
 
 }  // namespace spmdc
