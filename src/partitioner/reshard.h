@@ -101,7 +101,7 @@ inline bool IsPlainTilingOrReplicated(const Sharding& s) { return s.IsReplicated
 // is not tiled).
 inline int64_t TilesOnDim(const Sharding& s, int64_t d) { return s.IsTiled() ? s.NumTilesOnDim(d) : 1; }
 inline int64_t TileCoord(const Sharding& s, int64_t device, int64_t d) {
-  return s.IsTiled() ? s.TileIndexForDevice(device)[d] : 0;
+  return s.IsTiled() ? s.TileCoordForDevice(device, d) : 0;
 }
 
 // Devices grouped by the result tile they compute (`out(dev)`, with `tiles` tiles per result

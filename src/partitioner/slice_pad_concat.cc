@@ -192,7 +192,7 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   if (is_pad) {
     // Window positions outside the input [0, size) are padding.
     std::vector<int64_t> table(b_.num_devices());
-    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = lo[target.TileIndexForDevice(dev)[dim]];
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = lo[target.TileCoordForDevice(dev, dim)];
     Shape s32(DType::kS32, result->shape().dims());
     Instruction* index =
         b_.Binary(Opcode::kAdd, b_.Iota(s32, dim), b_.BroadcastScalar(b_.TableLookup(table), s32));
@@ -270,7 +270,7 @@ StatusOr<bool> ComputationPartitioner::WrappedConcat(const Instruction* instr, c
     return hs[next[tile]++ % hs.size()];
   };
   std::vector<int64_t> start(n);
-  for (int64_t dev = 0; dev < n; ++dev) start[dev] = first + target.TileIndexForDevice(dev)[dim] * ct;
+  for (int64_t dev = 0; dev < n; ++dev) start[dev] = first + target.TileCoordForDevice(dev, dim) * ct;
   int64_t pieces = ns * ((first + nt * ct + size - 1) / size + 1);
   Instruction* range = r_.FetchRange(v.hlo, dim, cs, pieces, holder, start, ct);
   Set(instr, PValue{range, target, instr->shape()});
@@ -317,7 +317,7 @@ StatusOr<bool> ComputationPartitioner::WindowedConcat(const Instruction* instr, 
     }
     // Result positions at or past this operand's start take it (later operands override).
     std::vector<int64_t> table(b_.num_devices());
-    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = target.TileIndexForDevice(dev)[dim] * co;
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = target.TileCoordForDevice(dev, dim) * co;
     Instruction* index = b_.Binary(Opcode::kAdd, iota, b_.BroadcastScalar(b_.TableLookup(table), s32));
     Instruction* here = b_.Compare(index, b_.BroadcastScalar(b_.ScalarS32(offset), s32), "GE");
     result = b_.Select(here, *w, result);
