@@ -23,9 +23,10 @@
 //    step count) go to the first layer that uses them. Values computed from constants alone are
 //    *free*: copied into every span that uses them.
 // 5. A layer's tie class is decided by its signature: every instruction's opcode, shape and
-//    attributes in schedule order, with operands named by position inside the layer or, outside
-//    it, by shape. Identical layers get one class; the first and last layers differ (no input
-//    gradient, the loss) and so are naturally untied.
+//    attributes in schedule order, with the free values that only it reads, operands named by
+//    position inside the layer or, outside it, by shape (free values by their text). Identical
+//    layers get one class; the first and last layers differ (no input gradient, the loss) and so
+//    are naturally untied.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +55,11 @@ struct LayerClustering {
   std::vector<int64_t> forward_bytes, backward_bytes;
   bool repeated = false;                     // found a repeated block (else one layer per segment)
   int period_segments = 0;                   // segments per repeated layer
+  // Per layer, for tying decisions (strategy_space.h): the indices (into `schedule`) of its
+  // instructions and of the free values that it alone reads (directly or through other free
+  // values: the constants and masks a layer builds for itself), in schedule order. The tie class
+  // signature covers them, so two layers of one class match here position by position.
+  std::vector<std::vector<int>> tie_members;
 };
 
 // Errors: InvalidArgument for an entry without instructions; Unimplemented when the forward pass

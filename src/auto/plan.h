@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,7 @@
 
 #include "auto/solver.h"
 #include "auto/strategy_space.h"
+#include "auto/tied_search.h"
 #include "cost/cost.h"
 #include "ir/module.h"
 #include "sharding/mesh.h"
@@ -53,6 +55,12 @@ struct PlanOptions {
   // Also run the exact MILP (CBC) on small models. The stage search (stage_search.h) turns it off:
   // it solves hundreds of small spans, where CBC's proof costs more than the search.
   bool use_milp = true;
+  // Tie the repeated layers (strategy_space.h: above `tie_min_entries`): on by default; off for
+  // checks against the untied search.
+  bool tie_layers = true;
+  int64_t tie_min_entries = kTieMinEntries;
+  // Called from the search as it goes (the tied search: after each step).
+  std::function<void(const SearchProgress&)> progress;
 };
 
 // A plan priced by the full cost model.
@@ -73,8 +81,20 @@ struct PricedPlan {
   std::vector<Sharding> parameter_shardings;
 };
 
+// CPU seconds of this process per phase of PlanAuto (the search runs on one thread; the MILP,
+// when it runs, is a child process on another core and is not counted).
+struct PlanTimes {
+  double space = 0;      // the strategy space (layer clustering and tying included)
+  double search = 0;     // every search round (presolve included)
+  double bound = 0;      // the lower bound of the untied problem (when tied)
+  double pricing = 0;    // partitioning and pricing the search's plans
+  double standard = 0;   // the standard plans (their search and pricing)
+  double Total() const { return space + search + bound + pricing + standard; }
+};
+
 struct AutoResult {
   std::optional<StrategySpace> space;
+  PlanTimes cpu;
   PresolveStats presolve;
   double search_seconds = 0;        // wall time of the search
   double model_cost_seconds = 0;    // the search's plan in the strategy space
@@ -82,6 +102,7 @@ struct AutoResult {
   std::string bound_method;
   double gap = 0;                   // (cost - bound) / cost
   bool optimal = false;
+  std::string search_how;           // what the search's plan is, when it says (tied search)
   int64_t memory_limit = 0;
   PricedPlan search;                // the search's plan
   std::vector<PricedPlan> standard; // in the order above, the ones that apply

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/layers.h"
 #include "cost/cost.h"
 #include "fmt/format.h"
 #include "propagation/dot_dims.h"
@@ -17,8 +19,6 @@ namespace {
 constexpr double kPicoseconds = 1e12;
 // Propagation's most permissive level: every rule takes part.
 constexpr int kRuleAggressiveness = 3;
-
-int Popcount(uint32_t m) { return __builtin_popcount(m); }
 
 // Every assignment of the mesh axes to one of `sizes.size()` dims or none (-1), such that the
 // product of each dim's axes divides its size; as per-dim masks.
@@ -222,6 +222,58 @@ struct Builder {
     return out;
   }
 
+  // Which nodes share a strategy list (`share`) and which a decision (`tie`): per schedule
+  // position, a key that is equal for nodes at one position of the layers of one class (see the
+  // header), or empty (the node is on its own). Nodes that could differ although their layers are
+  // identical are told apart in the key: a kept annotation and a kept output sharding (both
+  // change the strategies) are part of it.
+  struct SharingKeys {
+    std::vector<std::string> share, tie;
+    std::vector<int> copy;
+    int layers = 0, classes = 0, tied_layers = 0;
+  };
+  SharingKeys KeysOf(const std::vector<Instruction*>& order,
+                     const absl::flat_hash_map<const Instruction*, std::string>& extra) const {
+    SharingKeys keys;
+    const size_t n = order.size();
+    keys.share.assign(n, "");
+    keys.tie.assign(n, "");
+    keys.copy.assign(n, -1);
+    if (!options.tie_layers) return keys;
+    // Modules without a layer structure (no single-value cut) simply have nothing to share.
+    StatusOr<LayerClustering> layers = ClusterLayers(module);
+    if (!layers.ok() || layers->schedule.size() != n) return keys;
+    for (size_t i = 0; i < n; ++i)
+      if (layers->schedule[i] != order[i]) return keys;
+    keys.layers = layers->num_layers;
+    keys.classes = layers->num_classes;
+    const std::vector<std::vector<int>>& members = layers->tie_members;
+    std::vector<std::vector<int>> of_class(layers->num_classes);
+    for (int l = 0; l < layers->num_layers; ++l) of_class[layers->tie_class[l]].push_back(l);
+    const int b = std::max(0, options.untie_boundary);
+    for (int c = 0; c < layers->num_classes; ++c) {
+      const std::vector<int>& ls = of_class[c];
+      const int count = static_cast<int>(ls.size());
+      if (count < 2) continue;
+      const size_t size = members[ls.front()].size();
+      const bool tie = count - 2 * b >= 2;
+      for (int r = 0; r < count; ++r) {
+        const std::vector<int>& mem = members[ls[r]];
+        if (mem.size() != size) continue;  // cannot happen for one signature; then share nothing
+        const bool tied = tie && r >= b && r < count - b;
+        if (tied && r > b) ++keys.tied_layers;
+        for (size_t pos = 0; pos < size; ++pos) {
+          const Instruction* instr = order[mem[pos]];
+          auto it = extra.find(instr);
+          std::string key = fmt::format("{}:{}:{}", c, pos, it == extra.end() ? "" : it->second);
+          if (tied) keys.tie[mem[pos]] = key, keys.copy[mem[pos]] = r - b;
+          keys.share[mem[pos]] = std::move(key);
+        }
+      }
+    }
+    return keys;
+  }
+
   StatusOr<StrategySpace> Build() {
     StrategySpace space(mesh);
     space.memory_limit = options.memory_limit;
@@ -232,6 +284,36 @@ struct Builder {
     space.num_points = n;
     absl::flat_hash_map<const Instruction*, int64_t> position;
     for (int64_t p = 0; p < n; ++p) position[order[p]] = p;
+    // When the root tuple has a sharding (kept as a constraint), the outputs come out as it says:
+    // each output's strategy pays its resharding into that. Otherwise the outputs' shardings are
+    // part of the plan (a jitted step with out_shardings chosen by the compiler).
+    absl::flat_hash_map<const Instruction*, std::vector<AxisMasks>> output_want;
+    if (entry.root()->opcode() == Opcode::kTuple && options.keep_annotations && entry.root()->has_sharding()) {
+      const Instruction& root = *entry.root();
+      const Sharding& rs = *root.sharding();
+      for (int64_t k = 0; k < root.operand_count(); ++k) {
+        const Instruction* op = root.operand(k);
+        if (!op->shape().IsArray()) continue;
+        const int64_t rank = op->shape().rank();
+        AxisMasks want = Replicated(rank);
+        const Sharding leaf =
+            rs.IsTuple() && k < static_cast<int64_t>(rs.tuple_elements().size()) ? rs.tuple_elements()[k] : rs;
+        if (std::optional<AxisMasks> m = MasksFromSharding(mesh, leaf, rank)) want = *m;
+        output_want[op].push_back(std::move(want));
+      }
+    }
+    // What can make otherwise identical nodes differ: the kept annotation, the kept output split.
+    absl::flat_hash_map<const Instruction*, std::string> extra;
+    for (const Instruction* instr : order) {
+      std::string e;
+      if (options.keep_annotations && instr->has_sharding()) e += instr->sharding()->ToString(false);
+      if (auto it = output_want.find(instr); it != output_want.end())
+        for (const AxisMasks& m : it->second) e += " out " + MasksToString(mesh, m);
+      if (!e.empty()) extra.emplace(instr, std::move(e));
+    }
+    const SharingKeys keys = KeysOf(order, extra);
+    absl::flat_hash_map<std::string, int> shared_list, tied_var;
+
     absl::flat_hash_map<const Instruction*, int> node_of;
     CostOptions cost_options;
     cost_options.partitioned = true;
@@ -252,7 +334,6 @@ struct Builder {
                                instr.name(), op->name());
       StrategyNode node;
       node.instr = &instr;
-      const OpCost c = CostOfInstruction(instr, cost_options);
       // A manual region (shard_map) is per-device code the search has no strategies for: its
       // boundaries and values are refused as unsupported, not as bad input.
       if (instr.IsCustomCall("SPMDFullToShardShape") || instr.IsCustomCall("SPMDShardToFullShape") ||
@@ -272,23 +353,13 @@ struct Builder {
         }
         node.annotated = true;
       }
-      std::optional<DotDims> dd;
-      if (instr.opcode() == Opcode::kDot) dd = DotDimsOfDotFamily(instr);
-      if (dd) {
-        node.strategies = DotStrategies(instr, c, *dd);
-      } else if (instr.opcode() == Opcode::kReduce && instr.operand_count() == 2 &&
-                 instr.operand(0)->shape().IsArray()) {
-        node.strategies = ReduceStrategies(instr, c);
+      const int index = static_cast<int>(space.nodes.size());
+      auto shared = keys.share[p].empty() ? shared_list.end() : shared_list.find(keys.share[p]);
+      if (shared != shared_list.end()) {
+        node.strategies = space.nodes[shared->second].strategies;
       } else {
-        std::vector<int64_t> sizes(instr.shape().dims().begin(), instr.shape().dims().end());
-        for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) node.strategies.push_back(FromRules(instr, c, m));
-      }
-      if (wanted) {
-        std::vector<Strategy> kept;
-        for (Strategy& s : node.strategies)
-          if (s.output == *wanted) kept.push_back(std::move(s));
-        if (kept.empty()) kept.push_back(FromRules(instr, c, *wanted));
-        node.strategies = std::move(kept);
+        node.strategies = StrategyList(StrategiesOf(instr, cost_options, wanted, output_want));
+        if (!keys.share[p].empty()) shared_list.emplace(keys.share[p], index);
       }
       // Live from its definition to its last use; parameters and the entry's outputs throughout.
       node.lower = instr.opcode() == Opcode::kParameter ? 0 : p;
@@ -300,64 +371,109 @@ struct Builder {
         if (it != position.end()) node.upper = std::max(node.upper, it->second + 1);
       }
       if (output || instr.opcode() == Opcode::kParameter) node.upper = n;
-      node_of[&instr] = static_cast<int>(space.nodes.size());
+      // Its decision: a tied variable's, or its own.
+      int var = space.ties.num_vars;
+      if (!keys.tie[p].empty()) {
+        auto [it, fresh] = tied_var.try_emplace(keys.tie[p], var);
+        var = it->second;
+      }
+      if (var == space.ties.num_vars) {
+        ++space.ties.num_vars;
+        space.ties.first.push_back(index);
+        space.ties.count.push_back(0);
+      }
+      ++space.ties.count[var];
+      space.ties.var_of.push_back(var);
+      space.ties.copy.push_back(keys.tie[p].empty() ? -1 : keys.copy[p]);
+      node_of[&instr] = index;
       space.nodes.push_back(std::move(node));
     }
-    // When the root tuple has a sharding (kept as a constraint), the outputs come out as it says:
-    // each output's strategy pays its resharding into that. Otherwise the outputs' shardings are
-    // part of the plan (a jitted step with out_shardings chosen by the compiler).
-    if (entry.root()->opcode() == Opcode::kTuple && options.keep_annotations && entry.root()->has_sharding()) {
-      const Instruction& root = *entry.root();
-      for (int64_t k = 0; k < root.operand_count(); ++k) {
-        auto it = node_of.find(root.operand(k));
-        if (it == node_of.end()) continue;
-        StrategyNode& node = space.nodes[it->second];
-        const int64_t rank = node.instr->shape().rank();
-        AxisMasks want = Replicated(rank);
-        if (options.keep_annotations && root.has_sharding()) {
-          const Sharding& rs = *root.sharding();
-          const Sharding leaf =
-              rs.IsTuple() && k < static_cast<int64_t>(rs.tuple_elements().size()) ? rs.tuple_elements()[k] : rs;
-          if (std::optional<AxisMasks> m = MasksFromSharding(mesh, leaf, rank)) want = *m;
-        }
-        const int64_t bytes = node.instr->shape().byte_size();
-        for (Strategy& st : node.strategies)
-          st.communication_seconds += ReshardSeconds(mesh, hw, coll, bytes, st.output, want);
-      }
-    }
-    // Edges: producer strategy s -> the split consumer strategy t needs for that operand.
+    space.ties.layers = keys.layers;
+    space.ties.classes = keys.classes;
+    space.ties.tied_layers = keys.tied_layers;
+    // Edges: producer strategy s -> the split consumer strategy t needs for that operand. One
+    // matrix per (producer list, consumer list, operand); an edge whose matrix is zero is left out.
+    absl::flat_hash_map<std::tuple<const void*, const void*, int64_t>, std::shared_ptr<const std::vector<double>>>
+        matrices;
     for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
       const StrategyNode& consumer = space.nodes[j];
       for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
         auto it = node_of.find(consumer.instr->operand(k));
         if (it == node_of.end()) continue;
         const StrategyNode& producer = space.nodes[it->second];
-        const int64_t bytes = producer.instr->shape().byte_size();
+        auto [mit, fresh] = matrices.try_emplace(std::make_tuple(producer.strategies.id(), consumer.strategies.id(), k));
+        if (fresh) mit->second = EdgeMatrix(producer, consumer, k);
+        if (!mit->second) continue;  // all zero
         StrategyEdge e;
         e.producer = it->second;
         e.consumer = j;
         e.operand = k;
-        const size_t S = producer.strategies.size(), T = consumer.strategies.size();
-        e.seconds.assign(S * T, 0.0);
-        std::map<AxisMasks, std::vector<double>> column_of;
-        bool all_zero = true;
-        for (size_t t = 0; t < T; ++t) {
-          const AxisMasks& need = consumer.strategies[t].operands[k];
-          auto [cit, fresh] = column_of.try_emplace(need);
-          if (fresh) {
-            cit->second.resize(S);
-            for (size_t s = 0; s < S; ++s)
-              cit->second[s] = ReshardSeconds(mesh, hw, coll, bytes, producer.strategies[s].output, need);
-          }
-          for (size_t s = 0; s < S; ++s) {
-            e.seconds[s * T + t] = cit->second[s];
-            if (cit->second[s] != 0) all_zero = false;
-          }
-        }
-        if (!all_zero) space.edges.push_back(std::move(e));
+        e.seconds = mit->second;
+        space.edges.push_back(std::move(e));
       }
     }
+    int64_t entries = 0;
+    for (const StrategyEdge& e : space.edges) entries += static_cast<int64_t>(e.seconds->size());
+    if (entries <= options.tie_min_entries) space.ties.Untie();
     return space;
+  }
+
+  // The strategies of `instr` (restricted to `wanted` when given), each paying the resharding of
+  // its result into what a kept output sharding wants.
+  std::vector<Strategy> StrategiesOf(const Instruction& instr, const CostOptions& cost_options,
+                                     const std::optional<AxisMasks>& wanted,
+                                     const absl::flat_hash_map<const Instruction*, std::vector<AxisMasks>>& output_want) {
+    const OpCost c = CostOfInstruction(instr, cost_options);
+    std::vector<Strategy> strategies;
+    std::optional<DotDims> dd;
+    if (instr.opcode() == Opcode::kDot) dd = DotDimsOfDotFamily(instr);
+    if (dd) {
+      strategies = DotStrategies(instr, c, *dd);
+    } else if (instr.opcode() == Opcode::kReduce && instr.operand_count() == 2 && instr.operand(0)->shape().IsArray()) {
+      strategies = ReduceStrategies(instr, c);
+    } else {
+      std::vector<int64_t> sizes(instr.shape().dims().begin(), instr.shape().dims().end());
+      for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) strategies.push_back(FromRules(instr, c, m));
+    }
+    if (wanted) {
+      std::vector<Strategy> kept;
+      for (Strategy& s : strategies)
+        if (s.output == *wanted) kept.push_back(std::move(s));
+      if (kept.empty()) kept.push_back(FromRules(instr, c, *wanted));
+      strategies = std::move(kept);
+    }
+    if (auto it = output_want.find(&instr); it != output_want.end()) {
+      const int64_t bytes = instr.shape().byte_size();
+      for (const AxisMasks& want : it->second)
+        for (Strategy& st : strategies) st.communication_seconds += ReshardSeconds(mesh, hw, coll, bytes, st.output, want);
+    }
+    return strategies;
+  }
+
+  // Seconds of resharding producer strategy s into what consumer strategy t needs of operand k
+  // (row-major), or null when every entry is zero.
+  std::shared_ptr<const std::vector<double>> EdgeMatrix(const StrategyNode& producer, const StrategyNode& consumer,
+                                                        int64_t k) {
+    const int64_t bytes = producer.instr->shape().byte_size();
+    const size_t S = producer.strategies.size(), T = consumer.strategies.size();
+    auto m = std::make_shared<std::vector<double>>(S * T, 0.0);
+    std::map<AxisMasks, std::vector<double>> column_of;
+    bool all_zero = true;
+    for (size_t t = 0; t < T; ++t) {
+      const AxisMasks& need = consumer.strategies[t].operands[k];
+      auto [cit, fresh] = column_of.try_emplace(need);
+      if (fresh) {
+        cit->second.resize(S);
+        for (size_t s = 0; s < S; ++s)
+          cit->second[s] = ReshardSeconds(mesh, hw, coll, bytes, producer.strategies[s].output, need);
+      }
+      for (size_t s = 0; s < S; ++s) {
+        (*m)[s * T + t] = cit->second[s];
+        if (cit->second[s] != 0) all_zero = false;
+      }
+    }
+    if (all_zero) return nullptr;
+    return m;
   }
 };
 
@@ -400,17 +516,35 @@ std::string MasksToString(const Mesh& mesh, const AxisMasks& masks) {
   return PartitionSpecToString(spec);
 }
 
+void Ties::Untie() {
+  const int nodes = static_cast<int>(var_of.size());
+  num_vars = nodes;
+  first.resize(nodes);
+  count.assign(nodes, 1);
+  copy.assign(nodes, -1);
+  tied_layers = 0;
+  for (int i = 0; i < nodes; ++i) var_of[i] = first[i] = i;
+}
+
 int64_t StrategySpace::num_strategies() const {
   int64_t s = 0;
   for (const StrategyNode& n : nodes) s += static_cast<int64_t>(n.strategies.size());
   return s;
 }
 
-Problem StrategySpace::ToProblem() const {
-  auto ps = [](double seconds) {
-    const double v = std::llround(seconds * kPicoseconds);
-    return static_cast<Cost>(std::min(v, 1e17));
-  };
+namespace {
+constexpr double kCostCap = static_cast<double>(kMaxSpaceCost);
+}  // namespace
+
+Cost PicosecondsOf(double seconds) {
+  return static_cast<Cost>(std::min(std::round(seconds * kPicoseconds), kCostCap));
+}
+
+Cost RepeatedCost(int64_t count, Cost ps) {
+  return static_cast<Cost>(std::min(static_cast<double>(count) * static_cast<double>(ps), kCostCap));
+}
+
+Problem StrategySpace::ToUntiedProblem() const {
   Problem p;
   p.name = "spmdc-auto";
   for (const StrategyNode& n : nodes) {
@@ -418,7 +552,7 @@ Problem StrategySpace::ToProblem() const {
     pn.lower = n.lower;
     pn.upper = n.upper;
     for (const Strategy& s : n.strategies) {
-      pn.costs.push_back(ps(s.compute_seconds + s.communication_seconds));
+      pn.costs.push_back(PicosecondsOf(s.compute_seconds + s.communication_seconds));
       pn.usages.push_back(s.bytes);
     }
     p.nodes.push_back(std::move(pn));
@@ -426,12 +560,70 @@ Problem StrategySpace::ToProblem() const {
   for (const StrategyEdge& e : edges) {
     ProblemEdge pe;
     pe.nodes = {e.producer, e.consumer};
-    pe.costs.reserve(e.seconds.size());
-    for (double s : e.seconds) pe.costs.push_back(ps(s));
+    pe.costs.reserve(e.seconds->size());
+    for (double s : *e.seconds) pe.costs.push_back(PicosecondsOf(s));
     p.edges.push_back(std::move(pe));
   }
   p.usage_limit = memory_limit;
   return p;
+}
+
+std::vector<EdgeKind> StrategySpace::EdgeKinds() const {
+  std::vector<EdgeKind> kinds;
+  absl::flat_hash_map<std::tuple<int, int, const void*>, int> index;
+  for (int i = 0; i < static_cast<int>(edges.size()); ++i) {
+    const StrategyEdge& e = edges[i];
+    const int pv = ties.var_of[e.producer], cv = ties.var_of[e.consumer];
+    auto [it, fresh] = index.try_emplace(std::make_tuple(pv, cv, static_cast<const void*>(e.seconds.get())),
+                                         static_cast<int>(kinds.size()));
+    if (fresh) kinds.push_back(EdgeKind{pv, cv, e.seconds, {}});
+    kinds[it->second].instances.push_back(i);
+  }
+  return kinds;
+}
+
+Problem StrategySpace::ToProblem() const {
+  if (!ties.tied()) return ToUntiedProblem();
+  Problem p;
+  p.name = "spmdc-auto-tied";
+  p.nodes.resize(ties.num_vars);
+  for (int v = 0; v < ties.num_vars; ++v) {
+    const StrategyNode& n = nodes[ties.first[v]];
+    ProblemNode& pn = p.nodes[v];
+    pn.lower = n.lower;
+    pn.upper = n.upper;
+    for (const Strategy& s : n.strategies) {
+      pn.costs.push_back(RepeatedCost(ties.count[v], PicosecondsOf(s.compute_seconds + s.communication_seconds)));
+      pn.usages.push_back(s.bytes);
+    }
+  }
+  for (int i = 0; i < static_cast<int>(nodes.size()); ++i)
+    if (ties.first[ties.var_of[i]] != i) p.nodes[ties.var_of[i]].extra_intervals.emplace_back(nodes[i].lower, nodes[i].upper);
+  for (const EdgeKind& kind : EdgeKinds()) {
+    const int64_t count = static_cast<int64_t>(kind.instances.size());
+    const std::vector<double>& m = *kind.seconds;
+    if (kind.self()) {
+      // Both ends take the variable's strategy: the diagonal.
+      ProblemNode& pn = p.nodes[kind.producer_var];
+      const int64_t k = static_cast<int64_t>(pn.costs.size());
+      for (int64_t s = 0; s < k; ++s)
+        pn.costs[s] = std::min<Cost>(pn.costs[s] + RepeatedCost(count, PicosecondsOf(m[s * k + s])), kMaxSpaceCost);
+      continue;
+    }
+    ProblemEdge pe;
+    pe.nodes = {kind.producer_var, kind.consumer_var};
+    pe.costs.reserve(m.size());
+    for (double s : m) pe.costs.push_back(RepeatedCost(count, PicosecondsOf(s)));
+    p.edges.push_back(std::move(pe));
+  }
+  p.usage_limit = memory_limit;
+  return p;
+}
+
+std::vector<int64_t> StrategySpace::Expand(const std::vector<int64_t>& var_choice) const {
+  std::vector<int64_t> choice(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) choice[i] = var_choice[ties.var_of[i]];
+  return choice;
 }
 
 double StrategySpace::SecondsOf(const std::vector<int64_t>& choice) const {
@@ -441,8 +633,19 @@ double StrategySpace::SecondsOf(const std::vector<int64_t>& choice) const {
     t += s.compute_seconds + s.communication_seconds;
   }
   for (const StrategyEdge& e : edges)
-    t += e.seconds[choice[e.producer] * nodes[e.consumer].strategies.size() + choice[e.consumer]];
+    t += (*e.seconds)[choice[e.producer] * nodes[e.consumer].strategies.size() + choice[e.consumer]];
   return t;
+}
+
+TotalCost StrategySpace::CostOf(const std::vector<int64_t>& choice) const {
+  TotalCost c = 0;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Strategy& s = nodes[i].strategies[choice[i]];
+    c += PicosecondsOf(s.compute_seconds + s.communication_seconds);
+  }
+  for (const StrategyEdge& e : edges)
+    c += PicosecondsOf((*e.seconds)[choice[e.producer] * nodes[e.consumer].strategies.size() + choice[e.consumer]]);
+  return c;
 }
 
 int64_t StrategySpace::PeakBytesOf(const std::vector<int64_t>& choice) const {

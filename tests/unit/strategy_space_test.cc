@@ -134,7 +134,7 @@ TEST(StrategySpace, EdgesPriceResharding) {
     const auto& C = s.nodes[e.consumer].strategies;
     for (size_t p = 0; p < P.size(); ++p)
       for (size_t c = 0; c < C.size(); ++c) {
-        const double t = e.seconds[p * C.size() + c];
+        const double t = (*e.seconds)[p * C.size() + c];
         if (P[p].output == C[c].operands[e.operand]) {
           EXPECT_EQ(t, 0);
         } else {

@@ -5,6 +5,8 @@
 // With --pipeline auto|S [--microbatches M] [--schedule 1f1b|gpipe]: Alpa's stage search over the
 // mesh's devices (src/auto/stage_search.h); prints the stages, their submeshes and intra-op plans
 // beside the uniform pipelines, and writes the stage plan (JSON) to OUT.
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -13,6 +15,7 @@
 
 #include "annotate.h"
 #include "auto/plan.h"
+#include "auto/solve_command.h"
 #include "auto/stage_search.h"
 #include "commands.h"
 #include "cost/hardware.h"
@@ -84,9 +87,15 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
                    mesh.num_devices(), hw.name, FormatBytes(r.memory_limit));
   s += fmt::format("spmdc auto: strategy space: {} instructions, {} strategies, {} edges; presolve: {}\n",
                    r.space->nodes.size(), r.space->num_strategies(), r.space->edges.size(), r.presolve.ToString());
+  const autoshard::Ties& t = r.space->ties;
+  if (t.tied())
+    s += fmt::format("spmdc auto: repeated layers: {} layers in {} classes, {} tied to another: {} variables for "
+                     "{} instructions\n",
+                     t.layers, t.classes, t.tied_layers, t.num_vars, r.space->nodes.size());
   s += fmt::format("spmdc auto: search: estimate {}  lower bound {}  gap {:.2f}%{}  ({})  {:.2f} s\n",
                    Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
                    r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
+  if (!r.search_how.empty()) s += fmt::format("spmdc auto: the search's plan: {}\n", r.search_how);
   s += fmt::format("{:<15} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", "plan", "step time", "compute",
                    "communication", "comm bytes", "peak memory", "fits");
   auto row = [&](const autoshard::PricedPlan& p) {
@@ -113,6 +122,9 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
                      c.name, c.description, Time(c.step_seconds), Time(r.search.step_seconds));
   }
   for (const std::string& w : c.warnings) s += "spmdc auto: warning: full rematerialization: " + w + "\n";
+  s += fmt::format("spmdc auto: CPU time {:.2f} s: strategy space {:.2f} s, search {:.2f} s, bound {:.2f} s, pricing the "
+                   "search's plans {:.2f} s, standard plans {:.2f} s\n",
+                   r.cpu.Total(), r.cpu.space, r.cpu.search, r.cpu.bound, r.cpu.pricing, r.cpu.standard);
   return s;
 }
 
@@ -269,6 +281,8 @@ Command AddAutoCommand(CLI::App& root) {
     int64_t work_limit = 0;
     bool ignore_annotations = false;
     bool no_standard = false;
+    bool no_tying = false;
+    bool quiet = false;
     std::string out;
     std::string specs;
     std::string pipeline;
@@ -294,6 +308,9 @@ Command AddAutoCommand(CLI::App& root) {
   app->add_flag("--ignore-annotations", args->ignore_annotations,
                 "drop the module's shardings instead of keeping them as constraints");
   app->add_flag("--no-standard-plans", args->no_standard, "do not price the standard plans");
+  app->add_flag("--no-tying", args->no_tying,
+                "give every layer its own decisions (repeated layers are tied by default; for checks)");
+  app->add_flag("--quiet", args->quiet, "no progress lines and no report on stderr");
   app->add_option("--specs", args->specs, "write the PartitionSpecs of the entry parameters and outputs (JSON)")
       ->type_name("SPECS.json");
   app->add_option("--pipeline", args->pipeline,
@@ -356,7 +373,8 @@ Command AddAutoCommand(CLI::App& root) {
               po.work_limit = args->work_limit;
               ASSIGN_OR_RETURN(autoshard::PipelineResult r, autoshard::PlanPipeline(*module, po));
               const std::string input = args->module.input;
-              std::fputs(PipelineReport(r, input, po.num_devices, hw, po.microbatches, po.schedule).c_str(), stderr);
+              if (!args->quiet)
+                std::fputs(PipelineReport(r, input, po.num_devices, hw, po.microbatches, po.schedule).c_str(), stderr);
               return WriteOutput(args->out == "-" ? "" : args->out,
                                  PipelineJson(r, input, po.num_devices, po.microbatches, po.schedule));
             }
@@ -367,8 +385,19 @@ Command AddAutoCommand(CLI::App& root) {
             options.work_limit = args->work_limit;
             options.keep_annotations = !args->ignore_annotations;
             options.standard_plans = !args->no_standard;
+            options.tie_layers = !args->no_tying;
+            if (!args->quiet && isatty(fileno(stderr))) {
+              options.progress = [](const autoshard::SearchProgress& p) {
+                const std::string estimate = p.estimate_s ? "estimate " + Time(*p.estimate_s) : "no plan within the limit yet";
+                const std::string bound = p.bound_s ? Time(*p.bound_s) : "";
+                const std::string gap = p.estimate_s && p.bound_s && *p.estimate_s > 0
+                                            ? fmt::format("{:.2f}%", 100 * std::max(0.0, 1 - *p.bound_s / *p.estimate_s))
+                                            : "";
+                autoshard::PrintProgressLine(stderr, "spmdc auto", p.elapsed_s, estimate, bound, gap, p.phase);
+              };
+            }
             ASSIGN_OR_RETURN(autoshard::AutoResult result, autoshard::PlanAuto(*module, options));
-            std::fputs(Report(result, mesh, hw).c_str(), stderr);
+            if (!args->quiet) std::fputs(Report(result, mesh, hw).c_str(), stderr);
             RETURN_IF_ERROR(autoshard::ChosenPlanFits(result));
             const autoshard::PricedPlan& chosen = result.Chosen();
             if (!args->specs.empty()) RETURN_IF_ERROR(WriteOutput(args->specs, SpecsJson(mesh, *module, chosen)));
