@@ -1,12 +1,15 @@
 // `spmdc auto` over the model zoo: per model x mesh, the search's plan and the best standard plan
 // (data-parallel, FSDP, Megatron / 2-D) under the same cost model (h100 profile) and memory
 // limit, with the planning time (strategy space + search) and the certified gap; then a GPT-3
-// 175B-shaped step (spmdc example gpt3's shapes, unannotated) on 512 devices.
+// 175B-shaped step (spmdc example gpt3's shapes, unannotated) on 512 devices (8 x 64, 8 x 8 x 8
+// for 2 layers) and on 128 (4 x 4 x 8), the 96-layer rows with tied repeated layers, each with
+// the CPU time of planning end to end (strategy space, search, bound, pricing every plan) and its
+// parts.
 //
-//   auto_bench [--quick] [--time-limit S] [--gpt3-layers L] [--emit-gpt3]
+//   auto_bench [--quick] [--gpt3-only] [--time-limit S] [--gpt3-layers L] [--emit-gpt3]
 //
-// --quick leaves out the GPT-3 rows; --emit-gpt3 (after --gpt3-layers) prints the unannotated
-// GPT-3-shaped module instead. Prints figures; asserts nothing.
+// --quick leaves out the GPT-3 rows, --gpt3-only the zoo's; --emit-gpt3 (after --gpt3-layers)
+// prints the unannotated GPT-3-shaped module instead. Prints figures; asserts nothing.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -66,25 +69,31 @@ void Row(const char* model, const std::string& module_text, const char* mesh_tex
   for (const PricedPlan& p : r->standard)
     if (p.fits && (!best || p.step_seconds < best->step_seconds)) best = &p;
   const PricedPlan& c = r->Chosen();
-  std::printf("%-14s %-18s %-10s %7zu %8lld %11s %11s %12s %-14s %11s %6s %8.2f%% %9.2f s %8.2f s  %s\n", model,
-              mesh_text, lim.c_str(), r->space->nodes.size(), static_cast<long long>(r->space->num_strategies()),
+  const PlanTimes& cpu = r->cpu;
+  std::printf("%-14s %-18s %-10s %7zu %8lld %11s %11s %12s %-14s %11s %6s %8.2f%% %9.2f s %8.2f s %8.2f s  %s"
+              "  (cpu: space %.2f, search %.2f, bound %.2f, pricing %.2f, standard %.2f)\n",
+              model, mesh_text, lim.c_str(), r->space->nodes.size(), static_cast<long long>(r->space->num_strategies()),
               Time(r->search.step_seconds).c_str(), Time(c.step_seconds).c_str(),
               best ? Time(best->step_seconds).c_str() : "-", best ? best->name.c_str() : "-",
               best && c.step_seconds > 0 ? (std::to_string(best->step_seconds / c.step_seconds).substr(0, 5) + "x").c_str()
                                          : "-",
-              c.fits ? "yes" : "no", 100 * r->gap, r->search_seconds, total, c.name.c_str());
+              c.fits ? "yes" : "no", 100 * r->gap, r->search_seconds, total, cpu.Total(), c.name.c_str(), cpu.space,
+              cpu.search, cpu.bound, cpu.pricing, cpu.standard);
+  std::fflush(stdout);
   (void)t0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, gpt3_only = false;
   double time_limit = 60;
   int64_t gpt3_layers = 96;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) {
       quick = true;
+    } else if (!std::strcmp(argv[i], "--gpt3-only")) {
+      gpt3_only = true;
     } else if (!std::strcmp(argv[i], "--time-limit") && i + 1 < argc) {
       time_limit = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--gpt3-layers") && i + 1 < argc) {
@@ -97,7 +106,7 @@ int main(int argc, char** argv) {
       std::fputs(spmdc::BuildTransformerTrainingStep(g).c_str(), stdout);
       return 0;
     } else {
-      std::fprintf(stderr, "usage: auto_bench [--quick] [--time-limit S] [--gpt3-layers L] [--emit-gpt3]\n");
+      std::fprintf(stderr, "usage: auto_bench [--quick] [--gpt3-only] [--time-limit S] [--gpt3-layers L] [--emit-gpt3]\n");
       return 2;
     }
   }
@@ -111,17 +120,19 @@ int main(int argc, char** argv) {
               "is the cost model's (spmdc report) on the partitioned program; plan s = strategy space + search,\n"
               "total s = that + pricing every plan (propagate, partition, cost)\n",
               hw->name.c_str());
-  std::printf("%-14s %-18s %-10s %7s %8s %11s %11s %12s %-14s %11s %6s %9s %11s %10s  %s\n", "model", "mesh", "limit",
-              "instrs", "strats", "search", "chosen", "best std", "(which)", "std/chosen", "fits", "gap", "plan",
-              "total", "chosen plan");
+  std::printf("%-14s %-18s %-10s %7s %8s %11s %11s %12s %-14s %11s %6s %9s %11s %10s %10s  %s\n", "model", "mesh",
+              "limit", "instrs", "strats", "search", "chosen", "best std", "(which)", "std/chosen", "fits", "gap", "plan",
+              "total", "cpu", "chosen plan");
   const std::string mlp = *spmdc::BuildExample("mlp");
   const std::string tf = *spmdc::BuildExample("transformer");
   const char* meshes[] = {"data=8", "data=2,model=4", "data=8,model=64", "a=4,b=4,c=8"};
-  for (const char* mesh : meshes) Row("mlp", mlp, mesh, std::nullopt, *hw, time_limit, true);
-  Row("mlp", mlp, "data=8", int64_t{1} << 20, *hw, time_limit, true);
-  Row("mlp", mlp, "data=2,model=4", int64_t{1} << 20, *hw, time_limit, true);
-  for (const char* mesh : meshes) Row("gpt-2layer", tf, mesh, std::nullopt, *hw, time_limit, true);
-  Row("gpt-2layer", tf, "data=2,model=4", int64_t{1200} << 10, *hw, time_limit, true);
+  if (!gpt3_only) {
+    for (const char* mesh : meshes) Row("mlp", mlp, mesh, std::nullopt, *hw, time_limit, true);
+    Row("mlp", mlp, "data=8", int64_t{1} << 20, *hw, time_limit, true);
+    Row("mlp", mlp, "data=2,model=4", int64_t{1} << 20, *hw, time_limit, true);
+    for (const char* mesh : meshes) Row("gpt-2layer", tf, mesh, std::nullopt, *hw, time_limit, true);
+    Row("gpt-2layer", tf, "data=2,model=4", int64_t{1200} << 10, *hw, time_limit, true);
+  }
   if (!quick) {
     spmdc::TransformerOptions g = spmdc::Gpt3Options();
     g.parallel = {};
@@ -129,6 +140,7 @@ int main(int argc, char** argv) {
     const std::string gpt3 = spmdc::BuildTransformerTrainingStep(g);
     const std::string name = "gpt3-" + std::to_string(gpt3_layers) + "L";
     Row(name.c_str(), gpt3, "data=8,model=64", std::nullopt, *hw, time_limit, true);
+    Row(name.c_str(), gpt3, "a=4,b=4,c=8", std::nullopt, *hw, time_limit, true);
     g.layers = 2;
     const std::string gpt3_small = spmdc::BuildTransformerTrainingStep(g);
     Row("gpt3-2L", gpt3_small, "data=8,fsdp=8,model=8", std::nullopt, *hw, time_limit, true);

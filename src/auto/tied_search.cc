@@ -45,6 +45,10 @@ void TiedSearch::Report(const std::string& phase, std::optional<TotalCost> bound
   if (!options_.progress) return;
   SearchProgress p;
   p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  // A line per phase, and within one about once a second.
+  if (phase == last_phase_ && p.elapsed_s < last_report_s_ + 1.0) return;
+  last_phase_ = phase;
+  last_report_s_ = p.elapsed_s;
   p.phase = phase;
   for (const Candidate& c : candidates_) {
     const double s = static_cast<double>(c.cost) / kPicoseconds;

@@ -103,6 +103,8 @@ class TiedSearch {
   std::optional<TotalCost> best_bound_;
   int64_t limit_ = 0;                   // of the current call
   std::string phase_;                   // for progress lines
+  std::string last_phase_;
+  double last_report_s_ = -1e9;
   int copies_ = 0;                      // tied copies per class (the largest)
 };
 
