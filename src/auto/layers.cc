@@ -1,6 +1,7 @@
 #include "auto/layers.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -14,9 +15,8 @@ namespace {
 
 constexpr int kNone = -1;
 
-// An instruction's text without its name and operand names: shape, opcode, attributes (and a
-// constant's value). Two instructions with the same signature and the same operand references
-// compute the same function.
+}  // namespace
+
 std::string BodySignature(const Instruction& instr) {
   if (instr.opcode() == Opcode::kParameter) return "parameter " + instr.shape().ToString(false);
   PrintOptions po;
@@ -38,8 +38,6 @@ std::string BodySignature(const Instruction& instr) {
   if (instr.opcode() == Opcode::kConstant) return text.substr(eq + 3);
   return text.substr(eq + 3, open + opcode.size() - (eq + 3)) + text.substr(pos);
 }
-
-}  // namespace
 
 StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_layers) {
   const Computation* entry = module.entry();
@@ -85,11 +83,28 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
     std::fill(forward.begin(), forward.end(), 1);
     if (tuple_root) forward[pos.at(root)] = 0;
   }
-  // The forward sequence: computed forward values, in schedule order.
+  // The forward sequence: computed forward values, each as late as it can be (by its longest
+  // path to the loss, ties in schedule order). The post order may compute a value long before
+  // its first use (the loss's one-hot labels next to the first layer), where it would make that
+  // layer's segments differ from the others'; a layer's own values are ancestors of its output
+  // and descendants of its input, so the cuts between layers stay where they are.
   std::vector<int> seq;
-  for (int i = 0; i < n; ++i) {
-    const Instruction* x = out.schedule[i];
-    if (forward[i] && !free[i] && x->opcode() != Opcode::kParameter && !(tuple_root && x == root)) seq.push_back(i);
+  {
+    std::vector<int> level(n, 0);
+    for (int i = n - 1; i >= 0; --i) {
+      if (!forward[i]) continue;
+      int l = std::numeric_limits<int>::max();
+      for (const Instruction* u : out.schedule[i]->users()) {
+        const int q = pos.at(u);
+        if (forward[q] && !(tuple_root && u == root)) l = std::min(l, level[q] - 1);
+      }
+      level[i] = l == std::numeric_limits<int>::max() ? 0 : l;
+    }
+    for (int i = 0; i < n; ++i) {
+      const Instruction* x = out.schedule[i];
+      if (forward[i] && !free[i] && x->opcode() != Opcode::kParameter && !(tuple_root && x == root)) seq.push_back(i);
+    }
+    std::stable_sort(seq.begin(), seq.end(), [&](int a, int b) { return level[a] < level[b]; });
   }
   const int m = static_cast<int>(seq.size());
   if (m == 0) return Unimplemented("--pipeline: the forward pass computes nothing (nothing to cut into layers)");
@@ -190,8 +205,12 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
       if (r > best_r) best_r = r, best_p = p, best_o = o;
     }
   }
+  out.num_segments = num_segments;
+  out.forward_segment.assign(n, kNone);
+  for (int j = 0; j < m; ++j) out.forward_segment[seq[j]] = segment_of[j];
   std::vector<int> layer_of_segment(num_segments);
   if (best_r >= 2) {
+    out.first_block_segment = best_o;
     out.repeated = true;
     out.period_segments = best_p;
     out.num_layers = best_r;

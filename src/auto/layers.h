@@ -55,12 +55,25 @@ struct LayerClustering {
   std::vector<int64_t> forward_bytes, backward_bytes;
   bool repeated = false;                     // found a repeated block (else one layer per segment)
   int period_segments = 0;                   // segments per repeated layer
+  // The forward pass's segments (what lies between two single-value cuts), for outlining a
+  // layer (pipeline/layer_forms.h): per schedule index, the segment of a computed forward value
+  // (else -1). With a repeated block, layer l's own segments are first_block_segment +
+  // l·period_segments up to the next layer's; the segments before the first block and after
+  // the last (an embedding, the loss head) also belong to layers 0 and num_layers - 1.
+  std::vector<int> forward_segment;
+  int num_segments = 0;
+  int first_block_segment = 0;
   // Per layer, for tying decisions (strategy_space.h): the indices (into `schedule`) of its
   // instructions and of the free values that it alone reads (directly or through other free
   // values: the constants and masks a layer builds for itself), in schedule order. The tie class
   // signature covers them, so two layers of one class match here position by position.
   std::vector<std::vector<int>> tie_members;
 };
+
+// An instruction's text without its name and operand names: shape, opcode, attributes (and a
+// constant's value). Two instructions with the same signature and the same operands compute the
+// same function.
+std::string BodySignature(const Instruction& instr);
 
 // Errors: InvalidArgument for an entry without instructions; Unimplemented when the forward pass
 // has no single-value cut (nothing to pipeline) or has more than `max_untied_layers` segments and

@@ -7,8 +7,11 @@
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/control_flow.h"
+#include "auto/tactic_search.h"
 #include "auto/tied_search.h"
 #include "fmt/format.h"
+#include "hlo/shardy_import.h"
 #include "partitioner/partitioner.h"
 #include "passes/passes.h"
 #include "propagation/propagation.h"
@@ -33,6 +36,25 @@ double CpuSeconds() {
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
+
+// Adds the CPU seconds since the last lap to a phase of PlanTimes.
+class CpuLaps {
+ public:
+  CpuLaps() : last_(CpuSeconds()) {}
+  void Lap(double& phase) {
+    const double now = CpuSeconds();
+    phase += now - last_;
+    last_ = now;
+  }
+  // Moves `seconds` of the running lap to `phase` (a part measured inside it).
+  void Take(double& phase, double seconds) {
+    phase += seconds;
+    last_ += seconds;
+  }
+
+ private:
+  double last_;
+};
 
 // Parameter roles (plan.h).
 struct Roles {
@@ -129,7 +151,20 @@ Status PrepareForPlanning(Module& module) {
     RETURN_IF_ERROR(RunTupleSimplifier(module).status());
     RETURN_IF_ERROR(RunDce(module).status());
   }
-  return absl::OkStatus();
+  return RunFlattenControlFlow(module).status();
+}
+
+void DropAnnotations(Module& module) {
+  for (Computation* c : module.computations())
+    for (Instruction* i : c->instructions()) {
+      if (i->IsCustomCall("Sharding") || i->IsCustomCall("SPMDFullToShardShape") ||
+          i->IsCustomCall("SPMDShardToFullShape") || HasManualSharding(*i))
+        continue;
+      const bool enters_region = std::any_of(i->users().begin(), i->users().end(), [](const Instruction* u) {
+        return u->IsCustomCall("SPMDFullToShardShape");
+      });
+      if (!enters_region) i->clear_sharding();
+    }
 }
 
 Status ChosenPlanFits(const AutoResult& result) {
@@ -151,59 +186,63 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
                                            const std::vector<int64_t>& choice) {
   std::unique_ptr<Module> m = module.Clone();
   m->set_num_partitions(space.mesh.num_devices());
-  absl::flat_hash_map<std::string, int> node_of;
-  for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i) node_of[space.nodes[i].instr->name()] = i;
-  for (Instruction* instr : m->entry()->instructions()) {
-    auto it = node_of.find(instr->name());
-    if (it == node_of.end()) continue;
-    instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(it->second, choice[it->second])));
+  // Instruction names are unique in a module, so they map the space's instructions to the clone's.
+  absl::flat_hash_map<std::string, Instruction*> clone_of;
+  for (Computation* c : m->computations())
+    for (Instruction* instr : c->instructions()) clone_of[instr->name()] = instr;
+  // Every planned value, loop bodies and branches included: an array its node's sharding, a
+  // tuple the tuple of its leaves' (a leaf no node decides keeps what it had, else replicated).
+  for (const SpaceValue& v : space.values) {
+    Instruction* instr = clone_of[v.instr->name()];
+    if (!instr->shape().IsTuple()) {
+      if (v.leaf_nodes[0] >= 0)
+        instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(v.leaf_nodes[0], choice[v.leaf_nodes[0]])));
+      continue;
+    }
+    const std::shared_ptr<const Sharding> before = instr->sharding_ptr();
+    std::vector<Sharding> leaves;
+    for (size_t l = 0; l < v.leaf_nodes.size(); ++l) {
+      const int node = v.leaf_nodes[l];
+      if (node >= 0) {
+        leaves.push_back(space.OutputSharding(node, choice[node]));
+      } else if (before && before->IsTuple() && l < before->tuple_elements().size()) {
+        leaves.push_back(before->tuple_elements()[l]);
+      } else {
+        leaves.push_back(Sharding::Replicate());
+      }
+    }
+    if (leaves.empty()) leaves.push_back(Sharding::Replicate());
+    instr->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
   }
-  // A dot or reduce whose operands come in another split than its strategy needs: the partitioner
-  // would pick its own plan for the operands as they are (by its rough resharding estimate), not
-  // the one the search priced. A Sharding constraint on the operand (JAX's
-  // with_sharding_constraint) makes it reshard first, as the edge cost says.
-  absl::flat_hash_map<const Instruction*, Instruction*> clone_of;
-  for (Instruction* instr : m->entry()->instructions()) {
-    auto it = node_of.find(instr->name());
-    if (it != node_of.end()) clone_of[space.nodes[it->second].instr] = instr;
-  }
+  // A dot, reduce or topk whose operands come in another split than its strategy needs: the
+  // partitioner would pick its own plan for the operands as they are (by its rough resharding
+  // estimate), not the one the search priced. A Sharding constraint on the operand (JAX's
+  // with_sharding_constraint), in the consumer's computation, makes it reshard first, as the edge
+  // cost says.
   std::map<std::pair<std::string, std::string>, Instruction*> constraints;
   for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
     const StrategyNode& consumer = space.nodes[j];
     const Opcode op = consumer.instr->opcode();
-    if (op != Opcode::kDot && op != Opcode::kReduce) continue;
+    if (consumer.manual ||
+        (op != Opcode::kDot && op != Opcode::kReduce && op != Opcode::kTopK && !consumer.instr->IsCustomCall("TopK")))
+      continue;
     const Strategy& st = consumer.strategies[choice[j]];
     for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
-      auto pit = node_of.find(consumer.instr->operand(k)->name());
-      if (pit == node_of.end() || k >= static_cast<int64_t>(st.operands.size())) continue;
-      const StrategyNode& producer = space.nodes[pit->second];
-      if (producer.strategies[choice[pit->second]].output == st.operands[k]) continue;
-      Instruction* from = clone_of[producer.instr];
+      const int p = k < static_cast<int64_t>(consumer.operand_nodes.size()) ? consumer.operand_nodes[k] : -1;
+      if (p < 0 || k >= static_cast<int64_t>(st.operands.size())) continue;
+      if (space.nodes[p].strategies[choice[p]].output == st.operands[k]) continue;
+      Instruction* from = clone_of[consumer.instr->operand(k)->name()];
       const Sharding want = ShardingFromMasks(space.mesh, st.operands[k]);
       auto [cit, fresh] = constraints.try_emplace({from->name(), want.ToString(false)}, nullptr);
       if (fresh) {
-        Instruction* c = m->entry()->AddInstruction(Opcode::kCustomCall, from->shape(),
-                                                    m->UniqueName(from->name() + ".auto_reshard"), {from});
+        Instruction* c = from->parent()->AddInstruction(Opcode::kCustomCall, from->shape(),
+                                                        m->UniqueName(from->name() + ".auto_reshard"), {from});
         c->attrs().Set(AttrId::kCustomCallTarget, std::string("Sharding"));
         c->set_sharding(std::make_shared<const Sharding>(want));
         cit->second = c;
       }
-      clone_of[consumer.instr]->ReplaceOperandWith(k, cit->second);
+      clone_of[consumer.instr->name()]->ReplaceOperandWith(k, cit->second);
     }
-  }
-  // Outputs the plan chose: the root tuple says so (unless it carries the user's sharding).
-  Instruction* root = m->entry()->root();
-  if (root->opcode() == Opcode::kTuple && !root->has_sharding()) {
-    std::vector<Sharding> leaves;
-    bool all = true;
-    for (const Instruction* op : root->operands()) {
-      if (!op->shape().IsArray() || !op->has_sharding()) {
-        all = false;
-        break;
-      }
-      leaves.push_back(*op->sharding());
-    }
-    if (all) root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
   }
   return m;
 }
@@ -234,43 +273,31 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   plan.warnings = result.stats.warnings;
   plan.result_sharding = result.result_sharding;
   plan.parameter_shardings = result.parameter_shardings;
+  // A module read from Shardy carries `xla.sdy.sharding` attributes: made to say what the plan's
+  // shardings say (as `propagate` prints them), else the written module would contradict itself.
+  ExportShardyAttributes(*annotated);
   plan.annotated = std::move(annotated);
   return plan;
 }
 
-StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) {
-  if (!options.hardware) return InvalidArgument("PlanAuto: no hardware profile");
-  const HardwareProfile& hw = *options.hardware;
-  const Mesh& mesh = options.mesh;
-  AutoResult out;
-  out.memory_limit = options.memory_limit ? *options.memory_limit : static_cast<int64_t>(hw.hbm_bytes);
-  StrategySpaceOptions so(mesh);
-  so.hardware = &hw;
-  so.keep_annotations = options.keep_annotations;
-  so.memory_limit = out.memory_limit;
-  so.tie_layers = options.tie_layers;
-  so.tie_min_entries = options.tie_min_entries;
-  double cpu = CpuSeconds();
-  auto lap = [&](double& phase) {
-    const double now = CpuSeconds();
-    phase += now - cpu;
-    cpu = now;
-  };
-  ASSIGN_OR_RETURN(out.space, BuildStrategySpace(module, so));
-  lap(out.cpu.space);
-  const StrategySpace& space = *out.space;
-  const int64_t smallest = space.SmallestPeakBytes();
-  if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+namespace {
 
-  // The search. The strategy space counts each value's bytes over its live interval; the full
-  // model also counts what the partitioner's collectives and temporaries hold, so a plan the space
-  // says fits may not. Then the space's limit is tightened by the excess and the search repeated
+// The ILP search (1. in plan.h): fills out.search and the search's figures; `problem` is left
+// with the space limit of the last round.
+Status SearchStrategySpace(const Module& module, const PlanOptions& options, Problem& problem, AutoResult& out,
+                           CpuLaps& laps) {
+  const StrategySpace& space = *out.space;
+  const Mesh& mesh = options.mesh;
+  const HardwareProfile& hw = *options.hardware;
+  const int64_t smallest = space.SmallestPeakBytes();
+  // The strategy space counts each value's bytes over its live interval; the full model also
+  // counts what the partitioner's collectives and temporaries hold, so a plan the space says fits
+  // may not. Then the space's limit is tightened by the excess and the search repeated
   // (a few rounds); the fastest plan that fits is kept (else the one with the smallest peak). The
   // bound and gap are those of the first round: the space at the user's limit.
   // With repeated layers tied, the tied search (tied_search.h) finds the plans and the untied
   // problem's bound; otherwise the solver works on the space's problem directly.
   const auto start = std::chrono::steady_clock::now();
-  Problem problem = space.ToProblem();
   std::optional<TiedSearch> tied;
   if (space.ties.tied()) {
     TiedSearchOptions to;
@@ -292,8 +319,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
     if (tied) {
       StatusOr<TiedSearchResult> r = tied->Run(space_limit, /*bound=*/round == 0);
       if (r.ok()) {
-        out.cpu.bound += r->bound_cpu_s;
-        cpu += r->bound_cpu_s;  // not the search's
+        laps.Take(out.cpu.bound, r->bound_cpu_s);
         if (round == 0) {
           out.presolve = r->presolve;
           out.lower_bound_seconds = static_cast<double>(r->lower_bound) / kPicoseconds;
@@ -322,14 +348,14 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
         failed = solved.status();
       }
     }
-    lap(out.cpu.search);
+    laps.Lap(out.cpu.search);
     if (!failed.ok()) {
       if (failed.code() != absl::StatusCode::kResourceExhausted) return failed;
       if (round == 0) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
       break;
     }
     ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(AnnotateWithChoice(module, space, choice), mesh, hw, out.memory_limit));
-    lap(out.cpu.pricing);
+    laps.Lap(out.cpu.pricing);
     priced.model_seconds = static_cast<double>(cost) / kPicoseconds;
     if (!how.empty()) priced.description = how;
     const bool better = !have || (priced.fits && !out.search.fits) ||
@@ -364,6 +390,38 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   out.search.name = "auto";
   out.search_how = out.search.description;
   out.search.description = "the strategy search's plan";
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) {
+  if (!options.hardware) return InvalidArgument("PlanAuto: no hardware profile");
+  const HardwareProfile& hw = *options.hardware;
+  const Mesh& mesh = options.mesh;
+  AutoResult out;
+  out.memory_limit = options.memory_limit ? *options.memory_limit : static_cast<int64_t>(hw.hbm_bytes);
+  StrategySpaceOptions so(mesh);
+  so.hardware = &hw;
+  so.keep_annotations = options.keep_annotations;
+  so.memory_limit = out.memory_limit;
+  so.tie_layers = options.tie_layers;
+  so.tie_min_entries = options.tie_min_entries;
+  CpuLaps laps;
+  ASSIGN_OR_RETURN(out.space, BuildStrategySpace(module, so));
+  laps.Lap(out.cpu.space);
+  const StrategySpace& space = *out.space;
+  const int64_t smallest = space.SmallestPeakBytes();
+  if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+
+  // The search.
+  Problem problem = space.ToProblem();
+  if (options.search == SearchKind::kMcts) {
+    RETURN_IF_ERROR(SearchTactics(module, options, out));
+    laps.Lap(out.cpu.search);
+  } else {
+    RETURN_IF_ERROR(SearchStrategySpace(module, options, problem, out, laps));
+  }
 
   // The standard plans.
   if (options.standard_plans && mesh.num_devices() > 1) {
@@ -428,7 +486,8 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       const uint32_t model = 1u << last, batch = all & ~model;
       Problem restricted = problem;
       absl::flat_hash_map<const Instruction*, int> node_of;
-      for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i) node_of[space.nodes[i].instr] = i;
+      for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i)
+        if (space.nodes[i].leaf < 0) node_of[space.nodes[i].instr] = i;
       auto restrict_to = [&](const Instruction* p, auto&& allowed) {
         auto it = node_of.find(p);
         if (it == node_of.end()) return;
@@ -459,7 +518,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
         std::vector<std::pair<const Instruction*, AxisMasks>> splits;
         for (const Instruction* p : module.entry()->parameters()) {
           auto it = node_of.find(p);
-          if (it == node_of.end() || !unannotated(p)) continue;
+          if (it == node_of.end() || !unannotated(p) || !p->shape().IsArray()) continue;
           splits.emplace_back(p, space.nodes[it->second].strategies[tp->solution[space.ties.var_of[it->second]]].output);
         }
         const std::string axis = mesh.axes()[last].name;
@@ -484,7 +543,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       }
     }
   }
-  lap(out.cpu.standard);
+  laps.Lap(out.cpu.standard);
   // The fastest plan that fits; the search's plan on ties.
   auto better = [](const PricedPlan& a, const PricedPlan& b) {
     if (a.fits != b.fits) return a.fits;

@@ -6,6 +6,8 @@
 //    strategy per instruction under the memory limit. The space counts values over their live
 //    intervals only; when the full cost model (3.) finds the plan over the limit, the search is
 //    repeated with the space's limit tightened by the excess (a few rounds).
+//    With SearchKind::kMcts, a tactic search over entry-parameter splits and propagation
+//    (tactic_search.h) finds the search's plan instead.
 // 2. The standard plans are what a user writes by hand: entry parameters annotated, propagation
 //    fills in the rest. Parameters are told apart by role: a *weight* is a parameter whose shape
 //    is that of an element of the entry's result tuple (a training step returns new weights or
@@ -41,6 +43,10 @@
 
 namespace spmdc::autoshard {
 
+// How the search's plan is found: the strategy space as an IOPDDL problem (1. above), or the
+// tactic search over entry-parameter splits and propagation (tactic_search.h).
+enum class SearchKind { kIlp, kMcts };
+
 struct PlanOptions {
   explicit PlanOptions(Mesh m) : mesh(std::move(m)) {}
   Mesh mesh;
@@ -55,6 +61,7 @@ struct PlanOptions {
   // Also run the exact MILP (CBC) on small models. The stage search (stage_search.h) turns it off:
   // it solves hundreds of small spans, where CBC's proof costs more than the search.
   bool use_milp = true;
+  SearchKind search = SearchKind::kIlp;
   // Tie the repeated layers (strategy_space.h: above `tie_min_entries`): on by default; off for
   // checks against the untied search.
   bool tie_layers = true;
@@ -92,6 +99,16 @@ struct PlanTimes {
   double Total() const { return space + search + bound + pricing + standard; }
 };
 
+// What the tactic search did (SearchKind::kMcts).
+struct TacticSearchStats {
+  int64_t playouts = 0;     // selection, expansion, rollout, backup
+  int64_t states = 0;       // tactic sets evaluated (one propagation each): the work
+  int64_t tree_nodes = 0;
+  int64_t priced = 0;       // states priced by the full cost model
+  int rounds = 0;           // searches (more than one when the full model's peak exceeded the limit)
+  bool exhausted = false;   // every tactic set was visited
+};
+
 struct AutoResult {
   std::optional<StrategySpace> space;
   PlanTimes cpu;
@@ -107,6 +124,9 @@ struct AutoResult {
   PricedPlan search;                // the search's plan
   std::vector<PricedPlan> standard; // in the order above, the ones that apply
   int chosen = -1;                  // -1: the search's plan, else an index into `standard`
+  // SearchKind::kMcts: the search's plan as tactics, in the order applied ("w1.3[1] -> model").
+  std::vector<std::string> tactics;
+  std::optional<TacticSearchStats> tactic_stats;
   const PricedPlan& Chosen() const { return chosen < 0 ? search : standard[chosen]; }
 };
 
@@ -116,9 +136,16 @@ struct AutoResult {
 StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options);
 
 // What `spmdc auto` does to a module before PlanAuto: its calls inlined (RunInlineCalls: JAX's
-// export wraps helpers in calls returning tuples, and the search prices the entry's values),
-// then the tuples they returned simplified away.
+// export wraps helpers in calls returning tuples), then the tuples they returned simplified
+// away; loop bodies, conditions and branches named by several loops / conditionals cloned so
+// that each has one caller (RunFlattenControlFlow: one sharding per value).
 Status PrepareForPlanning(Module& module);
+
+// What --ignore-annotations drops: every sharding but the Sharding constraints' (which PlanAuto
+// without keep_annotations plans anyway) and the manual regions' (shard_map bodies are written
+// for their shardings: manual values, SPMDFullToShardShape / SPMDShardToFullShape and the values
+// entering a region keep theirs).
+void DropAnnotations(Module& module);
 
 // OK when `result`'s chosen plan fits its memory limit, else ResourceExhausted "no plan fits in
 // X: the smallest needs Y" (the smallest peak of the plans priced).

@@ -194,6 +194,7 @@ struct UnitCost {
   double compute_seconds = 0;
   double weight_bytes = 0, other_bytes = 0;
   std::string summary;
+  std::shared_ptr<const UnitPlan> plan;
 };
 
 // The intra-op plans tried for every unit and logical mesh: the fastest (within the device
@@ -243,6 +244,10 @@ UnitCost Describe(const PricedPlan& plan, const Mesh& mesh, const Module& unit,
   const double peak = static_cast<double>(plan.peak_bytes);
   c.weight_bytes = std::min(peak, 2 * weight_bytes);
   c.other_bytes = peak - c.weight_bytes;
+  auto unit_plan = std::make_shared<UnitPlan>();
+  for (int64_t i = 0; i < entry.num_parameters() && i < static_cast<int64_t>(plan.parameter_shardings.size()); ++i)
+    unit_plan->parameters.push_back({entry.parameter(i)->name(), plan.parameter_shardings[i]});
+  c.plan = std::move(unit_plan);
   c.summary = activation.empty() ? "" : activation + "; ";
   c.summary += split.empty() ? "weights replicated" : "weights " + split;
   if (!split.empty() && num_replicated > 0) c.summary += fmt::format("; {} replicated", num_replicated);
@@ -321,10 +326,6 @@ double PipelineLatency(const std::vector<double>& t, int64_t microbatches) {
 
 int64_t HeldMicrobatches(PipelineSchedule schedule, int64_t later_stages, int64_t microbatches) {
   return schedule == PipelineSchedule::kGPipe ? microbatches : std::min(later_stages + 1, microbatches);
-}
-
-std::string PipelineEmission::Command(const std::string& input) const {
-  return fmt::format("spmdc pipeline {} --stages {} --microbatches {} --schedule gpipe", input, stages, microbatches);
 }
 
 StatusOr<StageSearchResult> SearchStages(const StageCostTable& table, const StageSearchOptions& options) {
@@ -536,6 +537,7 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
         o.weight_bytes = static_cast<int64_t>(std::ceil(w));
         o.activation_bytes = static_cast<int64_t>(std::ceil(a / static_cast<double>(M)));
         o.summary = cost[unit_of_class[layers.tie_class[rep]]].summary;
+        o.plan = cost[unit_of_class[layers.tie_class[rep]]].plan;
         r.table.at(k, i, static_cast<int>(m)).push_back(std::move(o));
       }
     }
@@ -608,14 +610,19 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
     r.first_device[i] = next;
     next += r.submeshes[best.stages[i].submesh].devices();
   }
-  if (best.uniform) {
+  const StagePlan* uniform = best.uniform ? &best : (r.search.best_uniform ? &*r.search.best_uniform : nullptr);
+  if (uniform != nullptr) {
     PipelineEmission e;
-    e.stages = static_cast<int>(best.stages.size());
+    e.plan = *uniform;
+    e.chosen = uniform == &best;
+    e.stages = static_cast<int>(uniform->stages.size());
     e.microbatches = M;
-    e.stage_axis_size = e.stages;
-    const Stage& s0 = best.stages.front();
-    e.stage_mesh = r.table.at(s0.first_layer, s0.last_layer, s0.submesh)[s0.option].mesh;
-    r.emission = e;
+    const Stage& s0 = uniform->stages.front();
+    const StageOption& o = r.table.at(s0.first_layer, s0.last_layer, s0.submesh)[s0.option];
+    e.devices_per_stage = r.submeshes[s0.submesh].devices();
+    e.stage_mesh = o.mesh;
+    e.layer_plan = o.plan;
+    r.emission = std::move(e);
   }
   return r;
 }

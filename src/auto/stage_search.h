@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,7 @@
 #include "auto/layers.h"
 #include "cost/hardware.h"
 #include "ir/module.h"
+#include "sharding/sharding.h"
 #include "support/status.h"
 
 namespace spmdc::autoshard {
@@ -55,6 +57,13 @@ struct Submesh {
   std::string ToString() const;
 };
 
+// The intra-op plan of one layer (a tie unit) on a logical mesh: the shardings of its
+// parameters, by name (the module's weights keep theirs; the activation a layer receives is
+// NAME.in), on the logical mesh's devices 0..n-1.
+struct UnitPlan {
+  std::vector<std::pair<std::string, Sharding>> parameters;
+};
+
 // One intra-op plan of a span on a submesh.
 struct StageOption {
   std::string mesh;              // the logical mesh the plan is for, "data=4,model=2"
@@ -64,6 +73,7 @@ struct StageOption {
   int64_t weight_bytes = 0;      // per device, whatever the microbatches in flight
   int64_t activation_bytes = 0;  // per device, per microbatch in flight
   std::string summary;           // the plan in one line (a representative layer's weight specs)
+  std::shared_ptr<const UnitPlan> plan;  // that representative layer's plan
   int64_t MemoryBytes(int64_t held_microbatches) const { return weight_bytes + activation_bytes * held_microbatches; }
 };
 
@@ -147,14 +157,16 @@ struct PipelineOptions {
 // one per (tie unit, logical submesh), tens to hundreds of them.
 constexpr int64_t kDefaultStageWork = 30'000'000;
 
-// What `spmdc pipeline` needs to emit a uniform plan as one SPMD program.
+// The plan that the GSPMD-style pipelined program (src/pipeline: a stage axis over identical
+// stages) follows: the chosen one when its stages are uniform, else the best uniform one.
 struct PipelineEmission {
+  StagePlan plan;
+  bool chosen = false;          // it is the search's chosen plan
   int stages = 0;
   int64_t microbatches = 0;
-  int64_t stage_axis_size = 0;  // == stages
+  int64_t devices_per_stage = 0;
   std::string stage_mesh;       // each stage's logical mesh, "data=2,model=4"
-  // `spmdc pipeline IN --stages S --microbatches M --schedule gpipe` for `input`.
-  std::string Command(const std::string& input) const;
+  std::shared_ptr<const UnitPlan> layer_plan;  // a representative layer's intra-op plan on it
 };
 
 struct PipelineResult {
@@ -172,7 +184,7 @@ struct PipelineResult {
   // The first device of each stage of `search.best` (stages in pipeline order; submeshes are
   // placed largest first, so each lands aligned inside or across hosts).
   std::vector<int64_t> first_device;
-  std::optional<PipelineEmission> emission;  // when the best plan is uniform
+  std::optional<PipelineEmission> emission;  // none when no uniform plan fits
 };
 
 // Errors: those of ClusterLayers and PlanAuto (Unimplemented for what the partitioner cannot

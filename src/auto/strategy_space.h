@@ -1,9 +1,11 @@
-// The strategy space of `spmdc auto` (reference/AUTO.md §1.1): for every array-valued instruction
-// of the entry computation, the shardings of its result over subsets of the mesh axes, each with
-// the operand shardings it needs, its cost (compute + communication) and its per-device memory;
-// between a producer and a consumer, the cost of resharding the producer's result into what the
-// consumer's strategy needs. The result is an IOPDDL Problem (iopddl.h), so `spmdc solve`'s
-// presolve, search, certified bound and CBC path solve it unchanged.
+// The strategy space of `spmdc auto` (reference/AUTO.md §1.1): for every array value the program
+// computes (the entry computation and the loop bodies, conditions and branches it runs; tuple
+// values per leaf: control_flow.h), the shardings of its result over subsets of the mesh axes,
+// each with the operand shardings it needs, its cost (compute + communication, times how often
+// it runs) and its per-device memory; between a producer and a consumer, the cost of resharding
+// the producer's result into what the consumer's strategy needs. The result is an IOPDDL Problem
+// (iopddl.h), so `spmdc solve`'s presolve, search, certified bound and CBC path solve it
+// unchanged.
 //
 // Per-op behaviour is not written again here: the operand sharding a strategy needs comes from
 // propagation's backward rules (ShardingFromUserWith, the rule table propagation and the
@@ -26,10 +28,11 @@
 // their nodes at one position are one decision variable. The tied problem (ToProblem) has a node
 // per variable, whose cost is the sum of its nodes' costs and which is live over each node's
 // interval, and an edge per kind of edge between two variables (K instances: K times the matrix);
-// an edge between two nodes of one variable (copy k to copy k + 1 at the same position) costs its
+// an edge between two nodes of one variable (copy k to copy k + 1 at one position) costs its
 // diagonal R(s, s) there. A tied assignment has exactly the cost and memory profile of its
 // expansion to the nodes (Expand), so the tied optimum bounds the untied one from above; a lower
-// bound valid for the untied problem comes from untied_bound.h.
+// bound valid for the untied problem comes from untied_bound.h. Only the entry computation's
+// array values are tied (loop bodies, tuple leaves and manual regions keep their own nodes).
 #pragma once
 
 #include <cstdint>
@@ -80,17 +83,35 @@ class StrategyList {
 
 struct StrategyNode {
   const Instruction* instr = nullptr;
+  // -1: the node is `instr`'s value (an array, or every leaf of a tuple-valued op whose leaves
+  // share one split: topk, variadic reduce / sort); else that array leaf of `instr` (pre-order
+  // over its shape's leaves): a loop's state, a conditional's result, a tuple parameter's leaf,
+  // an annotated tuple's element (control_flow.h).
+  int64_t leaf = -1;
   StrategyList strategies;
-  int64_t lower = 0, upper = 0;  // live over [lower, upper) of the entry's schedule
+  int64_t lower = 0, upper = 0;  // live over [lower, upper) of the flattened schedule
+  int64_t executions = 1;        // runs per step (loop trip counts); costs include it
   bool annotated = false;        // restricted to the user's sharding
+  // Inside a manual region: not planned; one strategy standing for the region's own sharding,
+  // kept only for its memory (its local bytes). Never written.
+  bool manual = false;
+  std::vector<int> operand_nodes;  // per operand index: the node deciding it (-1: none)
 };
 
-// One producer -> consumer operand edge (an instance; the tied problem has fewer edges, above).
+// A planned instruction whose sharding the plan writes, with the node deciding each of its
+// leaves (-1: none; an array has one leaf).
+struct SpaceValue {
+  const Instruction* instr = nullptr;
+  std::vector<int> leaf_nodes;
+};
+
+// One producer -> consumer edge (an instance; the tied problem has fewer edges, above).
 struct StrategyEdge {
   int producer = 0, consumer = 0;  // node indices
-  int64_t operand = 0;             // operand index in the consumer
+  int64_t operand = 0;             // operand index in the consumer (-1: a leaf node's input)
   // Seconds of resharding, row-major: producer strategy s, consumer strategy t. One matrix serves
-  // every edge whose producers share a strategy list and whose consumers do (same operand).
+  // every edge whose producers share a strategy list and whose consumers do (same operand, bytes
+  // and executions).
   std::shared_ptr<const std::vector<double>> seconds;
 };
 
@@ -144,17 +165,19 @@ struct StrategySpace {
   Mesh mesh;
   std::vector<StrategyNode> nodes;
   std::vector<StrategyEdge> edges;
+  std::vector<SpaceValue> values;
   Ties ties;
   std::optional<int64_t> memory_limit;
   int64_t num_points = 0;  // schedule length
+  std::vector<std::string> notes;  // assumptions the space makes (loops of unknown trip count)
 
   int64_t num_strategies() const;
   // The IOPDDL problem of the variables (costs in picoseconds, usages in bytes): a node per
   // variable (its nodes' intervals after the first are extra_intervals), an edge per EdgeKind that
-  // is not a self edge. Without ties: a node per instruction, an edge per instance.
+  // is not a self edge. Without ties: a node per node, an edge per instance.
   Problem ToProblem() const;
-  // A node per instruction and an edge per instance, ties or not: the problem whose optimum the
-  // tied one bounds from above (for checks on small models; large ones do not fit in memory).
+  // A node per node and an edge per instance, ties or not: the problem whose optimum the tied one
+  // bounds from above (for checks on small models; large ones do not fit in memory).
   Problem ToUntiedProblem() const;
   // The tied problem's edges, self edges included, in the order of their first instance.
   std::vector<EdgeKind> EdgeKinds() const;
@@ -188,9 +211,10 @@ std::optional<AxisMasks> MasksFromSharding(const Mesh& mesh, const Sharding& sha
 // "[data, None]"-style text of masks.
 std::string MasksToString(const Mesh& mesh, const AxisMasks& masks);
 
-// Builds the space for `module`'s entry computation. InvalidArgument for an annotation the mesh
-// cannot express (with --ignore-annotations the caller drops them first); Unimplemented for
-// tuple-shaped instructions other than the entry root (while, call, conditional, ...).
+// Builds the space for `module`'s entry computation and the loop bodies, conditions and branches
+// it runs (control_flow.h). InvalidArgument for an annotation the mesh cannot express (with
+// --ignore-annotations the caller drops them first); Unimplemented for what ProgramFlow::Analyze
+// refuses and for a manual region's boundary that is not a slicing of the mesh.
 StatusOr<StrategySpace> BuildStrategySpace(const Module& module, const StrategySpaceOptions& options);
 
 }  // namespace spmdc::autoshard

@@ -45,10 +45,19 @@ class Batcher {
                          OpcodeName(instr->opcode()), why);
   }
   std::vector<int64_t> NewDims(const Instruction* instr) const;
+  // A partial sum kept per data piece: [S, D, ...] (layer_batching.h).
+  bool Pieces(const Instruction* instr) const { return o_.data > 1 && info_.at(instr).partial; }
+  // The dims before the original ones: the stage dim, and the data pieces' of a partial sum.
+  int64_t Lead(const Instruction* instr) const { return (info_.at(instr).staged ? 1 : 0) + (Pieces(instr) ? 1 : 0); }
+  // A value batched on dim `bdim` (original numbering) with its batch split into the data
+  // pieces, [.., D, B/(M·D), ..]: the new name and dims.
+  std::pair<std::string, std::vector<int64_t>> SplitBatch(const Instruction* op, const std::string& name);
+  StatusOr<std::string> ReduceIntoPieces(const Instruction* instr);
+  StatusOr<std::string> DotIntoPieces(const Instruction* instr);
   std::string NewShape(const Instruction* instr) const;
   // The operand's name in the new computation, broadcast to the staged shape when `staged` and
   // the operand is not.
-  std::string Use(const Instruction* op, bool staged);
+  std::string Use(const Instruction* op, bool staged, bool pieces = false);
   std::string Fresh(const std::string& hint) { return module_.UniqueName(hint + ".stg"); }
   StatusOr<std::string> EmitInstruction(const Instruction* instr);
 
@@ -56,7 +65,7 @@ class Batcher {
   const LayerBatching& o_;
   Module& module_;
   absl::flat_hash_map<const Instruction*, Info> info_;
-  absl::flat_hash_map<const Instruction*, std::string> names_, staged_copies_;
+  absl::flat_hash_map<const Instruction*, std::string> names_, staged_copies_, piece_copies_;
   std::string body_;
 };
 
@@ -64,6 +73,7 @@ std::vector<int64_t> Batcher::NewDims(const Instruction* instr) const {
   const Info& in = info_.at(instr);
   std::vector<int64_t> dims = instr->shape().dims();
   if (in.bdim >= 0) dims[in.bdim] /= o_.microbatches;
+  if (Pieces(instr)) dims.insert(dims.begin(), o_.data);
   if (in.staged) dims.insert(dims.begin(), o_.stages);
   return dims;
 }
@@ -309,26 +319,111 @@ Status Batcher::Analyze() {
   return absl::OkStatus();
 }
 
-std::string Batcher::Use(const Instruction* op, bool staged) {
+std::string Batcher::Use(const Instruction* op, bool staged, bool pieces) {
   const std::string& name = names_.at(op);
-  if (!staged || info_.at(op).staged) return name;
-  auto it = staged_copies_.find(op);
-  if (it != staged_copies_.end()) return it->second;
+  const bool add_stage = staged && !info_.at(op).staged, add_pieces = pieces && !Pieces(op);
+  if (!add_stage && !add_pieces) return name;
+  auto& copies = add_pieces ? piece_copies_ : staged_copies_;
+  auto it = copies.find(op);
+  if (it != copies.end()) return it->second;
+  // The operand's dims keep their order after the leading ones the use adds.
   std::vector<int64_t> dims = NewDims(op);
-  std::vector<int64_t> map(dims.size());
-  std::iota(map.begin(), map.end(), 1);
-  dims.insert(dims.begin(), o_.stages);
+  const int64_t had = Lead(op);
+  std::vector<int64_t> map;
+  if (info_.at(op).staged) map.push_back(0);
+  const int64_t lead = (staged ? 1 : 0) + (pieces ? 1 : 0);
+  for (int64_t d = had; d < static_cast<int64_t>(dims.size()); ++d) map.push_back(lead + d - had);
+  std::vector<int64_t> out(dims.begin() + had, dims.end());
+  if (pieces) out.insert(out.begin(), o_.data);
+  if (staged) out.insert(out.begin(), o_.stages);
   const std::string copy = Fresh(op->name());
-  body_ += fmt::format("  {} = {} broadcast({}), dimensions={}\n", copy, Shape(op->shape().dtype(), dims).ToString(false),
+  body_ += fmt::format("  {} = {} broadcast({}), dimensions={}\n", copy, Shape(op->shape().dtype(), out).ToString(false),
                        name, Dims(map));
-  staged_copies_[op] = copy;
+  copies[op] = copy;
   return copy;
+}
+
+std::pair<std::string, std::vector<int64_t>> Batcher::SplitBatch(const Instruction* op, const std::string& name) {
+  std::vector<int64_t> dims = NewDims(op);
+  const int64_t at = info_.at(op).bdim + (info_.at(op).staged ? 1 : 0);
+  const int64_t rest = dims[at] / o_.data;
+  dims[at] = o_.data;
+  dims.insert(dims.begin() + at + 1, rest);
+  const std::string split = Fresh(op->name());
+  body_ += fmt::format("  {} = {} reshape({})\n", split, Shape(op->shape().dtype(), dims).ToString(false), name);
+  return {split, dims};
+}
+
+StatusOr<std::string> Batcher::ReduceIntoPieces(const Instruction* instr) {
+  const Instruction* x = instr->operand(0);
+  const bool s = info_.at(instr).staged;
+  const int64_t shift = s ? 1 : 0, b = info_.at(x).bdim;
+  auto [split, dims] = SplitBatch(x, Use(x, s));
+  // The reduced dims in the split numbering (the batch's own part after the pieces).
+  std::vector<int64_t> rd;
+  for (int64_t d : instr->dimensions()) rd.push_back(d == b ? b + shift + 1 : d + shift + (d > b ? 1 : 0));
+  std::sort(rd.begin(), rd.end());
+  std::vector<int64_t> kept;
+  int64_t pieces_at = -1;
+  for (int64_t d = 0; d < static_cast<int64_t>(dims.size()); ++d) {
+    if (std::find(rd.begin(), rd.end(), d) != rd.end()) continue;
+    if (d == b + shift) pieces_at = static_cast<int64_t>(kept.size());
+    kept.push_back(dims[d]);
+  }
+  const DType t = instr->shape().dtype();
+  std::string r = fmt::format("{} reduce({}, {}), dimensions={}, to_apply={}", Shape(t, kept).ToString(false), split,
+                              names_.at(instr->operand(1)), Dims(rd), instr->to_apply()->name());
+  if (pieces_at == shift) return r;
+  // Move the pieces' dim next to the stage dim.
+  const std::string reduced = Fresh(instr->name());
+  body_ += fmt::format("  {} = {}\n", reduced, r);
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < shift; ++d) perm.push_back(d);
+  perm.push_back(pieces_at);
+  for (int64_t d = shift; d < static_cast<int64_t>(kept.size()); ++d)
+    if (d != pieces_at) perm.push_back(d);
+  return fmt::format("{} transpose({}), dimensions={}", NewShape(instr), reduced, Dims(perm));
+}
+
+StatusOr<std::string> Batcher::DotIntoPieces(const Instruction* instr) {
+  // Both operands are batched (so staged) on contracting dims: the pieces become a batch dim of
+  // the dot, right after the stage's, which puts them where a partial sum keeps them.
+  std::string attrs;
+  std::string names[2];
+  const AttrId batch_ids[2] = {AttrId::kLhsBatchDims, AttrId::kRhsBatchDims};
+  const AttrId contract_ids[2] = {AttrId::kLhsContractingDims, AttrId::kRhsContractingDims};
+  std::string batch_attr[2], contract_attr[2];
+  for (int side = 0; side < 2; ++side) {
+    const Instruction* op = instr->operand(side);
+    const int64_t b = info_.at(op).bdim;
+    names[side] = SplitBatch(op, Use(op, true)).first;
+    auto map = [&](int64_t d) { return d == b ? b + 2 : d + 1 + (d > b ? 1 : 0); };
+    std::vector<int64_t> batch = {0, b + 1}, contract;
+    for (int64_t d : instr->ints_attr(batch_ids[side])) batch.push_back(map(d));
+    for (int64_t d : instr->ints_attr(contract_ids[side])) contract.push_back(map(d));
+    batch_attr[side] = Dims(batch);
+    contract_attr[side] = Dims(contract);
+  }
+  return fmt::format("{} dot({}, {}), lhs_batch_dims={}, lhs_contracting_dims={}, rhs_batch_dims={}, "
+                     "rhs_contracting_dims={}",
+                     NewShape(instr), names[0], names[1], batch_attr[0], contract_attr[0], batch_attr[1],
+                     contract_attr[1]);
 }
 
 StatusOr<std::string> Batcher::EmitInstruction(const Instruction* instr) {
   const Info& in = info_.at(instr);
   const bool s = in.staged;
-  const int64_t shift = s ? 1 : 0;
+  const bool pieces = Pieces(instr);
+  // Partial sums per data piece: made by a reduce or dot over the batch, then carried with
+  // their leading dims by the linear ops that use them.
+  if (pieces && instr->opcode() == Opcode::kReduce && !info_.at(instr->operand(0)).partial) return ReduceIntoPieces(instr);
+  if (pieces && instr->opcode() == Opcode::kDot) {
+    if (info_.at(instr->operand(0)).partial || info_.at(instr->operand(1)).partial)
+      return absl::FailedPreconditionError(
+          fmt::format("pipeline: %{} multiplies a partial sum: kept summed over the data devices", instr->name()));
+    return DotIntoPieces(instr);
+  }
+  const int64_t shift = Lead(instr);
   std::vector<std::string> ops;
   for (const Instruction* op : instr->operands()) {
     // A scalar operand of an elementwise op on arrays (clamp's bounds): unstaged it stays a
@@ -344,12 +439,14 @@ StatusOr<std::string> Batcher::EmitInstruction(const Instruction* instr) {
       }
       continue;
     }
-    ops.push_back(Use(op, s));
+    ops.push_back(Use(op, s, pieces));
   }
   const std::string head = fmt::format("{} {}({})", NewShape(instr), OpcodeName(instr->opcode()), fmt::join(ops, ", "));
+  // `v` in the new numbering; `lead`: with the leading dims (stage, pieces) first.
   auto shifted = [&](const std::vector<int64_t>& v, bool lead) {
     std::vector<int64_t> r;
-    if (lead && s) r.push_back(0);
+    if (lead)
+      for (int64_t d = 0; d < shift; ++d) r.push_back(d);
     for (int64_t d : v) r.push_back(d + shift);
     return Dims(r);
   };
@@ -367,7 +464,7 @@ StatusOr<std::string> Batcher::EmitInstruction(const Instruction* instr) {
       }
     case Opcode::kBroadcast: {
       std::vector<int64_t> d = instr->dimensions();
-      if (info_.at(instr->operand(0)).staged) return fmt::format("{}, dimensions={}", head, shifted(d, true));
+      if (Lead(instr->operand(0)) > 0) return fmt::format("{}, dimensions={}", head, shifted(d, true));
       return fmt::format("{}, dimensions={}", head, shifted(d, false));
     }
     case Opcode::kTranspose:
@@ -379,6 +476,7 @@ StatusOr<std::string> Batcher::EmitInstruction(const Instruction* instr) {
       const SliceSpec& spec = *instr->attr<SliceSpec>(AttrId::kSlice);
       std::vector<std::string> parts;
       if (s) parts.push_back(fmt::format("[0:{}]", o_.stages));
+      if (pieces) parts.push_back(fmt::format("[0:{}]", o_.data));
       const int64_t bd = info_.at(instr->operand(0)).bdim;
       for (size_t d = 0; d < spec.starts.size(); ++d) {
         int64_t limit = static_cast<int64_t>(d) == bd ? spec.limits[d] / o_.microbatches : spec.limits[d];
@@ -403,7 +501,7 @@ StatusOr<std::string> Batcher::EmitInstruction(const Instruction* instr) {
     }
     case Opcode::kReduce: {
       // The init value is an unstaged scalar: use it as it is.
-      const std::string x = Use(instr->operand(0), s);
+      const std::string x = Use(instr->operand(0), s, pieces);
       return fmt::format("{} reduce({}, {}), dimensions={}, to_apply={}", NewShape(instr), x,
                          names_.at(instr->operand(1)), shifted(instr->dimensions(), false), instr->to_apply()->name());
     }

@@ -32,6 +32,14 @@ struct LayerBatching {
   // The root: an array batched on dim 0 (a forward layer), or a tuple whose element 0 is that
   // and whose other elements are partial sums over the batch (a backward layer).
   bool tuple_root = false;
+  // D > 1: the microbatch is split over D data devices (D divides B / M, device d holding
+  // examples d·B/(M·D) ...), and a partial sum over the batch keeps one sum per piece, [S, D,
+  // ...]: a reduce or dot over the batch splits the batch into [D, B/(M·D)] and sums only the
+  // second (each device sums its own examples, no communication), and the linear ops after it
+  // carry the pieces' dim. The pipeline sums the pieces once, after the backward loop (one
+  // all-reduce), instead of the partitioner's all-reduce after every dot in every iteration.
+  // A partial sum that a dot multiplies is FailedPrecondition (the caller batches without).
+  int64_t data = 1;
 };
 
 // HLO text of the computation `name` (instruction names fresh in `module`, so the text can join

@@ -31,6 +31,20 @@ std::vector<const Instruction*> LongestChain(const std::vector<const Instruction
   return best;
 }
 
+// Whether `i` is, or is computed from, one of `calls`.
+bool DependsOnCalls(const Instruction* i, const std::vector<const Instruction*>& calls) {
+  absl::flat_hash_set<const Instruction*> seen;
+  std::vector<const Instruction*> stack = {i};
+  while (!stack.empty()) {
+    const Instruction* x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x).second) continue;
+    if (std::find(calls.begin(), calls.end(), x) != calls.end()) return true;
+    for (const Instruction* op : x->operands()) stack.push_back(op);
+  }
+  return false;
+}
+
 }  // namespace
 
 StatusOr<LayerChain> FindLayerChain(const Module& module) {
@@ -73,9 +87,12 @@ StatusOr<LayerChain> FindLayerChain(const Module& module) {
     std::vector<const Instruction*> w;
     for (int64_t k = 1; k <= K; ++k) {
       const Instruction* op = c->operand(k);
-      if (op->opcode() != Opcode::kParameter)
-        return Unimplemented("no repeated layer chain found: weight {} of layer {} (%{}) is not an entry parameter", k - 1, l,
-                             op->name());
+      // A weight is an entry parameter, or a value computed before the layers (a row of a
+      // scanned model's stacked weights).
+      if (DependsOnCalls(op, calls[chain.forward]))
+        return Unimplemented("no repeated layer chain found: weight {} of layer {} (%{}) is computed from the layers' "
+                             "outputs",
+                             k - 1, l, op->name());
       if (!seen_weights.insert(op).second)
         return Unimplemented("no repeated layer chain found: %{} is a weight of more than one layer (shared weights)",
                              op->name());
@@ -120,9 +137,9 @@ StatusOr<LayerChain> FindLayerChain(const Module& module) {
         chain.forward->name(), L);
   const Shape& act = chain.forward->parameter(0)->shape();
   const Shape& groot = chain.backward->root()->shape();
-  if (!groot.IsTuple() || groot.tuple_size() != K + 1 || !(groot.tuple_shape(0) == act))
-    return Unimplemented("no repeated layer chain found: {} does not return (input cotangent, {} weight gradients)",
-                         chain.backward->name(), K);
+  if (!groot.IsTuple() || groot.tuple_size() < 1 || !(groot.tuple_shape(0) == act))
+    return Unimplemented("no repeated layer chain found: {} does not return (input cotangent, weight gradients...)",
+                         chain.backward->name());
   for (int64_t l = 0; l < L; ++l) {
     const Instruction* b = chain.backward_calls[l];
     const Instruction* dy = b->operand(K + 1);

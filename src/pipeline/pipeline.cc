@@ -16,8 +16,11 @@
 #include "hlo/printer.h"
 #include "ir/verifier.h"
 #include "pipeline/layer_batching.h"
+#include "pipeline/layer_forms.h"
 #include "pipeline/stacked_update.h"
+#include "propagation/propagation.h"
 #include "sharding/sharding.h"
+#include "sharding/sharding_text.h"
 
 namespace spmdc::pipeline {
 
@@ -171,6 +174,20 @@ class Generator {
                      const std::string& at_m);
   // Layer r's [S, weight...] of stacked weight slot k `w` [S, R, weight...] (GPipe).
   std::string LayerWeight(std::string& b, const std::string& w, int64_t k, int64_t r);
+  // [S, M]: stage s works on microbatch m[s] (`m` s32[S]).
+  std::string AtStageMicrobatch(std::string& b, const std::string& m) {
+    const std::string sm = ShapeText(DType::kS32, {S_, M_});
+    const std::string iota = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", sm));
+    const std::string mb = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", sm, m));
+    return Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", ShapeText(DType::kPred, {S_, M_}), iota, mb));
+  }
+  // GPipe: row r of `buf` [S, X, R, ...] (dim `dim` = the layer slot) as [S, X, 1, ...], and
+  // `buf` with that row replaced: the stash and the accumulators change one layer's row per
+  // layer call, so the masks and temporaries are 1/R of the buffer.
+  std::string SliceRow(std::string& b, const std::string& buf, DType t, const std::vector<int64_t>& dims, int64_t dim,
+                       int64_t r);
+  std::string UpdateRow(std::string& b, const std::string& buf, const std::string& row, DType t,
+                        const std::vector<int64_t>& dims, int64_t dim, int64_t r, const std::string& sharding);
   // The entry's instructions that replace the chains.
   std::string ForwardBlock(const std::string& body, const std::string& cond);
   std::string BackwardBlock(const std::string& body, const std::string& cond);
@@ -210,6 +227,26 @@ class Generator {
   std::vector<int64_t> rest_;     // activation dims after the batch
   std::vector<int64_t> mb_dims_;  // [mb, rest...]
   std::vector<std::pair<DType, std::vector<int64_t>>> weight_shapes_;
+  // The backward layer's outputs after the input cotangent (J_ of them: each weight's gradient in
+  // the call form; in general partial sums over the batch), summed over the microbatches.
+  int64_t J_ = 0;
+  std::vector<std::pair<DType, std::vector<int64_t>>> grad_shapes_;
+  std::vector<std::string> grad_sharding2_, grad_sharding1_;  // [S, R, ...] and [S, ...]
+  // With the microbatch split over data devices, the backward layer keeps each gradient output
+  // summed per data piece (layer_batching.h; P = pieces_ > 1): [S, P, ...] out of the layer,
+  // [S, R, P, ...] accumulated, summed over P once after the loop. P = 1 without a data split
+  // or where the layer's backward multiplies a partial sum.
+  int64_t pieces_ = 1;
+  std::vector<std::string> acc_sharding_, call_sharding_;  // [S, R, (P), ...], [S, (P), ...]
+  std::vector<int64_t> GradLoopDims(int64_t j, bool accumulated) const {
+    std::vector<int64_t> lead = accumulated ? std::vector<int64_t>{S_, R_} : std::vector<int64_t>{S_};
+    if (pieces_ > 1) lead.push_back(pieces_);
+    return Cat(lead, grad_shapes_[j].second);
+  }
+  // The sharding of a [S, (R), P, g...] value: the stages, the pieces over the data devices, and
+  // the dims g split as `weight` (a source sharding over the source's devices, or null) splits
+  // them over the devices within a data piece.
+  std::string PiecesSharding(const Sharding* weight, int64_t rank_g, bool accumulated) const;
   std::string reducer_;
   // The stacked update (stacked_update.h) of the entry: its instructions, before the root.
   // `results` receives the stacked value of each of the slot's outputs.
@@ -238,6 +275,19 @@ class Generator {
     return shape == chain_.weights[0][k]->shape() ? slot_sharding2_[k] : ShardingText(shape.rank() + 2, true, -1);
   }
   std::vector<std::vector<int64_t>> parameter_sources_, result_sources_;
+
+  // Stacked sources (a scanned model's weights [L, ...]): per slot k, the value V whose rows are
+  // the layers' weights in position order (so [S, L/S, ...] is a reshape of V), or null; per
+  // gradient output j, the concatenate of the layers' outputs in that order (the source's
+  // stacked gradient, then a reshape of the accumulator), or null. `rows_` are the row slices
+  // and reshapes they replace (not printed).
+  std::vector<const Instruction*> row_source_, grad_concat_;
+  absl::flat_hash_set<std::string> rows_;
+  void FindRowStacks();
+  // The sharding of `source` [L, ...] (an instruction of the source, split over its devices with
+  // dim 0 unsplit) stored as the stages' blocks of rows: its split of the other dims kept, dim 0
+  // over the stages; `lead` 2: of its [S, L/S, ...] form.
+  std::string RowsSharding(const Instruction* source, int64_t lead) const;
 };
 
 std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim) const {
@@ -250,18 +300,20 @@ std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim
   const int64_t replicas = n / ((staged ? S_ : 1) * (split ? data_ : 1));
   if (!staged && !split) return "{replicated}";
   // Row-major over the tile array: the stage coordinate before the data one (both orders give
-  // device d·S + s); replicas (the source devices the value is not split over) last.
+  // device (d·per + j)·S + s); replicas (the coordinates the value is not split over) last.
   std::vector<int64_t> devices;
   const int64_t stage_count = staged ? S_ : 1;
   const int64_t data_count = split ? data_ : 1;
+  const int64_t per = N_ / data_;  // source devices that share a piece of the batch
   for (int64_t s = 0; s < stage_count; ++s)
     for (int64_t d = 0; d < data_count; ++d)
       for (int64_t r = 0; r < replicas; ++r) {
-        // Not split over a coordinate: it runs over the replicas (stages first, then devices).
-        int64_t stage = staged ? s : r % S_;
-        int64_t rest = staged ? r : r / S_;
-        int64_t dev = split ? d : rest;
-        devices.push_back(dev * S_ + stage);
+        // Not split over a coordinate: it runs over the replicas (stages fastest, then the
+        // devices sharing a piece, then the pieces).
+        const int64_t stage = staged ? s : r % S_;
+        const int64_t rest = staged ? r : r / S_;
+        const int64_t piece = split ? d : rest / per;
+        devices.push_back((piece * per + rest % per) * S_ + stage);
       }
   if (replicas > 1) tiles.push_back(replicas);
   return fmt::format("{{devices=[{}]{}{}}}", fmt::join(tiles, ","), fmt::join(devices, ","),
@@ -275,7 +327,7 @@ std::string Generator::StateShape(bool backward) const {
   std::vector<std::string> parts = {"s32[]", act_s, act_m, done, ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_))};
   for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
   if (backward)
-    for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+    for (int64_t j = 0; j < J_; ++j) parts.push_back(ShapeText(grad_shapes_[j].first, GradLoopDims(j, true)));
   if (circular_) parts.push_back(done);  // the microbatches waiting for their next repeat
   return fmt::format("({})", fmt::join(parts, ", "));
 }
@@ -284,8 +336,9 @@ std::string Generator::StateSharding(bool backward) const {
   const int64_t r = 1 + static_cast<int64_t>(rest_.size());  // rank of a microbatch
   std::vector<std::string> parts = {"{replicated}", ShardingText(r + 1, true, 1), ShardingText(r + 1, false, 1),
                                     ShardingText(r + 2, true, 2), ShardingText(r + 3, true, 3)};
-  for (int pass = 0; pass < (backward ? 2 : 1); ++pass)
-    for (int64_t k = 0; k < K_; ++k) parts.push_back(slot_sharding2_[k]);
+  for (int64_t k = 0; k < K_; ++k) parts.push_back(slot_sharding2_[k]);
+  if (backward)
+    for (int64_t j = 0; j < J_; ++j) parts.push_back(acc_sharding_[j]);
   if (circular_) parts.push_back(ShardingText(r + 2, true, 2));
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
@@ -470,6 +523,25 @@ Generator::StashSlot Generator::SlotMask(std::string& b, int64_t r, const std::s
   return slot;
 }
 
+std::string Generator::SliceRow(std::string& b, const std::string& buf, DType t, const std::vector<int64_t>& dims,
+                                int64_t dim, int64_t r) {
+  std::vector<std::string> spec;
+  std::vector<int64_t> one = dims;
+  one[dim] = 1;
+  for (size_t d = 0; d < dims.size(); ++d)
+    spec.push_back(static_cast<int64_t>(d) == dim ? fmt::format("[{}:{}]", r, r + 1) : fmt::format("[0:{}]", dims[d]));
+  return Emit(b, "pipe.row", fmt::format("{} slice({}), slice={{{}}}", ShapeText(t, one), buf, fmt::join(spec, ", ")));
+}
+
+std::string Generator::UpdateRow(std::string& b, const std::string& buf, const std::string& row, DType t,
+                                 const std::vector<int64_t>& dims, int64_t dim, int64_t r, const std::string& sharding) {
+  std::vector<std::string> starts;
+  const std::string zero = Const(b, DType::kS32, 0), at = Const(b, DType::kS32, r);
+  for (size_t d = 0; d < dims.size(); ++d) starts.push_back(static_cast<int64_t>(d) == dim ? at : zero);
+  return Emit(b, "pipe.row", fmt::format("{} dynamic-update-slice({}, {}, {}), sharding={}", ShapeText(t, dims), buf, row,
+                                         fmt::join(starts, ", "), sharding));
+}
+
 std::string Generator::LayerWeight(std::string& b, const std::string& w, int64_t k, int64_t r) {
   const auto& [wt, wd] = weight_shapes_[k];
   std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
@@ -517,13 +589,29 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
   std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
   std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
   std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
+  // [S, M]: whether stage s works on microbatch m (GPipe's per-row masks).
+  const std::string at_sm = AtStageMicrobatch(b, m);
   for (int64_t r = 0; r < (circular_ ? G_ : R_); ++r) {
     // Store the layer's input at [s, t - s, r] (no slot matches when t - s is out of range);
     // circular: at [s, microbatch, slot of group layer r].
-    const auto [rc, j, mask_b] = SlotMask(b, r, jbase, iota_r, at_m);
-    std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", stash_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
-    stash = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {}), sharding={}", stash_s, mask_b, cur_b, stash,
-                                              ShardingText(rank + 3, true, 3)));
+    if (!circular_) {
+      // Stage s's row of layer r, microbatch t - s.
+      const std::vector<int64_t> row_dims = Cat({S_, M_, 1}, mb_dims_);
+      const std::string row_s = ShapeText(act_type_, row_dims);
+      std::string row = SliceRow(b, stash, act_type_, stash_dims, 2, r);
+      std::string at = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, row_dims), at_sm));
+      std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", row_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
+      row = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {})", row_s, at, cur_b, row));
+      stash = UpdateRow(b, stash, row, act_type_, stash_dims, 2, r, ShardingText(rank + 3, true, 3));
+    }
+    std::string j;
+    if (circular_) {
+      const StashSlot slot = SlotMask(b, r, jbase, iota_r, at_m);
+      j = slot.j;
+      std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", stash_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
+      stash = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {}), sharding={}", stash_s, slot.mask, cur_b, stash,
+                                                ShardingText(rank + 3, true, 3)));
+    }
     std::vector<std::string> args = {cur};
     for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
     cur = Emit(b, "pipe.layer", fmt::format("{} call({}), to_apply={}, sharding={}", act_s, fmt::join(args, ", "), layer,
@@ -562,9 +650,9 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   std::vector<std::string> w, acc;
   for (int64_t k = 0; k < K_; ++k)
     w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
-  for (int64_t k = 0; k < K_; ++k)
-    acc.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + K_ + k));
-  std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + 2 * K_) : "";
+  for (int64_t j = 0; j < J_; ++j)
+    acc.push_back(gte(ShapeText(grad_shapes_[j].first, GradLoopDims(j, true)), 5 + K_ + j));
+  std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_ + J_) : "";
   const std::string zero = Const(b, DType::kS32, 0);
   // The last stage takes microbatch t's cotangent (circular, past the first (last-layer) repeat,
   // microbatch t mod M back from stage 0).
@@ -594,45 +682,78 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
   std::string iota_r = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=2", smr));
   std::string m_b = Emit(b, "pipe.mb", fmt::format("{} broadcast({}), dimensions={{0}}", smr, m));
   std::string at_m = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pmr, iota_m, m_b));
+  const std::string at_sm = circular_ ? "" : AtStageMicrobatch(b, m);
   const std::string sr = ShapeText(DType::kS32, {S_, R_}), pr = ShapeText(DType::kPred, {S_, R_});
   std::string iota_sr = Emit(b, "pipe.iota", fmt::format("{} iota(), iota_dimension=1", sr));
   std::string valid_sr = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", pr, valid));
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
   std::string stash_zero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", stash_s, fzero));
   for (int64_t r = (circular_ ? G_ : R_) - 1; r >= 0; --r) {
-    const auto [rc, j, mask_b] = SlotMask(b, r, jbase, iota_r, at_m);
     // The stored input of layer r for this stage's microbatch (zeros when there is none).
-    std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", stash_s, mask_b, stash, stash_zero));
-    std::string x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked,
-                                                  fzero, reducer_, ShardingText(rank + 1, true, 1)));
+    std::string x, j, rc;
+    if (!circular_) {
+      const std::vector<int64_t> row_dims = Cat({S_, M_, 1}, mb_dims_);
+      const std::string row_s = ShapeText(act_type_, row_dims);
+      std::string row = SliceRow(b, stash, act_type_, stash_dims, 2, r);
+      std::string at = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, row_dims), at_sm));
+      std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", row_s, fzero));
+      std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", row_s, at, row, zeros));
+      x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked, fzero,
+                                         reducer_, ShardingText(rank + 1, true, 1)));
+    } else {
+      const StashSlot slot = SlotMask(b, r, jbase, iota_r, at_m);
+      j = slot.j;
+      rc = slot.rc;
+      std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", stash_s, slot.mask, stash, stash_zero));
+      x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked,
+                                         fzero, reducer_, ShardingText(rank + 1, true, 1)));
+    }
     std::vector<std::string> args = {x};
     std::vector<std::string> grad_shapes = {act_s};
     std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
-    for (int64_t k = 0; k < K_; ++k) {
-      const auto& [wt, wd] = weight_shapes_[k];
-      args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
-      grad_shapes.push_back(ShapeText(wt, Cat({S_}, wd)));
-      grad_shardings.push_back(slot_sharding1_[k]);
+    for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
+    for (int64_t g = 0; g < J_; ++g) {
+      grad_shapes.push_back(ShapeText(grad_shapes_[g].first, GradLoopDims(g, false)));
+      grad_shardings.push_back(call_sharding_[g]);
     }
     args.push_back(cur);
     std::string res = Emit(b, "pipe.layer", fmt::format("({}) call({}), to_apply={}, sharding={{{}}}", fmt::join(grad_shapes, ", "),
                                                                 fmt::join(args, ", "), layer, fmt::join(grad_shardings, ", ")));
-    std::string rsr = circular_ ? Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", sr, j))
-                                : Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{}}", sr, rc));
-    std::string at_sr = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pr, iota_sr, rsr));
-    std::string keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
-    for (int64_t k = 0; k < K_; ++k) {
+    std::string keep;
+    if (circular_) {
+      std::string rsr = Emit(b, "pipe.r", fmt::format("{} broadcast({}), dimensions={{0}}", sr, j));
+      std::string at_sr = Emit(b, "pipe.at", fmt::format("{} compare({}, {}), direction=EQ", pr, iota_sr, rsr));
+      keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
+    }
+    for (int64_t k = 0; k < J_ && !circular_; ++k) {
+      // Layer r's row of each accumulator: its gradient added where the stage works.
+      const DType wt = grad_shapes_[k].first;
+      const std::vector<int64_t> acc_dims = GradLoopDims(k, true);
+      std::vector<int64_t> row_dims = acc_dims;
+      row_dims[1] = 1;
+      const std::string row_s = ShapeText(wt, row_dims);
+      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, GradLoopDims(k, false)), res, k + 1));
+      std::string dw_r = Emit(b, "pipe.dw", fmt::format("{} reshape({})", row_s, dw));
+      std::string ok = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", ShapeText(DType::kPred, row_dims), valid));
+      std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", row_s,
+                                                        Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
+      std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", row_s, ok, dw_r, wzero));
+      std::string row = Emit(b, "pipe.acc", fmt::format("{} add({}, {})", row_s, SliceRow(b, acc[k], wt, acc_dims, 1, r), kept));
+      acc[k] = UpdateRow(b, acc[k], row, wt, acc_dims, 1, r, acc_sharding_[k]);
+    }
+    for (int64_t k = 0; k < J_ && circular_; ++k) {
       // Sum layer r's gradient over the microbatches this stage really works on.
-      const auto& [wt, wd] = weight_shapes_[k];
-      const std::string acc_s = ShapeText(wt, Cat({S_, R_}, wd));
-      const int64_t wr = static_cast<int64_t>(wd.size());
-      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_}, wd)), res, k + 1));
-      std::string dw_b = Emit(b, "pipe.dw", fmt::format("{} broadcast({}), dimensions={}", acc_s, dw, Dims(Cat({0}, Range(2, wr + 2)))));
-      std::string keep_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, Cat({S_, R_}, wd)), keep));
+      const DType wt = grad_shapes_[k].first;
+      const std::vector<int64_t> acc_dims = GradLoopDims(k, true);
+      const std::string acc_s = ShapeText(wt, acc_dims);
+      const int64_t acc_rank = static_cast<int64_t>(acc_dims.size());
+      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, GradLoopDims(k, false)), res, k + 1));
+      std::string dw_b = Emit(b, "pipe.dw", fmt::format("{} broadcast({}), dimensions={}", acc_s, dw, Dims(Cat({0}, Range(2, acc_rank)))));
+      std::string keep_b = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, acc_dims), keep));
       std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", acc_s,
                                                         Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
       std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", acc_s, keep_b, dw_b, wzero));
-      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, slot_sharding2_[k]));
+      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, acc_sharding_[k]));
     }
     cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
   }
@@ -665,6 +786,11 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
     const auto& [wt, wd] = weight_shapes_[k];
     if (slot_of_[k] != nullptr) {
       stacked_.push_back(stacked_params_[k]);  // a parameter already
+      continue;
+    }
+    if (row_source_[k] != nullptr) {  // the stages' blocks of the source's rows
+      stacked_.push_back(Emit(b, "pipe.w", fmt::format("{} reshape({}), sharding={}", ShapeText(wt, Cat({S_, R_}, wd)),
+                                                       row_source_[k]->name(), slot_sharding2_[k])));
       continue;
     }
     std::vector<std::string> parts;
@@ -713,11 +839,11 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
                                         fzero, ShardingText(rank + 2, true, 2))),
       stash_};
   elems.insert(elems.end(), stacked_.begin(), stacked_.end());
-  for (int64_t k = 0; k < K_; ++k) {
-    const auto& [wt, wd] = weight_shapes_[k];
+  for (int64_t k = 0; k < J_; ++k) {
+    const DType wt = grad_shapes_[k].first;
     std::string z = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
-    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)), z,
-                                                      slot_sharding2_[k])));
+    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, GradLoopDims(k, true)), z,
+                                                      acc_sharding_[k])));
   }
   if (circular_)
     elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
@@ -734,10 +860,23 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
       dxs = Emit(b, "pipe.dxs", fmt::format("{} transpose({}), dimensions={}", ShapeText(act_type_, Cat({mb_, M_}, rest_)), dxs, Dims(perm)));
       b += fmt::format("  {} = {} reshape({})\n", u->name(), u->shape().ToString(false), dxs);
     }
-  for (int64_t k = 0; k < K_; ++k) {
-    const auto& [wt, wd] = weight_shapes_[k];
-    std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, Cat({S_, R_}, wd)), loop, 5 + K_ + k));
+  for (int64_t k = 0; k < J_; ++k) {
+    const auto& [wt, wd] = grad_shapes_[k];
+    std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, GradLoopDims(k, true)), loop, 5 + K_ + k));
+    if (pieces_ > 1) {
+      // The data pieces' sums, summed once: one all-reduce (over the data devices) per output.
+      const std::string zero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
+      acc = Emit(b, "pipe.grad", fmt::format("{} reduce({}, {}), dimensions={{2}}, to_apply={}, sharding={}", ShapeText(wt, Cat({S_, R_}, wd)),
+                                             acc, zero, Reducer(wt), grad_sharding2_[k]));
+    }
     grads_.push_back(acc);
+    if (grad_concat_[k] != nullptr) {
+      // The source stacks the layers' outputs in position order: the accumulator's rows.
+      const Instruction* c = grad_concat_[k];
+      b += fmt::format("  {} = {} reshape({}), sharding={}\n", c->name(), c->shape().ToString(false), acc,
+                       ShardingText(c->shape().rank(), true, -1));
+      continue;
+    }
     // Per-layer gradients where the entry still uses them (a slot without a stacked update, or a
     // value shared by all layers such as a global norm): one all-gather per weight, then every
     // layer's gradient is a local slice.
@@ -789,7 +928,7 @@ std::string Generator::StackedUpdate(const StackedSlot& slot, size_t slot_index,
     stacked[i] = n.stacked;
     switch (n.kind) {
       case ZipNode::kWeight: name[i] = stacked_params_[slot.slot]; continue;
-      case ZipNode::kGradient: name[i] = grads_[slot.slot]; continue;
+      case ZipNode::kGradient: name[i] = grads_[n.gradient]; continue;
       case ZipNode::kShared: name[i] = i->name(); continue;
       case ZipNode::kCompanion:
         for (size_t c = 0; c < slot.companions.size(); ++c)
@@ -826,6 +965,131 @@ std::string Generator::StackedUpdate(const StackedSlot& slot, size_t slot_index,
                      name.at(o.node), UpdateSharding(slot.slot, shape));
   }
   return b;
+}
+
+// Row p of V: reshape(slice(V, [p:p+1], full...)) to V's shape without dim 0; -1 otherwise.
+int64_t RowOf(const Instruction* w, const Instruction** v) {
+  if (w->opcode() != Opcode::kReshape || w->operand(0)->opcode() != Opcode::kSlice) return -1;
+  const Instruction* slice = w->operand(0);
+  const Instruction* src = slice->operand(0);
+  const SliceSpec* spec = slice->attr<SliceSpec>(AttrId::kSlice);
+  const Shape& vs = src->shape();
+  if (spec == nullptr || !vs.IsArray() || vs.rank() != w->shape().rank() + 1) return -1;
+  for (int64_t d = 0; d < vs.rank(); ++d) {
+    if (spec->strides[d] != 1) return -1;
+    if (d > 0 && (spec->starts[d] != 0 || spec->limits[d] != vs.dim(d) || vs.dim(d) != w->shape().dim(d - 1))) return -1;
+  }
+  if (spec->limits[0] != spec->starts[0] + 1) return -1;
+  *v = src;
+  return spec->starts[0];
+}
+
+void Generator::FindRowStacks() {
+  row_source_.assign(K_, nullptr);
+  grad_concat_.assign(J_, nullptr);
+  auto only_users = [](const Instruction* i, const absl::flat_hash_set<const Instruction*>& allowed) {
+    for (const Instruction* u : i->users())
+      if (!allowed.contains(u)) return false;
+    return !i->IsRoot();
+  };
+  for (int64_t k = 0; k < K_; ++k) {
+    if (slot_of_[k] != nullptr) continue;
+    const Instruction* v = nullptr;
+    bool ok = true;
+    for (int64_t l = 0; l < L_ && ok; ++l) {
+      const Instruction* vl = nullptr;
+      ok = RowOf(chain_.weights[l][k], &vl) == PositionOf(l) && (v == nullptr || vl == v);
+      v = vl;
+    }
+    if (!ok || v->shape().dim(0) != L_) continue;
+    row_source_[k] = v;
+    for (int64_t l = 0; l < L_; ++l) {
+      const Instruction* w = chain_.weights[l][k];
+      absl::flat_hash_set<const Instruction*> calls = {chain_.forward_calls[l], chain_.backward_calls[l]};
+      if (!only_users(w, calls) || !only_users(w->operand(0), {w})) continue;
+      rows_.insert(w->name());
+      rows_.insert(w->operand(0)->name());
+    }
+  }
+  for (int64_t j = 0; j < J_; ++j) {
+    const Instruction* concat = nullptr;
+    bool ok = true;
+    for (int64_t l = 0; l < L_ && ok; ++l) {
+      const Instruction* gte = nullptr;
+      for (const Instruction* u : chain_.backward_calls[l]->users())
+        if (u->tuple_index() == j + 1) ok &= gte == nullptr, gte = u;
+      ok &= gte != nullptr && gte->user_count() == 1 && !gte->IsRoot();
+      if (!ok) break;
+      const Instruction* row = gte->users()[0];
+      ok = row->opcode() == Opcode::kReshape && row->user_count() == 1 && !row->IsRoot() &&
+           row->shape().rank() == gte->shape().rank() + 1 && row->shape().dim(0) == 1;
+      if (!ok) break;
+      const Instruction* c = row->users()[0];
+      ok = c->opcode() == Opcode::kConcatenate && c->dimensions()[0] == 0 && c->operand_count() == L_ &&
+           c->operand(PositionOf(l)) == row && (concat == nullptr || concat == c);
+      concat = c;
+    }
+    if (!ok) continue;
+    grad_concat_[j] = concat;
+    rows_.insert(concat->name());
+    for (const Instruction* row : concat->operands()) rows_.insert(row->name());
+  }
+}
+
+std::string Generator::PiecesSharding(const Sharding* weight, int64_t rank_g, bool accumulated) const {
+  const int64_t rank = rank_g + (accumulated ? 3 : 2);
+  const std::string plain = ShardingText(rank, true, accumulated ? 2 : 1);
+  if (weight == nullptr || weight->IsReplicated() || !weight->IsTiled() || weight->IsManualSubgroup() ||
+      !(weight->subgroup_types().empty() || weight->ReplicateOnLastTileDim()) ||
+      weight->tile_assignment().num_elements() != N_)
+    return plain;
+  const TileAssignment& ta = weight->tile_assignment();
+  const bool rep = weight->ReplicateOnLastTileDim();
+  std::vector<int64_t> tdims = ta.dims();
+  if (rep) tdims.pop_back();
+  if (static_cast<int64_t>(tdims.size()) != rank_g) return plain;
+  int64_t tiles = 1;
+  for (int64_t d : tdims) tiles *= d;
+  // The source devices holding each (data piece, weight tile): equally many, else no such split.
+  const int64_t per = N_ / data_;
+  std::vector<std::vector<int64_t>> groups(data_ * tiles);
+  for (int64_t i = 0; i < ta.num_elements(); ++i) {
+    const int64_t dev = ta.At(i);
+    groups[(dev / per) * tiles + (rep ? i / ta.dims().back() : i)].push_back(dev);
+  }
+  const size_t c = groups[0].size();
+  for (auto& g : groups) {
+    if (g.size() != c) return plain;
+    std::sort(g.begin(), g.end());
+  }
+  std::vector<int64_t> dims = {S_};
+  if (accumulated) dims.push_back(1);
+  dims.push_back(data_);
+  dims.insert(dims.end(), tdims.begin(), tdims.end());
+  if (c > 1) dims.push_back(static_cast<int64_t>(c));
+  std::vector<int64_t> devices;
+  for (int64_t st = 0; st < S_; ++st)
+    for (const auto& g : groups)
+      for (int64_t dev : g) devices.push_back(dev * S_ + st);
+  return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","), c > 1 ? " last_tile_dim_replicate" : "");
+}
+
+std::string Generator::RowsSharding(const Instruction* source, int64_t lead) const {
+  const int64_t rank = source->shape().rank() - 1 + lead;
+  const Sharding* s = source->sharding();
+  if (s == nullptr || s->IsReplicated() || N_ == 1) return ShardingText(rank, true, -1);
+  if (!s->IsTiled() || s->IsManualSubgroup() || !(s->subgroup_types().empty() || s->ReplicateOnLastTileDim()) ||
+      s->tile_assignment().dim(0) != 1 || s->tile_assignment().num_elements() != N_)
+    return ShardingText(rank, true, -1);
+  const TileAssignment& ta = s->tile_assignment();
+  std::vector<int64_t> dims = ta.dims();
+  dims[0] = S_;
+  if (lead == 2) dims.insert(dims.begin() + 1, 1);
+  std::vector<int64_t> devices;
+  for (int64_t st = 0; st < S_; ++st)
+    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(ta.At(i) * S_ + st);
+  return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","),
+                     s->ReplicateOnLastTileDim() ? " last_tile_dim_replicate" : "");
 }
 
 StatusOr<PipelineResult> Generator::Run() {
@@ -866,13 +1130,42 @@ StatusOr<PipelineResult> Generator::Run() {
     if (!ws.IsArray()) return Unimplemented("pipeline: weight {} of {} is not an array", k - 1, chain_.forward->name());
     weight_shapes_.push_back({ws.dtype(), ws.dims()});
   }
+  // The source's devices: its num_partitions, or, where its header sets none (JAX's HLO text),
+  // the devices its shardings tile.
   N_ = std::max<int64_t>(1, source_.num_partitions());
-  // The data devices: the layer input split on its batch dim over every source device.
-  if (N_ > 1 && chain_.input->has_sharding()) {
-    const Sharding& s = *chain_.input->sharding();
-    if (s.IsTiled() && s.subgroup_types().empty() && !s.ReplicateOnLastTileDim() &&
-        s.tile_assignment().num_dimensions() == act.rank() && s.tile_assignment().dim(0) == N_ && mb_ % N_ == 0)
-      data_ = N_;
+  if (N_ == 1)
+    for (const Computation* c : source_.computations())
+      for (const Instruction* i : c->instructions()) {
+        if (!i->has_sharding()) continue;
+        std::vector<Sharding> leaves = {*i->sharding()};
+        if (leaves[0].IsTuple()) leaves = leaves[0].tuple_elements();
+        for (const Sharding& l : leaves)
+          if (l.IsTiled()) N_ = std::max(N_, l.tile_assignment().num_elements());
+      }
+  // The data devices: the layer input split on its batch dim over D of the source's devices in
+  // order, each of its N/D-device groups holding one piece (a data axis before the others, as
+  // in data=2,model=4): source device d·(N/D) + j has piece d.
+  // A layer input without a sharding (a scanned model's embedding output) takes the one
+  // propagation gives it from the source's annotations (the tokens' batch split).
+  std::shared_ptr<const Sharding> input_sharding = chain_.input->sharding_ptr();
+  if (N_ > 1 && input_sharding == nullptr) {
+    std::unique_ptr<Module> propagated = source_.Clone();
+    if (PropagateShardings(*propagated).ok())
+      for (const Instruction* i : propagated->entry()->instructions())
+        if (i->name() == chain_.input->name()) input_sharding = i->sharding_ptr();
+  }
+  if (N_ > 1 && input_sharding != nullptr) {
+    const Sharding& s = *input_sharding;
+    const bool replicate = s.ReplicateOnLastTileDim();
+    if (s.IsTiled() && (s.subgroup_types().empty() || replicate) &&
+        s.tile_assignment().num_dimensions() == act.rank() + (replicate ? 1 : 0) &&
+        s.tile_assignment().num_elements() == N_) {
+      const TileAssignment& ta = s.tile_assignment();
+      bool ok = ta.dim(0) > 1 && mb_ % ta.dim(0) == 0;
+      for (int64_t d = 1; d < act.rank(); ++d) ok = ok && ta.dim(d) == 1;
+      for (int64_t i = 0; i < ta.num_elements() && ok; ++i) ok = ta.At(i) == i;
+      if (ok) data_ = ta.dim(0);
+    }
   }
 
   module_ = source_.Clone();
@@ -897,13 +1190,74 @@ StatusOr<PipelineResult> Generator::Run() {
     for (const StackedSlot::Companion& c : slot.companions)
       companion_params_.back().push_back(module_->UniqueName("stacked." + c.node->name()));
   }
+  const Shape& groot = chain_.backward->root()->shape();
+  J_ = groot.tuple_size() - 1;
+  FindRowStacks();
   for (int64_t k = 0; k < K_; ++k) {
     std::vector<const Instruction*> per_layer;
     for (int64_t l = 0; l < L_; ++l) per_layer.push_back(chain_.weights[l][k]);
-    // Only weights taken stacked keep their own split; the others are stacked replicated.
-    const bool stacked = slot_of_[k] != nullptr;
-    slot_sharding2_.push_back(stacked ? Composed(per_layer, 2) : ShardingText(per_layer[0]->shape().rank() + 2, true, -1));
-    slot_sharding1_.push_back(stacked ? Composed(per_layer, 1) : ShardingText(per_layer[0]->shape().rank() + 1, true, -1));
+    // Weights taken stacked keep their own split, and so do a stacked source's rows; the others
+    // are stacked replicated.
+    const int64_t rank = per_layer[0]->shape().rank();
+    if (slot_of_[k] != nullptr) {
+      slot_sharding2_.push_back(Composed(per_layer, 2));
+      slot_sharding1_.push_back(Composed(per_layer, 1));
+    } else if (row_source_[k] != nullptr) {
+      slot_sharding2_.push_back(RowsSharding(row_source_[k], 2));
+      slot_sharding1_.push_back(RowsSharding(row_source_[k], 1));
+    } else {
+      slot_sharding2_.push_back(ShardingText(rank + 2, true, -1));
+      slot_sharding1_.push_back(ShardingText(rank + 1, true, -1));
+    }
+  }
+  // A stacked source that is an entry parameter is stored as the stages' blocks of rows, and so
+  // are the parameters and results of its shape (its optimizer state and its update): each
+  // stage device keeps its own layers' rows.
+  {
+    absl::flat_hash_set<std::string> row_params;
+    std::vector<Shape> row_shapes;
+    for (const Instruction* v : row_source_)
+      if (v != nullptr && v->opcode() == Opcode::kParameter) row_shapes.push_back(v->shape());
+    auto is_row_shape = [&](const Shape& sh) { return std::find(row_shapes.begin(), row_shapes.end(), sh) != row_shapes.end(); };
+    for (Instruction* p : module_->entry()->parameters()) {
+      if (!is_row_shape(p->shape())) continue;
+      const Instruction* orig = source_.entry()->parameter(p->parameter_number());
+      ASSIGN_OR_RETURN(Sharding sh, ParseSharding(RowsSharding(orig, 1)));
+      p->set_sharding(std::make_shared<const Sharding>(std::move(sh)));
+    }
+    Instruction* root = module_->entry()->root();
+    const Instruction* src_root = source_.entry()->root();
+    if (root->opcode() == Opcode::kTuple && src_root->has_sharding() && src_root->sharding()->IsTuple()) {
+      std::vector<Sharding> elems = root->sharding()->tuple_elements();
+      for (int64_t e = 0; e < root->operand_count() && e < static_cast<int64_t>(elems.size()); ++e) {
+        if (!is_row_shape(root->operand(e)->shape())) continue;
+        // The source's element sharding stands for the value's own split.
+        Instruction probe(Opcode::kParameter, root->operand(e)->shape(), "probe");
+        probe.set_sharding(std::make_shared<const Sharding>(src_root->sharding()->tuple_elements()[e]));
+        ASSIGN_OR_RETURN(elems[e], ParseSharding(RowsSharding(&probe, 1)));
+      }
+      root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(elems))));
+    }
+  }
+  // Gradient outputs: in the call form output j is weight j's gradient and is split as the
+  // weight is; any other output is split over the stages only.
+  // Which weight each output is the gradient of: its position in the call form, or the slot
+  // whose stacked update reads it.
+  std::vector<int64_t> weight_of(J_, -1);
+  for (int64_t j = 0; j < J_; ++j)
+    if (J_ == K_ && groot.tuple_shape(j + 1) == chain_.forward->parameter(j + 1)->shape()) weight_of[j] = j;
+  for (const StackedSlot& slot : slots_)
+    for (const ZipNode& n : slot.nodes)
+      if (n.kind == ZipNode::kGradient && n.gradient < J_ &&
+          groot.tuple_shape(n.gradient + 1) == chain_.forward->parameter(slot.slot + 1)->shape())
+        weight_of[n.gradient] = slot.slot;
+  for (int64_t j = 0; j < J_; ++j) {
+    const Shape& g = groot.tuple_shape(j + 1);
+    if (!g.IsArray()) return Unimplemented("pipeline: output {} of {} is not an array", j + 1, chain_.backward->name());
+    grad_shapes_.push_back({g.dtype(), g.dims()});
+    const int64_t k = weight_of[j];
+    grad_sharding2_.push_back(k >= 0 ? slot_sharding2_[k] : ShardingText(g.rank() + 2, true, -1));
+    grad_sharding1_.push_back(k >= 0 ? slot_sharding1_[k] : ShardingText(g.rank() + 1, true, -1));
   }
   for (const StackedSlot& slot : slots_) {
     companion_sharding_.emplace_back();
@@ -920,7 +1274,22 @@ StatusOr<PipelineResult> Generator::Run() {
   const std::string fwd_name = module_->UniqueName(fwd->name() + ".pipelined");
   const std::string bwd_name = module_->UniqueName(bwd->name() + ".pipelined");
   ASSIGN_OR_RETURN(std::string fwd_text, EmitStagedLayer(*fwd, fb, fwd_name, *module_));
-  ASSIGN_OR_RETURN(std::string bwd_text, EmitStagedLayer(*bwd, bb, bwd_name, *module_));
+  bb.data = data_;
+  StatusOr<std::string> bwd_pieces = EmitStagedLayer(*bwd, bb, bwd_name, *module_);
+  if (!bwd_pieces.ok() && bwd_pieces.status().code() == absl::StatusCode::kFailedPrecondition) {
+    bb.data = 1;  // a partial sum that a dot multiplies: summed over the data devices as it comes
+    bwd_pieces = EmitStagedLayer(*bwd, bb, bwd_name, *module_);
+  }
+  RETURN_IF_ERROR(bwd_pieces.status());
+  const std::string bwd_text = *bwd_pieces;
+  pieces_ = bb.data;
+  for (int64_t j = 0; j < J_; ++j) {
+    const int64_t k = weight_of[j], rank = static_cast<int64_t>(grad_shapes_[j].second.size());
+    const Instruction* w = k >= 0 ? chain_.weights[0][k] : nullptr;
+    const Sharding* ws = w != nullptr && w->opcode() == Opcode::kParameter && k >= 0 && slot_of_[k] != nullptr ? w->sharding() : nullptr;
+    acc_sharding_.push_back(pieces_ > 1 ? PiecesSharding(ws, rank, true) : grad_sharding2_[j]);
+    call_sharding_.push_back(pieces_ > 1 ? PiecesSharding(ws, rank, false) : grad_sharding1_[j]);
+  }
   reducer_ = Reducer(act_type_);
   const std::string fbody = module_->UniqueName("pipe.forward_body"), fcond = module_->UniqueName("pipe.forward_cond");
   const std::string bbody = module_->UniqueName("pipe.backward_body"), bcond = module_->UniqueName("pipe.backward_cond");
@@ -1053,7 +1422,7 @@ StatusOr<PipelineResult> Generator::Run() {
       body += BackwardBlock(bbody, bcond);
       continue;
     }
-    if (chain_names.contains(i->name())) continue;
+    if (chain_names.contains(i->name()) || rows_.contains(i->name())) continue;
     body += fmt::format("  {}{}\n", i == entry->root() ? "ROOT " : "", PrintInstruction(*i));
   }
   // The source's other computations first (callees before callers, as the parser reads them).
@@ -1064,12 +1433,28 @@ StatusOr<PipelineResult> Generator::Run() {
   }
   text = kept + text;
   PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .repeats = Rc_, .schedule = o_.schedule, .axis = o_.axis};
-  info.mesh = N_ > 1 ? fmt::format("{}={},{}={}", data_ == N_ ? "data" : "source", N_, o_.axis, S_)
-                     : fmt::format("{}={}", o_.axis, S_);
+  if (!o_.source_mesh.empty()) {
+    info.mesh = fmt::format("{},{}={}", o_.source_mesh, o_.axis, S_);
+  } else if (N_ == 1) {
+    info.mesh = fmt::format("{}={}", o_.axis, S_);
+  } else if (data_ == N_ || data_ == 1) {
+    info.mesh = fmt::format("{}={},{}={}", data_ == N_ ? "data" : "source", N_, o_.axis, S_);
+  } else {
+    info.mesh = fmt::format("data={},source={},{}={}", data_, N_ / data_, o_.axis, S_);
+  }
   // Stacked parameters are split over the stages only; the stash over the stages and the data.
+  // Each device holds its stage's layers of a weight, split as the source splits it (Composed).
+  auto tiles = [](const Instruction* w) -> int64_t {
+    const Sharding* sh = w->sharding();
+    if (sh == nullptr || !sh->IsTiled()) return 1;
+    const TileAssignment& ta = sh->tile_assignment();
+    return ta.num_elements() / (sh->ReplicateOnLastTileDim() ? ta.dims().back() : 1);
+  };
   for (const StackedSlot& slot : slots_) {
-    info.stage_parameter_bytes += L_ * chain_.weights[0][slot.slot]->shape().byte_size() / S_;
-    for (const StackedSlot::Companion& c : slot.companions) info.stage_parameter_bytes += L_ * c.node->shape().byte_size() / S_;
+    const Instruction* w = chain_.weights[0][slot.slot];
+    const int64_t t = Composed({w}, 2) == ShardingText(w->shape().rank() + 2, true, -1) ? 1 : tiles(w);
+    info.stage_parameter_bytes += L_ * w->shape().byte_size() / S_ / t;
+    for (const StackedSlot::Companion& c : slot.companions) info.stage_parameter_bytes += L_ * c.node->shape().byte_size() / S_ / t;
   }
   info.stash_bytes = Shape(act_type_, Cat({M_, R_}, mb_dims_)).byte_size() / data_;
   std::string header = fmt::format("HloModule {}, num_partitions={}, frontend_attributes={{spmdc_pipeline=\"{}\"}}\n\n",
@@ -1157,8 +1542,12 @@ StatusOr<PipelineResult> PipelineModule(const Module& module, const PipelineOpti
   if (options.stages < 1 || options.microbatches < 1)
     return InvalidArgument("pipeline: --stages and --microbatches must be at least 1 (got {} and {})", options.stages,
                            options.microbatches);
-  ASSIGN_OR_RETURN(LayerChain chain, FindLayerChain(module));
-  return Generator(module, chain, options).Run();
+  ASSIGN_OR_RETURN(LayerCallModule form, ToLayerCallForm(module));
+  ASSIGN_OR_RETURN(LayerChain chain, FindLayerChain(*form.module));
+  ASSIGN_OR_RETURN(PipelineResult result, Generator(*form.module, chain, options).Run());
+  result.form = form.form;
+  result.weight_slots = static_cast<int64_t>(chain.weights[0].size());
+  return result;
 }
 
 }  // namespace spmdc::pipeline

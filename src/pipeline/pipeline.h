@@ -43,6 +43,7 @@
 
 #include "ir/literal.h"
 #include "ir/module.h"
+#include "pipeline/layer_forms.h"
 #include "support/status.h"
 
 namespace spmdc::pipeline {
@@ -59,6 +60,10 @@ struct PipelineOptions {
   // R times (layer group r·S + s on stage s); 0: R = L/S (one layer per group). R divides L/S;
   // M >= S. GPipe: 1.
   int64_t repeats = 0;
+  // The source's devices as a named mesh, major to minor ("data=2,model=8"), for the module's
+  // mesh record; empty: "data=N" when the microbatch is split over all of them, else "source=N"
+  // (or "data=D,source=N/D").
+  std::string source_mesh;
 };
 
 // The recognised repeated-layer form (see above).
@@ -114,6 +119,8 @@ struct PipelineResult {
   std::vector<std::vector<int64_t>> parameter_sources;
   std::vector<std::vector<int64_t>> result_sources;
   int64_t stacked_slots = 0;  // weight slots stored and updated stacked (stacked_update.h)
+  int64_t weight_slots = 0;   // the layer's weights
+  LayerForm form = LayerForm::kCalls;  // the form the source's layers came in (layer_forms.h)
 };
 
 // The pipelined program's arguments made from the source's (stacking what it stacks).

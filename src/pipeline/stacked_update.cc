@@ -4,22 +4,10 @@
 #include <deque>
 #include <functional>
 
-#include "hlo/printer.h"
+#include "auto/layers.h"
 
 namespace spmdc::pipeline {
 namespace {
-
-// An instruction's text after its operand list (attributes), or for a constant its whole
-// right-hand side: what two layers' copies must share to be one zipped instruction.
-std::string Signature(const Instruction* i) {
-  std::string line = PrintInstruction(*i, PrintOptions{.print_metadata = false, .print_shardings = false});
-  const size_t eq = line.find(" = ");
-  std::string rhs = line.substr(eq + 3);
-  if (i->opcode() == Opcode::kConstant) return rhs;
-  const size_t open = rhs.find('(');
-  const size_t close = rhs.find(')', open);
-  return rhs.substr(0, open) + rhs.substr(close + 1);
-}
 
 bool Zippable(Opcode op) {
   return (IsElementwiseOpcode(op) && op != Opcode::kRng) || op == Opcode::kBroadcast || op == Opcode::kConstant;
@@ -39,8 +27,9 @@ class Zipper {
     if (a == chain_.weights[0][k_] && b == chain_.weights[j][k_]) {
       n.kind = ZipNode::kWeight;
       n.stacked = true;
-    } else if (a == Gradient(0) && b == Gradient(j)) {
+    } else if (const int64_t g = GradientIndex(a, 0); g >= 0 && g == GradientIndex(b, j)) {
       n.kind = ZipNode::kGradient;
+      n.gradient = g;
       n.stacked = true;
     } else if (a != b && a->opcode() == Opcode::kParameter && b->opcode() == Opcode::kParameter) {
       // Two layers' own parameters of one role (m of layer 0 and m of layer j): not a layer weight
@@ -58,7 +47,7 @@ class Zipper {
       n.kind = ZipNode::kShared;
     } else {
       if (a->opcode() != b->opcode() || !(a->shape() == b->shape()) || !Zippable(a->opcode()) ||
-          a->operand_count() != b->operand_count() || Signature(a) != Signature(b))
+          a->operand_count() != b->operand_count() || autoshard::BodySignature(*a) != autoshard::BodySignature(*b))
         return false;
       for (int64_t i = 0; i < a->operand_count(); ++i) {
         if (!Zip(a->operand(i), b->operand(i), j)) return false;
@@ -74,10 +63,11 @@ class Zipper {
     return true;
   }
 
-  const Instruction* Gradient(int64_t l) const {
-    for (const Instruction* u : chain_.backward_calls[l]->users())
-      if (u->tuple_index() == k_ + 1) return u;
-    return nullptr;
+  // j when `i` is output j + 1 (a gradient) of layer l's backward call, else -1.
+  int64_t GradientIndex(const Instruction* i, int64_t l) const {
+    if (i->opcode() != Opcode::kGetTupleElement || i->operand(0) != chain_.backward_calls[l] || i->tuple_index() < 1)
+      return -1;
+    return i->tuple_index() - 1;
   }
 
   bool IsChainWeight(const Instruction* i) const {
@@ -133,6 +123,9 @@ std::vector<StackedSlot> FindStackedUpdates(const LayerChain& chain, const Instr
   const int64_t L = chain.layers();
   const int64_t K = static_cast<int64_t>(chain.weights[0].size());
   for (int64_t k = 0; k < K; ++k) {
+    bool parameters = true;  // the stacked form replaces the layers' weight parameters
+    for (int64_t l = 0; l < L; ++l) parameters &= chain.weights[l][k]->opcode() == Opcode::kParameter;
+    if (!parameters) continue;
     // Layer l's new weight: the root element that reaches its weight k (and no other layer's).
     std::vector<int64_t> index(L, -1);
     bool ok = true;

@@ -26,6 +26,7 @@ struct ZipNode {
   Kind kind = kOp;
   const Instruction* instr = nullptr;  // layer 0's
   bool stacked = false;                // depends on a per-layer value
+  int64_t gradient = -1;               // kGradient: the backward layer's output gradient + 1
 };
 
 struct StackedSlot {

@@ -386,6 +386,18 @@ TEST(PlanPipeline, SearchIsNoSlowerThanTheBestUniformPlanOnASmallGpt) {
   so.microbatches = 4;
   so.memory_limit = r->memory_limit;
   ExpectValid(r->table, so, *r->search.best);
+  // The pipelined program follows the chosen plan when its stages are uniform, else the best
+  // uniform one; either way with a representative layer's plan: its weights' shardings by name.
+  ASSERT_TRUE(r->emission);
+  const StagePlan& emitted = r->emission->chosen ? *r->search.best : *r->search.best_uniform;
+  EXPECT_EQ(r->emission->chosen, r->search.best->uniform);
+  EXPECT_EQ(r->emission->plan.step_seconds, emitted.step_seconds);
+  EXPECT_EQ(r->emission->stages, static_cast<int>(emitted.stages.size()));
+  EXPECT_EQ(r->emission->devices_per_stage * r->emission->stages, 4);
+  ASSERT_NE(r->emission->layer_plan, nullptr);
+  bool weight = false;
+  for (const auto& [name, sharding] : r->emission->layer_plan->parameters) weight = weight || name.find("_wq") != std::string::npos;
+  EXPECT_TRUE(weight);
   // A fixed stage count.
   o.stages = 2;
   auto two = PlanPipeline(*m, o);

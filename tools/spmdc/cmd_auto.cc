@@ -1,10 +1,16 @@
 // spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S]
-// [--ignore-annotations] [-o OUT] [--specs SPECS.json]: chooses a sharding for every instruction
-// (src/auto/plan.h), writes the annotated module, the entry parameters' and outputs' JAX-style
-// PartitionSpecs, and prints the chosen plan beside the standard ones on stderr.
-// With --pipeline auto|S [--microbatches M] [--schedule 1f1b|gpipe]: Alpa's stage search over the
-// mesh's devices (src/auto/stage_search.h); prints the stages, their submeshes and intra-op plans
-// beside the uniform pipelines, and writes the stage plan (JSON) to OUT.
+// [--search ilp|mcts] [--ignore-annotations] [--no-tying] [--quiet] [-o OUT] [--specs SPECS.json]:
+// chooses a sharding for every instruction (src/auto/plan.h; repeated layers tied:
+// src/auto/tied_search.h; --search mcts: src/auto/tactic_search.h), writes the annotated module,
+// the entry parameters' and outputs' JAX-style PartitionSpecs, and prints the chosen plan beside
+// the standard ones on stderr (progress lines while stderr is a terminal, none with --quiet).
+// With --pipeline auto|S [--microbatches M] [--schedule 1f1b|gpipe] [--plan PLAN.json] [--verify]:
+// Alpa's stage search over the mesh's devices (src/auto/stage_search.h); prints the stages, their
+// submeshes and intra-op plans beside the uniform pipelines, writes the pipelined program of the
+// chosen plan (of the best uniform one when the chosen stages differ) to OUT: the module's
+// layers over a stage axis (src/pipeline), each stage on its logical mesh with a representative
+// layer's intra-op plan; the stage plan (JSON) to PLAN.json; --verify runs it on in-process
+// devices against the module on one device.
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +27,8 @@
 #include "cost/hardware.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
+#include "pipeline/pipeline.h"
+#include "pipeline_verify.h"
 
 namespace spmdc::cli {
 namespace {
@@ -80,22 +88,50 @@ std::string SpecsJson(const Mesh& mesh, const Module& module, const autoshard::P
   return j.dump(2) + "\n";
 }
 
+// --search mcts: what the tactic search did and the tactics of its plan.
+std::string TacticReport(const autoshard::AutoResult& r) {
+  const autoshard::TacticSearchStats& t = *r.tactic_stats;
+  std::string s = fmt::format(
+      "spmdc auto: tactic search (mcts): {} playouts, {} tactic sets propagated and estimated, {} tree nodes{}, {} "
+      "priced, {} round{}; estimate {}  {:.2f} s\n",
+      t.playouts, t.states, t.tree_nodes, t.exhausted ? " (every set visited)" : "", t.priced, t.rounds,
+      t.rounds == 1 ? "" : "s", Time(r.model_cost_seconds), r.search_seconds);
+  s += fmt::format("spmdc auto: tactics: {}\n", r.tactics.empty() ? "none (propagation alone)"
+                                                                   : fmt::format("{}", fmt::join(r.tactics, "; ")));
+  return s;
+}
+
 std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const HardwareProfile& hw) {
   using autoshard::FormatBytes;
   std::string s;
   s += fmt::format("spmdc auto: mesh {} ({} devices), hardware {}, memory limit {}\n", mesh.ToString(),
                    mesh.num_devices(), hw.name, FormatBytes(r.memory_limit));
-  s += fmt::format("spmdc auto: strategy space: {} instructions, {} strategies, {} edges; presolve: {}\n",
-                   r.space->nodes.size(), r.space->num_strategies(), r.space->edges.size(), r.presolve.ToString());
+  if (!r.tactic_stats)
+    s += fmt::format("spmdc auto: strategy space: {} instructions, {} strategies, {} edges; presolve: {}\n",
+                     r.space->nodes.size(), r.space->num_strategies(), r.space->edges.size(), r.presolve.ToString());
   const autoshard::Ties& t = r.space->ties;
   if (t.tied())
     s += fmt::format("spmdc auto: repeated layers: {} layers in {} classes, {} tied to another: {} variables for "
-                     "{} instructions\n",
+                     "{} nodes\n",
                      t.layers, t.classes, t.tied_layers, t.num_vars, r.space->nodes.size());
-  s += fmt::format("spmdc auto: search: estimate {}  lower bound {}  gap {:.2f}%{}  ({})  {:.2f} s\n",
-                   Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
-                   r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
-  if (!r.search_how.empty()) s += fmt::format("spmdc auto: the search's plan: {}\n", r.search_how);
+  int64_t in_flow = 0, manual = 0;
+  for (const autoshard::StrategyNode& n : r.space->nodes) {
+    manual += n.manual;
+    in_flow += !n.manual && n.instr->parent() != n.instr->parent()->parent()->entry();
+  }
+  if (in_flow > 0 || manual > 0)
+    s += fmt::format("spmdc auto: control flow: {} nodes in loop bodies, conditions and branches (costs x their "
+                     "executions), {} values of manual regions (kept as written)\n",
+                     in_flow, manual);
+  for (const std::string& note : r.space->notes) s += "spmdc auto: note: " + note + "\n";
+  if (r.tactic_stats) {
+    s += TacticReport(r);
+  } else {
+    s += fmt::format("spmdc auto: search: estimate {}  lower bound {}  gap {:.2f}%{}  ({})  {:.2f} s\n",
+                     Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
+                     r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
+    if (!r.search_how.empty()) s += fmt::format("spmdc auto: the search's plan: {}\n", r.search_how);
+  }
   s += fmt::format("{:<15} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", "plan", "step time", "compute",
                    "communication", "comm bytes", "peak memory", "fits");
   auto row = [&](const autoshard::PricedPlan& p) {
@@ -185,11 +221,18 @@ std::string PipelineReport(const autoshard::PipelineResult& r, const std::string
   } else {
     s += "spmdc auto --pipeline: no uniform pipeline fits\n";
   }
-  if (r.emission) {
-    s += fmt::format("spmdc auto --pipeline: uniform stages; the pipelined program: {}  (stage mesh {})\n",
-                     r.emission->Command(input), r.emission->stage_mesh);
+  if (!r.emission) {
+    s += "spmdc auto --pipeline: no uniform stage plan fits: the pipelined program needs identical stages\n";
+  } else if (r.emission->chosen) {
+    s += fmt::format("spmdc auto --pipeline: the stages are uniform; the pipelined program: {} stages x {} microbatches "
+                     "(gpipe), each stage on {} ({} devices)\n",
+                     r.emission->stages, r.emission->microbatches, r.emission->stage_mesh, r.emission->devices_per_stage);
   } else {
-    s += "spmdc auto --pipeline: the stages are not uniform; `spmdc pipeline` needs identical stages\n";
+    const autoshard::StagePlan& u = r.emission->plan;
+    s += fmt::format("spmdc auto --pipeline: the chosen stages are not uniform (estimated {}); the pipelined program "
+                     "follows the best uniform plan, {}, estimated {} ({:.3f}x)\n",
+                     Time(best.step_seconds), PlanName(r, u), Time(u.step_seconds),
+                     best.step_seconds > 0 ? u.step_seconds / best.step_seconds : 1.0);
   }
   return s;
 }
@@ -230,11 +273,12 @@ std::string PipelineJson(const autoshard::PipelineResult& r, const std::string& 
   j["chosen"] = PlanJson(r, *r.search.best, true);
   if (r.search.best_uniform) j["best_uniform"] = PlanJson(r, *r.search.best_uniform, false);
   if (r.emission) {
-    j["pipeline"] = {{"stages", r.emission->stages},
+    j["pipeline"] = {{"plan", r.emission->chosen ? "chosen" : "best_uniform"},
+                     {"stages", r.emission->stages},
                      {"microbatches", r.emission->microbatches},
-                     {"stage_axis_size", r.emission->stage_axis_size},
-                     {"stage_mesh", r.emission->stage_mesh},
-                     {"command", r.emission->Command(input)}};
+                     {"schedule", "gpipe"},
+                     {"devices_per_stage", r.emission->devices_per_stage},
+                     {"stage_mesh", r.emission->stage_mesh}};
   }
   return j.dump(2) + "\n";
 }
@@ -266,6 +310,68 @@ int64_t DefaultMicrobatches(const Module& module) {
   return 1;
 }
 
+// The pipelined program of the emitted (uniform) stage plan: `source` on one stage's devices,
+// annotated with a representative layer's intra-op plan (its weights' shardings on every layer's
+// weights in the same place, its input's on the first layer's input), pipelined over the stages
+// (src/pipeline reads the layers as calls, a scan or unrolled). `stripped` gets the source as
+// annotated for one stage (the reference for --verify).
+StatusOr<pipeline::PipelineResult> EmitPipelined(const Module& source, const autoshard::PipelineResult& r,
+                                                 std::unique_ptr<Module>* stripped) {
+  const autoshard::PipelineEmission& e = *r.emission;
+  std::unique_ptr<Module> m = source.Clone();
+  for (Computation* c : m->computations())
+    for (Instruction* i : c->instructions()) {
+      if (i->IsCustomCall("Sharding"))
+        return Unimplemented("--pipeline: %{} constrains a sharding on the whole mesh; a stage has its own devices",
+                             i->name());
+      i->clear_sharding();
+    }
+  m->set_num_partitions(e.devices_per_stage);
+  ASSIGN_OR_RETURN(pipeline::LayerCallModule form, pipeline::ToLayerCallForm(*m));
+  ASSIGN_OR_RETURN(pipeline::LayerChain chain, pipeline::FindLayerChain(*form.module));
+  if (chain.layers() != r.layers.num_layers)
+    return Unimplemented("--pipeline: the stage search found {} layers, the pipeline {} ({})", r.layers.num_layers,
+                         chain.layers(), pipeline::LayerFormName(form.form));
+  absl::flat_hash_map<std::string, Instruction*> by_name;
+  for (Instruction* i : m->entry()->instructions()) by_name[i->name()] = i;
+  auto set = [&](const std::string& name, const Sharding& s) {
+    auto it = by_name.find(name);
+    if (it != by_name.end()) it->second->set_sharding(std::make_shared<const Sharding>(s));
+  };
+  if (e.layer_plan != nullptr) {
+    absl::flat_hash_map<std::string, const Sharding*> plan;
+    for (const auto& [name, sharding] : e.layer_plan->parameters) plan[name] = &sharding;
+    const int64_t slots = static_cast<int64_t>(chain.weights[0].size());
+    for (int64_t k = 0; k < slots; ++k)
+      for (int64_t l = 0; l < chain.layers(); ++l) {
+        auto it = plan.find(chain.weights[l][k]->name());
+        if (it == plan.end()) continue;
+        for (int64_t j = 0; j < chain.layers(); ++j) set(chain.weights[j][k]->name(), *it->second);
+        break;
+      }
+    // The activation the layer receives: the first value another layer computes (NAME.in: the
+    // unit's own parameters come first, then those values in schedule order, the forward's
+    // input before the backward's cotangent), or, for the first layer, the input itself; taken
+    // when it splits as many dims as the input has.
+    for (const auto& [name, sharding] : e.layer_plan->parameters) {
+      const bool in = name.size() > 3 && name.compare(name.size() - 3, 3, ".in") == 0;
+      if (!in && name != chain.input->name()) continue;
+      auto it = by_name.find(chain.input->name());
+      if (it == by_name.end() || !sharding.IsTiled()) break;
+      if (sharding.tile_assignment().num_dimensions() ==
+          it->second->shape().rank() + (sharding.ReplicateOnLastTileDim() ? 1 : 0))
+        set(chain.input->name(), sharding);
+      break;
+    }
+  }
+  *stripped = m->Clone();
+  pipeline::PipelineOptions po;
+  po.stages = e.stages;
+  po.microbatches = e.microbatches;
+  po.source_mesh = e.stage_mesh;
+  return pipeline::PipelineModule(*m, po);
+}
+
 }  // namespace
 
 Command AddAutoCommand(CLI::App& root) {
@@ -286,8 +392,12 @@ Command AddAutoCommand(CLI::App& root) {
     std::string out;
     std::string specs;
     std::string pipeline;
+    std::string plan;
+    bool verify = false;
+    uint64_t seed = 0;
     std::optional<int64_t> microbatches;
     std::string schedule = "1f1b";
+    std::string search = "ilp";
   };
   auto args = std::make_shared<Args>();
   AddModuleArgs(app, args->module);
@@ -314,27 +424,39 @@ Command AddAutoCommand(CLI::App& root) {
   app->add_option("--specs", args->specs, "write the PartitionSpecs of the entry parameters and outputs (JSON)")
       ->type_name("SPECS.json");
   app->add_option("--pipeline", args->pipeline,
-                  "Alpa's stage search: `auto` searches the stage count, S fixes it; OUT gets the stage plan (JSON)")
+                  "Alpa's stage search: `auto` searches the stage count, S fixes it; OUT gets the pipelined program")
       ->type_name("auto|S");
+  app->add_option("--plan", args->plan, "with --pipeline: write the stage plan (JSON)")->type_name("PLAN.json");
+  app->add_flag("--verify", args->verify,
+                "with --pipeline: run the pipelined program on the in-process devices and the module on one device; "
+                "compare");
+  AddSeed(app, args->seed);
   app->add_option("--microbatches", args->microbatches,
                   "microbatches of the pipeline (default: the largest divisor of the batch up to 8)")
       ->type_name("M");
   app->add_option("--schedule", args->schedule, "the pipeline schedule whose memory the stages must fit")
       ->check(CLI::IsMember({"1f1b", "gpipe"}))
       ->capture_default_str();
+  app->add_option("--search", args->search,
+                  "the search: `ilp` (the strategy space, solved as `spmdc solve` does) or `mcts` (tactic "
+                  "search over parameter splits and propagation)")
+      ->check(CLI::IsMember({"ilp", "mcts"}))
+      ->capture_default_str();
   AddOutput(app, args->out);
   return {app, [args]() -> Status {
-            if (args->pipeline.empty() && (args->microbatches || args->schedule != "1f1b"))
-              return InvalidArgument("--microbatches and --schedule need --pipeline");
+            if (args->pipeline.empty() && (args->microbatches || args->schedule != "1f1b" || !args->plan.empty() ||
+                                           args->verify))
+              return InvalidArgument("--microbatches, --schedule, --plan and --verify need --pipeline");
             ModuleArgs plain;
             plain.input = args->module.input;
             ASSIGN_OR_RETURN(auto module, LoadAnnotated(plain, std::nullopt));
+            // The module as written: the pipeline reads its layers in their own form (calls, a
+            // scan), which planning inlines.
+            std::unique_ptr<Module> source = module->Clone();
             ASSIGN_OR_RETURN(Annotations annotations, ParseAnnotations(args->module.mesh, args->module.shards));
             const Mesh mesh = *annotations.mesh;
             if (args->ignore_annotations) {
-              for (Computation* c : module->computations())
-                for (Instruction* i : c->instructions())
-                  if (!i->IsCustomCall("Sharding")) i->clear_sharding();
+              autoshard::DropAnnotations(*module);
               module->set_num_partitions(mesh.num_devices());
             }
             RETURN_IF_ERROR(ApplyAnnotations(annotations, *module));
@@ -350,9 +472,13 @@ Command AddAutoCommand(CLI::App& root) {
                   return InvalidArgument("--pipeline {}: expected `auto` or a stage count >= 1", args->pipeline);
                 po.stages = stages;
               }
+              if (args->search != "ilp")
+                return Unimplemented("--search {} with --pipeline: the stage search prices its spans with the ilp "
+                                     "search only",
+                                     args->search);
               if (!args->specs.empty())
                 return Unimplemented("--specs with --pipeline: each stage has its own specs; they are in the stage "
-                                     "plan that -o writes");
+                                     "plan that --plan writes");
               for (const Instruction* i : module->entry()->instructions())
                 if (i->has_sharding() && !args->ignore_annotations)
                   return Unimplemented("--pipeline plans every stage on its own submesh, so the module's shardings "
@@ -375,8 +501,26 @@ Command AddAutoCommand(CLI::App& root) {
               const std::string input = args->module.input;
               if (!args->quiet)
                 std::fputs(PipelineReport(r, input, po.num_devices, hw, po.microbatches, po.schedule).c_str(), stderr);
-              return WriteOutput(args->out == "-" ? "" : args->out,
-                                 PipelineJson(r, input, po.num_devices, po.microbatches, po.schedule));
+              if (!args->plan.empty())
+                RETURN_IF_ERROR(WriteOutput(args->plan, PipelineJson(r, input, po.num_devices, po.microbatches, po.schedule)));
+              if (!r.emission)
+                return Unimplemented("--pipeline: no uniform stage plan fits in {} per device, and the pipelined "
+                                     "program needs identical stages",
+                                     autoshard::FormatBytes(r.memory_limit));
+              std::unique_ptr<Module> stripped;
+              ASSIGN_OR_RETURN(pipeline::PipelineResult program, EmitPipelined(*source, r, &stripped));
+              if (!args->quiet)
+                std::fprintf(stderr, "spmdc auto --pipeline: the pipelined program: %lld devices (%lld stages x %s), "
+                           "%lld of %lld weight slots stacked, bubble %.1f%%, layers read as %s\n",
+                           static_cast<long long>(program.module->num_partitions()),
+                           static_cast<long long>(program.info.stages), r.emission->stage_mesh.c_str(),
+                           static_cast<long long>(program.stacked_slots), static_cast<long long>(program.weight_slots),
+                           100 * program.info.Bubble(), pipeline::LayerFormName(program.form).c_str());
+              if (!args->verify || !args->out.empty())
+                RETURN_IF_ERROR(WriteOutput(args->out == "-" ? "" : args->out, PrintModule(*program.module)));
+              if (args->verify)
+                RETURN_IF_ERROR(VerifyPipelined(*stripped, program, program.module->num_partitions(), args->seed));
+              return absl::OkStatus();
             }
             autoshard::PlanOptions options(mesh);
             options.hardware = &hw;
@@ -385,6 +529,7 @@ Command AddAutoCommand(CLI::App& root) {
             options.work_limit = args->work_limit;
             options.keep_annotations = !args->ignore_annotations;
             options.standard_plans = !args->no_standard;
+            if (args->search == "mcts") options.search = autoshard::SearchKind::kMcts;
             options.tie_layers = !args->no_tying;
             if (!args->quiet && isatty(fileno(stderr))) {
               options.progress = [](const autoshard::SearchProgress& p) {
