@@ -19,8 +19,8 @@ constexpr int64_t kWorkPerEntry = 300;
 constexpr int64_t kBoundWorkPerEntry = 1000;
 constexpr int64_t kMinimumWork = 300'000'000;
 constexpr int64_t kMinimumBoundWork = 3'000'000'000;
-// The price ladder of step 2: the first price over the bound's, the factor between the next ones,
-// and how many are tried per call.
+// The prices of step 2: the factor between successive ones, how many are tried up (or down) per
+// call, and the bisections between the last that did not fit and the first that did.
 constexpr double kPriceFactor = 1.5;
 constexpr int kMaxPrices = 6;
 constexpr int kBisections = 2;
@@ -313,6 +313,7 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
                              : (BestFitting(limit) ? static_cast<double>(BestFitting(limit)->cost - x0_cost) /
                                                                        static_cast<double>(x0_peak - limit)
                                 : static_cast<double>(x0_cost) / static_cast<double>(limit));
+    if (!(price > 0)) price = static_cast<double>(x0_cost) / static_cast<double>(limit);
     for (int k = 0; k < kMaxPrices && above == 0; ++k, price *= kPriceFactor) {
       ASSIGN_OR_RETURN(bool fits, solve_at(price));
       if (fits) above = price;

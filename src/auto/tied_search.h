@@ -5,10 +5,10 @@
 // 1. The tied problem without the memory limit, by the solver of `spmdc solve`: x0, the fastest
 //    plan. When its peak fits the limit it is the answer.
 // 2. Otherwise x0 is repaired greedily under the limit on the tied model (every time point), and
-//    the untied problem's Lagrangian bound (untied_bound.h) prices a byte at x0's peak: lambda*.
-//    The tied problem without a limit, every node charged lambda per byte it holds at that peak,
-//    is solved for lambda = 1.25 lambda*, then 1.5 times more each time until a plan fits: plans
-//    on the lower hull of (memory at the peak, cost).
+//    the tied problem without a limit but with every node charged `price` per byte it holds at
+//    x0's peak is solved for prices from the repaired plan's cost per byte saved, up (or down) by
+//    1.5x until the plans cross the limit, then twice between: plans on the lower hull of
+//    (memory at the peak, cost), on both sides of the limit.
 // 3. Mixing, which tying forbids: a plan that follows one candidate on the tied layers before copy
 //    j and another from copy j on (the other nodes follow either) is priced exactly, for every j,
 //    both orders and every pair of candidates; the cheapest that fits wins. Under a memory limit
@@ -17,6 +17,8 @@
 // 4. The best mix improved by local search on the problem whose tied layers form two groups (the
 //    copies before its split and those after), every time point within the limit.
 // 5. When nothing fits yet, the tied problem with the hard limit.
+// With `bound`, the untied problem's certified lower bound (untied_bound.h), its multiplier on
+// x0's peak searched within the prices where the plans of step 2 crossed the limit.
 // Candidates are kept across calls, so the rounds that tighten the limit (plan.h) reuse them.
 // Everything runs on the calling thread with work budgets: deterministic for a given input unless
 // a time limit cuts a solve short.

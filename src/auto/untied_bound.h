@@ -11,9 +11,11 @@
 //   L(lambda) >= sum_i min_s [c_i(s) + Lambda_i m_i(s) + sum_(e at i) mu_e,i(s)]
 //              + sum_e min_(s,t) [R_e(s,t) - mu_e,u(s) - mu_e,v(t)]  -  sum_p lambda_p M.
 // The messages come from the tied model T: one variable per tied group, one edge per edge kind
-// (its K instances: K R), message passing on T (dual.h); every instance of a kind takes 1/K of the
-// kind's messages. Then the edge terms are T's own, and each variable's term splits into one
-// minimum per node, sum_i min_s f_i(s) instead of min_s sum_i f_i(s): the price of letting the
+// (its K instances: K R), message passing on T (dual.h, each variable handing each edge a share of
+// its belief proportional to the fraction of its copies the edge touches, so that each copy's part
+// stays with that copy's edges); every instance of a kind takes 1/K of the kind's messages
+// (rounded down in fixed point). Then the edge terms are T's own, and each variable's term splits
+// into one minimum per node, sum_i min_s f_i(s) instead of min_s sum_i f_i(s): the price of letting the
 // copies disagree, which is what tying forbids and the untied problem allows. A self kind (copy k
 // to copy k + 1 at one position, a diagonal in T) gives each instance half its diagonal at each
 // end, or nothing; the better of the two is kept. Nothing of U is built: its nodes are visited
@@ -22,10 +24,11 @@
 // One multiplier, on the peak of a seed plan (the unconstrained optimum): in a training step the
 // weights and every layer's stashed activations are live there, so it is the point that binds,
 // and a multiplier there charges every copy of a tied node alike (which keeps the copies' terms
-// equal). L is concave in it: bracketed by doubling from the price of memory that the seed and the
-// best known plan suggest, narrowed by golden sections, each evaluation a few passes warm from the
-// last. Everything reported is recomputed in exact integer arithmetic (multipliers and messages
-// in fixed point, as dual.h).
+// equal). L is concave in it: bracketed by the caller (the prices where penalised plans cross the
+// limit) or by doubling from the price of memory that the seed and the best known plan suggest,
+// narrowed by golden sections; each evaluation runs passes warm from the last until they gain
+// little. Everything reported is recomputed in exact integer arithmetic (multipliers and messages
+// in fixed point, as dual.h). For a space without ties this is the untied problem's own dual.
 #pragma once
 
 #include <chrono>
