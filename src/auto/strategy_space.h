@@ -9,10 +9,11 @@
 //
 // Per-op behaviour is not written again here: the operand sharding a strategy needs comes from
 // propagation's backward rules (ShardingFromUserWith, the rule table propagation and the
-// partitioner share), except for the two places where the strategy carries something a result
-// sharding cannot say — a dot's split contracting dims and a reduce's split reduced dims (a
-// partial result that the strategy all-reduces) — which use the shared einsum view of dots
-// (DotDimsOfDotFamily) and the reduce's `dimensions`.
+// partitioner share), except for the places where the strategy carries something a result
+// sharding cannot say — a dot's or a convolution's split contracting dims and a reduce's split
+// reduced dims (a partial result that the strategy all-reduces) — which use the shared einsum
+// view of dots and convolutions (DotDimsOfDotFamily, DotDimsOfConvolution: the view the
+// partitioner's dot/convolution handler works in) and the reduce's `dimensions`.
 //
 // A strategy assigns each mesh axis to at most one dim (of the result, or a dot's contracting /
 // a reduce's reduced dims); the axes of one dim are taken in mesh order, and their product must
@@ -35,6 +36,7 @@
 // array values are tied (loop bodies, tuple leaves and manual regions keep their own nodes).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -58,6 +60,12 @@ using AxisMasks = std::vector<uint32_t>;
 struct Strategy {
   AxisMasks output;              // the result's split
   uint32_t partial_axes = 0;     // axes over which the result is a partial sum (all-reduced)
+  // All-reduce reassociation (the clean-up's add(all-reduce(a), all-reduce(b)) -> all-reduce(a +
+  // b)): axes over which the result is left a partial sum for its one user, an add, to all-reduce
+  // (0: reduced here, or nothing to reduce); and per operand, the axes over which it must arrive
+  // such a pending partial sum (empty or 0: reduced). A pending value feeds only that.
+  uint32_t pending_axes = 0;
+  std::vector<uint32_t> operand_pending;
   std::vector<AxisMasks> operands;  // the split each operand must have (per operand index)
   double compute_seconds = 0;
   double communication_seconds = 0;
@@ -109,9 +117,10 @@ struct SpaceValue {
 struct StrategyEdge {
   int producer = 0, consumer = 0;  // node indices
   int64_t operand = 0;             // operand index in the consumer (-1: a leaf node's input)
-  // Seconds of resharding, row-major: producer strategy s, consumer strategy t. One matrix serves
-  // every edge whose producers share a strategy list and whose consumers do (same operand, bytes
-  // and executions).
+  // Seconds of resharding, row-major: producer strategy s, consumer strategy t; infinity where a
+  // pending partial sum would meet a consumer that does not sum it (forbidden in the problem). One
+  // matrix serves every edge whose producers share a strategy list and whose consumers do (same
+  // operand, bytes and executions).
   std::shared_ptr<const std::vector<double>> seconds;
 };
 
@@ -196,12 +205,18 @@ struct StrategySpace {
 };
 
 // Seconds as the IOPDDL problem counts them: picoseconds, rounded, capped at kMaxSpaceCost (far
-// below the forbidden marker, so that nothing the space can price is "forbidden", however absurd).
+// below the forbidden marker, so that nothing the space can price is "forbidden", however absurd);
+// infinity (a pending partial sum meeting what does not sum it) is kForbiddenCost.
 inline constexpr Cost kMaxSpaceCost = 100'000'000'000'000'000;
 Cost PicosecondsOf(double seconds);
 // `count` instances of a cost of `ps` picoseconds (a tied variable's nodes, an edge kind's
-// instances), capped likewise.
+// instances), capped likewise; forbidden stays forbidden.
 Cost RepeatedCost(int64_t count, Cost ps);
+// a + b of two such costs: forbidden when either is, else capped at kMaxSpaceCost.
+inline Cost AddSpaceCost(Cost a, Cost b) {
+  if (IsForbidden(a) || IsForbidden(b)) return kForbiddenCost;
+  return std::min<Cost>(a + b, kMaxSpaceCost);
+}
 
 // The sharding `masks` means on `mesh` (replicated over unused axes).
 Sharding ShardingFromMasks(const Mesh& mesh, const AxisMasks& masks);

@@ -76,6 +76,7 @@ void TiedSearch::Add(std::vector<int64_t> choice, std::string name, double price
     if (c.choice == choice) return;
   Candidate c;
   c.cost = space_.CostOf(choice);
+  if (c.cost >= kForbiddenCost) return;  // a pending partial sum unsummed (cannot come from a solve)
   c.peak = space_.PeakBytesOf(choice);
   c.choice = std::move(choice);
   c.name = std::move(name);
@@ -173,7 +174,8 @@ std::optional<TiedSearch::Candidate> TiedSearch::Mix(const Candidate& a, const C
         // Only real mixes: all copies from one plan with its own other nodes is that plan.
         if ((j == 0 && &rest == &second) || (j == copies_ && &rest == &first)) continue;
         const int64_t peak = std::max<int64_t>(0, profile.GlobalMax());
-        if (peak <= limit && (!best || cost < best->cost)) {
+        // A mix can pair strategies the space forbids across its split (a pending partial sum).
+        if (peak <= limit && cost < kForbiddenCost && (!best || cost < best->cost)) {
           Candidate c;
           c.choice = y;
           c.cost = cost;
@@ -289,10 +291,10 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
       for (int v = 0; v < space_.ties.num_vars; ++v) {
         if (live[v] == 0) continue;
         ProblemNode& pn = priced.nodes[v];
-        for (size_t s = 0; s < pn.costs.size(); ++s)
-          pn.costs[s] = std::min<Cost>(
-              pn.costs[s] + static_cast<Cost>(std::llround(price * live[v] * static_cast<double>(pn.usages[s]))),
-              kMaxSpaceCost);
+        for (size_t s = 0; s < pn.costs.size(); ++s) {
+          const double charge = std::min(price * live[v] * static_cast<double>(pn.usages[s]), 1e17);
+          pn.costs[s] = AddSpaceCost(pn.costs[s], static_cast<Cost>(std::llround(charge)));
+        }
       }
       phase_ = fmt::format("tied search with memory at {:.3g} ps per byte", price);
       ASSIGN_OR_RETURN(SolveResult r, SolveTied(priced));

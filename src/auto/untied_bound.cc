@@ -59,7 +59,7 @@ TiedModel BuildTiedModel(const StrategySpace& space, int64_t memory_limit) {
       const int v = ek.producer_var, k = m.k[v];
       for (int s = 0; s < k; ++s) {
         Cost& u = m.unary[m.unary_offset[v] + s];
-        u = std::min<Cost>(u + RepeatedCost(count, PicosecondsOf(r[static_cast<int64_t>(s) * k + s])), kMaxSpaceCost);
+        u = AddSpaceCost(u, RepeatedCost(count, PicosecondsOf(r[static_cast<int64_t>(s) * k + s])));
       }
       continue;
     }
