@@ -188,6 +188,7 @@ StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& op
   so.threads = 1;
   so.seed = 1;
   so.use_milp = options.use_milp;
+  so.relative_gap = options.relative_gap;
   int64_t entries = 0;
   for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
   so.work_limit = options.work_limit > 0 ? options.work_limit : std::max(kMinimumWork, kDefaultWorkPerEntry * entries);
@@ -371,6 +372,7 @@ Status SearchStrategySpace(const Module& module, const PlanOptions& options, Pro
     to.time_limit_s = options.time_limit_s;
     to.work_limit = options.work_limit;
     to.use_milp = options.use_milp;
+    to.relative_gap = options.relative_gap;
     to.progress = options.progress;
     tied.emplace(space, std::move(to));
   }

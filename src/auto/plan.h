@@ -79,6 +79,9 @@ struct PlanOptions {
   // Also run the exact MILP (CBC) on small models. The stage search (stage_search.h) turns it off:
   // it solves hundreds of small spans, where CBC's proof costs more than the search.
   bool use_milp = true;
+  // Each solve stops when its plan is within this fraction of its certified bound (solver.h:
+  // deterministic): closing the last hundredths of a percent can take CBC the whole time limit.
+  double relative_gap = 1e-4;
   SearchKind search = SearchKind::kIlp;
   // Tie the repeated layers (strategy_space.h: above `tie_min_entries`): on by default; off for
   // checks against the untied search.

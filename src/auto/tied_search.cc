@@ -64,6 +64,7 @@ StatusOr<SolveResult> TiedSearch::SolveTied(const Problem& problem) {
   so.threads = 1;
   so.seed = 1;
   so.use_milp = options_.use_milp;
+  so.relative_gap = options_.relative_gap;
   if (options_.progress) so.progress = [&](const SolveProgress&) { Report(phase_, std::nullopt); };
   int64_t entries = 0;
   for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());

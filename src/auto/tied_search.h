@@ -50,6 +50,7 @@ struct TiedSearchOptions {
   double time_limit_s = 60;   // per solve
   int64_t work_limit = 0;     // per solve and for the bound; 0: proportional to the tied problem
   bool use_milp = true;
+  double relative_gap = 0;    // per solve (SolveOptions::relative_gap)
   // The bound works on the untied problem itself when its edge matrices hold at most this many
   // times the tied model's entries (few copies: no lifting loss), else on the tied model
   // (untied_bound.h). 0: always the tied model.

@@ -165,13 +165,19 @@ class UntiedDual {
       const std::vector<double>& r = *ek.seconds;
       SelfKind sk;
       sk.diag_offset = static_cast<int64_t>(diag_.size());
-      for (int s = 0; s < k; ++s) diag_.push_back(PicosecondsOf(r[static_cast<int64_t>(s) * k + s]));
+      // A forbidden diagonal entry (a pending partial sum) passes no message: any finite
+      // reparameterisation is valid, an infinite one is not.
+      for (int s = 0; s < k; ++s) {
+        const Cost d = PicosecondsOf(r[static_cast<int64_t>(s) * k + s]);
+        diag_.push_back(IsForbidden(d) ? 0 : d);
+      }
       Cost plain = kForbiddenCost;
       absl::int128 split = 0;
       bool any = false;
       for (int s = 0; s < k; ++s)
         for (int t = 0; t < k; ++t) {
           const Cost c = PicosecondsOf(r[static_cast<int64_t>(s) * k + t]);
+          if (IsForbidden(c)) continue;  // infinite: never an edge term's minimum
           plain = std::min(plain, c);
           const absl::int128 x = 2 * absl::int128(c) - diag_[sk.diag_offset + s] - diag_[sk.diag_offset + t];
           if (!any || x < split) split = x, any = true;
@@ -228,6 +234,8 @@ class UntiedDual {
         const Cost* row = &m_.pair[ed.offset + static_cast<int64_t>(s) * kv];
         // Row minimum in 64 bits first where the messages allow (they are small against D R).
         for (int t = 0; t < kv; ++t) {
+          // A forbidden pair is infinite in every instance (the kind's entry is not n times it).
+          if (IsForbidden(row[t])) continue;
           const absl::int128 val = D * (row[t] / n) - mu[s] - mv[t];
           if (!any || val < best) best = val, any = true;
         }
