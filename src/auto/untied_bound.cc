@@ -367,7 +367,34 @@ UntiedBoundResult BoundUntiedProblem(const StrategySpace& space, const TiedModel
       }
     }
   }
-  DualSolver dual(m, rate);
+  // Forbidden pairs (a pending partial sum meets a user other than its add) enter the passes at a
+  // finite cost above every finite plan's: lowering a cost from infinity keeps every bound of the
+  // lowered problem valid, and Evaluate prices them infinite again (which can only raise its
+  // terms). At dual.h's 1e30 the block-coordinate passes stall far below the local polytope's
+  // optimum (GPT-3 on 8x64 without a limit: 1.417 s against 1.720 s, the tied optimum).
+  Model lowered;
+  const bool any_forbidden = std::any_of(m.pair.begin(), m.pair.end(), [](Cost c) { return IsForbidden(c); });
+  if (any_forbidden) {
+    double ceiling = 0;
+    for (int v = 0; v < m.num_vars(); ++v) {
+      Cost top = 0;
+      for (int64_t i = m.unary_offset[v]; i < m.unary_offset[v + 1]; ++i)
+        if (!IsForbidden(m.unary[i])) top = std::max(top, m.unary[i]);
+      ceiling += static_cast<double>(top);
+    }
+    for (const Model::Edge& e : m.edges) {
+      Cost top = 0;
+      const int64_t n = static_cast<int64_t>(m.k[e.u]) * m.k[e.v];
+      for (int64_t i = 0; i < n; ++i)
+        if (!IsForbidden(m.pair[e.offset + i])) top = std::max(top, m.pair[e.offset + i]);
+      ceiling += static_cast<double>(top);
+    }
+    const Cost finite = static_cast<Cost>(std::min(2 * ceiling + 1, static_cast<double>(kForbiddenCost / 4)));
+    lowered = m;
+    for (Cost& c : lowered.pair)
+      if (IsForbidden(c)) c = finite;
+  }
+  DualSolver dual(any_forbidden ? lowered : m, rate);
   const int64_t entries = tied.pair_entries() + static_cast<int64_t>(m.unary.size());
   auto spent = [&] {
     if (options.work_limit > 0 && out.work >= options.work_limit) return true;

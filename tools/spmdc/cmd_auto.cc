@@ -1,4 +1,4 @@
-// spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S]
+// spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S] [--gap G]
 // [--search ilp|mcts] [--ignore-annotations] [--no-tying] [--quiet] [-o OUT] [--specs SPECS.json]:
 // chooses a sharding for every instruction (src/auto/plan.h; repeated layers tied:
 // src/auto/tied_search.h; --search mcts: src/auto/tactic_search.h), writes the annotated module,
@@ -393,6 +393,7 @@ Command AddAutoCommand(CLI::App& root) {
     std::optional<int64_t> memory_limit;
     double time_limit_s = 60;
     int64_t work_limit = 0;
+    double gap = 1e-4;
     bool ignore_annotations = false;
     bool no_standard = false;
     bool no_tying = false;
@@ -424,6 +425,10 @@ Command AddAutoCommand(CLI::App& root) {
                   "per-search work budget (0: proportional to the problem; results are deterministic "
                   "when it, not the time limit, ends the search)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 62));
+  app->add_option("--gap", args->gap,
+                  "each search stops when its plan is within this fraction of its certified bound "
+                  "(default 1e-4; 0: only at a proof of optimality)")
+      ->check(CLI::Range(0.0, 1.0));
   app->add_flag("--ignore-annotations", args->ignore_annotations,
                 "drop the module's shardings instead of keeping them as constraints");
   app->add_flag("--no-standard-plans", args->no_standard,
@@ -539,6 +544,7 @@ Command AddAutoCommand(CLI::App& root) {
             options.memory_limit = args->memory_limit;
             options.time_limit_s = args->time_limit_s;
             options.work_limit = args->work_limit;
+            options.relative_gap = args->gap;
             options.keep_annotations = !args->ignore_annotations;
             options.standard_plans = !args->no_standard;
             options.weight_update_sharding = !args->no_weight_update;
