@@ -102,25 +102,26 @@ StatusOr<SolveResult> Solve(const Problem& problem, const SolveOptions& options)
         running.fetch_sub(1);
       });
     }
+    // Once every search thread has stopped (their results no longer change): whether their best is
+    // within the gap of their bound. Then the MILP is not waited for, and what it found is ignored
+    // whether it finished first or not, so that the answer does not depend on how far it got.
+    auto threads_within_gap = [&] {
+      bool any = false;
+      TotalCost c = 0, lb = best_lb;
+      for (const auto& s : searches) {
+        if (s->has_solution() && (!any || s->best_cost() < c)) c = s->best_cost(), any = true;
+        if (s->has_bound()) lb = std::max(lb, s->lower_bound());
+      }
+      return any && static_cast<double>(c - lb) <= options.relative_gap * static_cast<double>(c);
+    };
     bool gap_checked = options.relative_gap <= 0 || !milp;
     Clock::time_point last_report = start;
     while (running.load() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       if (!gap_checked && searching.load() == 0) {
-        // Every search thread has stopped (their results no longer change): if their best is
-        // within the gap, the MILP is not waited for, and what it found is ignored so that the
-        // answer does not depend on how far it got.
         gap_checked = true;
-        bool any = false;
-        TotalCost c = 0, lb = best_lb;
-        for (const auto& s : searches) {
-          if (s->has_solution() && (!any || s->best_cost() < c)) c = s->best_cost(), any = true;
-          if (s->has_bound()) lb = std::max(lb, s->lower_bound());
-        }
-        if (any && static_cast<double>(c - lb) <= options.relative_gap * static_cast<double>(c)) {
-          milp_cancelled = true;
-          cancel_milp.store(true);
-        }
+        milp_cancelled = threads_within_gap();
+        if (milp_cancelled) cancel_milp.store(true);
       }
       if (options.progress && Seconds(last_report) >= options.progress_interval_s) {
         last_report = Clock::now();
@@ -140,6 +141,7 @@ StatusOr<SolveResult> Solve(const Problem& problem, const SolveOptions& options)
       }
     }
     for (std::thread& th : threads) th.join();
+    if (!gap_checked) milp_cancelled = threads_within_gap();  // the MILP ended first
     for (const auto& s : searches) {
       result.iterations += s->iterations();
       smallest_peak = std::min(smallest_peak, s->smallest_peak());
