@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "auto/layers.h"
 #include "cost/hardware.h"
 #include "ir/module.h"
@@ -59,9 +60,13 @@ struct Submesh {
 
 // The intra-op plan of one layer (a tie unit) on a logical mesh: the shardings of its
 // parameters, by name (the module's weights keep theirs; the activation a layer receives is
-// NAME.in), on the logical mesh's devices 0..n-1.
+// NAME.in), on the logical mesh's devices 0..n-1, and the whole plan: the layer as ExtractLayers
+// made it (instructions named as in the planned module), a sharding on every instruction and a
+// `Sharding` custom call where an operand is resharded before its use, as `spmdc auto` writes it.
 struct UnitPlan {
+  int layer = -1;  // the layer of the planned module it is
   std::vector<std::pair<std::string, Sharding>> parameters;
+  std::shared_ptr<const Module> annotated;
 };
 
 // One intra-op plan of a span on a submesh.
@@ -72,9 +77,17 @@ struct StageOption {
   double transfer_seconds = 0;   // receiving the span's inputs from the neighbouring stages
   int64_t weight_bytes = 0;      // per device, whatever the microbatches in flight
   int64_t activation_bytes = 0;  // per device, per microbatch in flight
+  // Per device, once: what one microbatch's layer needs while it runs, where only the layers'
+  // inputs are held between the forward and the backward (the pipeline's layers recompute the
+  // rest: PipelineOptions::given_layers); 0 where every activation is held.
+  int64_t transient_bytes = 0;
   std::string summary;           // the plan in one line (a representative layer's weight specs)
   std::shared_ptr<const UnitPlan> plan;  // that representative layer's plan
-  int64_t MemoryBytes(int64_t held_microbatches) const { return weight_bytes + activation_bytes * held_microbatches; }
+  // Every tie class's plan on this mesh (by class; the representative's is one of them).
+  std::shared_ptr<const std::vector<std::shared_ptr<const UnitPlan>>> class_plans;
+  int64_t MemoryBytes(int64_t held_microbatches) const {
+    return weight_bytes + activation_bytes * held_microbatches + transient_bytes;
+  }
 };
 
 // Options of every (span of layers [first, last], submesh).
@@ -151,6 +164,15 @@ struct PipelineOptions {
   double time_limit_s = 60;  // for each intra-op search
   int64_t work_limit = 0;    // for each intra-op search (plan.h); 0: kDefaultStageWork
   int threads = 0;           // intra-op searches run in parallel; 0: one per core
+  // The layers, when the module is a layer-call form's calls inlined (pipeline/layer_plan.h):
+  // entry instruction name -> layer (layers.h's given layers); none: cuts are searched.
+  const absl::flat_hash_map<std::string, int>* given_layers = nullptr;
+  // With given layers: the values the pipeline accumulates over microbatches (the weight
+  // gradients), priced per microbatch with their accumulation (a masked add) and held (the
+  // accumulators) through the backward; and per layer, the name of its input, the one value a
+  // stage holds per microbatch in flight (the pipeline's stash).
+  const absl::flat_hash_set<std::string>* accumulated = nullptr;
+  const std::vector<std::string>* layer_inputs = nullptr;
 };
 
 // The per-search work budget of the intra-op solves when none is given: the stage search runs
@@ -167,6 +189,8 @@ struct PipelineEmission {
   int64_t devices_per_stage = 0;
   std::string stage_mesh;       // each stage's logical mesh, "data=2,model=4"
   std::shared_ptr<const UnitPlan> layer_plan;  // a representative layer's intra-op plan on it
+  // The plans of the first and the last layer's classes on it (the embedding, the loss head).
+  std::shared_ptr<const UnitPlan> first_plan, last_plan;
 };
 
 struct PipelineResult {
