@@ -206,7 +206,9 @@ def _choose(module: Module, strategy: str, mesh: Mesh, leaves: List[Any],
             return chosen, "auto"
         except UnsupportedError as e:
             # As XLA's auto-sharding fell back to propagation: a module the search cannot take
-            # (control flow at the entry, tuple-valued ops) is still planned, and the user told.
+            # (loops, conditionals, topk/argmax and shard_map regions it does take; tuple-valued
+            # ops such as rng_bit_generator or LAPACK custom calls it does not) is still planned,
+            # and the user told.
             # A plan that cannot fit the memory limit is not: that is the answer.
             if str(e).startswith("no plan fits"):
                 raise
@@ -242,8 +244,10 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
     where it divides, and lets spmdc's propagation infer the remaining arguments and every
     result. strategy="auto" (the default): spmdc's cost-model search (Module.auto; the
     user's annotations are its constraints, ``batch_argnums`` is not used); ``auto_options``
-    go to Module.auto (hardware, memory_limit, time_limit, work_limit). Where the search
-    cannot take the module (UnsupportedError other than "no plan fits") plan() warns and
+    go to Module.auto (hardware, memory_limit, time_limit, work_limit). The search plans
+    loops (scan, fori_loop: their bodies too), conditionals, topk and argmax, and the code
+    around shard_map regions (kept as written). Where it cannot take the module
+    (UnsupportedError other than "no plan fits": e.g. rng_bit_generator) plan() warns and
     plans by propagation; ``Plan.strategy`` says which strategy chose."""
     if auto_options and strategy != "auto":
         raise BadInputError(f"plan: {sorted(auto_options)} apply to strategy='auto' only")

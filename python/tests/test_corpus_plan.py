@@ -8,9 +8,9 @@ Ways in: "annotated" (the example arguments carry the corpus's in_shardings, as 
 arrays would, and they constrain spmdc auto's search, plan's default strategy), "free" (no
 annotation: the search chooses everything) and "free-propagate" (strategy="propagate": plan's
 data-parallel default and propagation choose everything); the free ways not for the
-Explicit-axes program, whose code types its values by its shardings. Where the search cannot
-take a program (control flow or tuple-valued ops at the entry) plan() falls back to propagation
-with a warning: the test then checks that plan."""
+Explicit-axes program, whose code types its values by its shardings. The search takes every
+program (GPT-2's scanned layers, MoE's top-k, the shard_map rings): plan() must not fall back
+to propagation on any of them."""
 import contextlib
 import pathlib
 import sys
@@ -69,11 +69,12 @@ def test_plan_then_jit_computes_what_the_model_computes(model, way):
         for l, s in zip(leaves, shardings)])
     scope = (lambda: jax.set_mesh(context[0])) if context else contextlib.nullcontext
     with scope(), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "spmdc.jax.plan: the auto search cannot take")
+        warnings.simplefilter("error", UserWarning)  # a fallback to propagation fails the test
         if way == "free-propagate":
             p = spmdc.jax.plan(fn, *examples, mesh=mesh, strategy="propagate")
         else:
             p = spmdc.jax.plan(fn, *examples, mesh=mesh, time_limit=60)
+            assert p.strategy == "auto"
     specs = [s.spec for s in jax.tree_util.tree_leaves(
         p.in_shardings, is_leaf=lambda s: isinstance(s, NamedSharding))]
     if p.strategy == "propagate":  # the search may rightly keep a small program whole

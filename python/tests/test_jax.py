@@ -1,5 +1,7 @@
 """spmdc.jax on JAX's CPU backend with 8 host devices (conftest.py sets XLA_FLAGS): plan() ->
 jax.jit computes what the unsharded function computes; explain() and report() on functions."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -221,17 +223,54 @@ def test_module_auto_reports_plans(mesh):
                        time_limit=3)
 
 
-def test_plan_auto_falls_back_to_propagation_on_entry_control_flow(mesh):
-    """A while loop at the entry (jax.lax.fori_loop): the search cannot take it; plan() warns
-    and plans by propagation, still a plan jax.jit runs correctly."""
+def test_plan_auto_plans_loops(mesh):
+    """A while loop (jax.lax.fori_loop): the search plans its body with the rest (costs times
+    the trip count), and jax.jit with the plan computes the function."""
     def f(x, w):
         return jax.lax.fori_loop(0, 3, lambda i, h: jnp.tanh(h @ w), x)
     x = jax.random.normal(jax.random.PRNGKey(23), (16, 32), jnp.float32)
     w = jax.random.normal(jax.random.PRNGKey(24), (32, 32), jnp.float32) / 8
-    with pytest.warns(UserWarning, match="planned by propagation"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
         p = spmdc.jax.plan(f, x, w, mesh=mesh, time_limit=5)
-    assert p.strategy == "propagate"
+    assert p.strategy == "auto"
     assert_same(p.jit(f)(*p.put(x, w)), f(x, w))
+
+
+def test_plan_auto_plans_top_k_argmax_and_cond(mesh):
+    """jax.lax.top_k, jnp.argmax (a variadic reduce) and jax.lax.cond: tuple-valued ops and
+    branches the search plans (no fallback); the plan computes the function."""
+    def f(p, x, w):
+        h = x @ w
+        values, indices = jax.lax.top_k(h, 2)
+        best = jnp.argmax(h, axis=1)
+        g = jax.lax.cond(p, lambda a: jnp.tanh(a), lambda a: -a, h)
+        return values, indices, best, g
+    x = jax.random.normal(jax.random.PRNGKey(25), (16, 32), jnp.float32)
+    w = jax.random.normal(jax.random.PRNGKey(26), (32, 64), jnp.float32) / 8
+    p_true = jnp.array(True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        p = spmdc.jax.plan(f, p_true, x, w, mesh=mesh, time_limit=5)
+    assert p.strategy == "auto"
+    for pred in (True, False):
+        args = (jnp.array(pred), x, w)
+        assert_same(p.jit(f)(*p.put(*args)), f(*args))
+
+
+def test_plan_auto_falls_back_to_propagation_on_ops_it_does_not_take(mesh):
+    """jax.lax.rng_bit_generator (a tuple of the new state and the bits, which the search does
+    not take): plan() warns and plans by propagation, still a plan jax.jit runs."""
+    def f(key, x):
+        key, bits = jax.lax.rng_bit_generator(key, x.shape, dtype=jnp.uint32)
+        return key, x + bits.astype(jnp.float32)
+    key = jnp.zeros((4,), jnp.uint32)
+    x = jnp.ones((16, 32), jnp.float32)
+    with pytest.warns(UserWarning, match="planned by propagation"):
+        p = spmdc.jax.plan(f, key, x, mesh=mesh, time_limit=5)
+    assert p.strategy == "propagate"
+    got_key, got = p.jit(f)(*p.put(key, x))
+    assert got.shape == (16, 32) and got_key.shape == (4,)
 
 
 def test_explain_and_report_on_a_function(mesh):

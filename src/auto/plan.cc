@@ -5,7 +5,9 @@
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/control_flow.h"
 #include "fmt/format.h"
+#include "hlo/shardy_import.h"
 #include "partitioner/partitioner.h"
 #include "passes/passes.h"
 #include "propagation/propagation.h"
@@ -110,7 +112,20 @@ Status PrepareForPlanning(Module& module) {
     RETURN_IF_ERROR(RunTupleSimplifier(module).status());
     RETURN_IF_ERROR(RunDce(module).status());
   }
-  return absl::OkStatus();
+  return RunFlattenControlFlow(module).status();
+}
+
+void DropAnnotations(Module& module) {
+  for (Computation* c : module.computations())
+    for (Instruction* i : c->instructions()) {
+      if (i->IsCustomCall("Sharding") || i->IsCustomCall("SPMDFullToShardShape") ||
+          i->IsCustomCall("SPMDShardToFullShape") || HasManualSharding(*i))
+        continue;
+      const bool enters_region = std::any_of(i->users().begin(), i->users().end(), [](const Instruction* u) {
+        return u->IsCustomCall("SPMDFullToShardShape");
+      });
+      if (!enters_region) i->clear_sharding();
+    }
 }
 
 Status ChosenPlanFits(const AutoResult& result) {
@@ -132,59 +147,63 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
                                            const std::vector<int64_t>& choice) {
   std::unique_ptr<Module> m = module.Clone();
   m->set_num_partitions(space.mesh.num_devices());
-  absl::flat_hash_map<std::string, int> node_of;
-  for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i) node_of[space.nodes[i].instr->name()] = i;
-  for (Instruction* instr : m->entry()->instructions()) {
-    auto it = node_of.find(instr->name());
-    if (it == node_of.end()) continue;
-    instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(it->second, choice[it->second])));
+  // Instruction names are unique in a module, so they map the space's instructions to the clone's.
+  absl::flat_hash_map<std::string, Instruction*> clone_of;
+  for (Computation* c : m->computations())
+    for (Instruction* instr : c->instructions()) clone_of[instr->name()] = instr;
+  // Every planned value, loop bodies and branches included: an array its node's sharding, a
+  // tuple the tuple of its leaves' (a leaf no node decides keeps what it had, else replicated).
+  for (const SpaceValue& v : space.values) {
+    Instruction* instr = clone_of[v.instr->name()];
+    if (!instr->shape().IsTuple()) {
+      if (v.leaf_nodes[0] >= 0)
+        instr->set_sharding(std::make_shared<const Sharding>(space.OutputSharding(v.leaf_nodes[0], choice[v.leaf_nodes[0]])));
+      continue;
+    }
+    const std::shared_ptr<const Sharding> before = instr->sharding_ptr();
+    std::vector<Sharding> leaves;
+    for (size_t l = 0; l < v.leaf_nodes.size(); ++l) {
+      const int node = v.leaf_nodes[l];
+      if (node >= 0) {
+        leaves.push_back(space.OutputSharding(node, choice[node]));
+      } else if (before && before->IsTuple() && l < before->tuple_elements().size()) {
+        leaves.push_back(before->tuple_elements()[l]);
+      } else {
+        leaves.push_back(Sharding::Replicate());
+      }
+    }
+    if (leaves.empty()) leaves.push_back(Sharding::Replicate());
+    instr->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
   }
-  // A dot or reduce whose operands come in another split than its strategy needs: the partitioner
-  // would pick its own plan for the operands as they are (by its rough resharding estimate), not
-  // the one the search priced. A Sharding constraint on the operand (JAX's
-  // with_sharding_constraint) makes it reshard first, as the edge cost says.
-  absl::flat_hash_map<const Instruction*, Instruction*> clone_of;
-  for (Instruction* instr : m->entry()->instructions()) {
-    auto it = node_of.find(instr->name());
-    if (it != node_of.end()) clone_of[space.nodes[it->second].instr] = instr;
-  }
+  // A dot, reduce or topk whose operands come in another split than its strategy needs: the
+  // partitioner would pick its own plan for the operands as they are (by its rough resharding
+  // estimate), not the one the search priced. A Sharding constraint on the operand (JAX's
+  // with_sharding_constraint), in the consumer's computation, makes it reshard first, as the edge
+  // cost says.
   std::map<std::pair<std::string, std::string>, Instruction*> constraints;
   for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
     const StrategyNode& consumer = space.nodes[j];
     const Opcode op = consumer.instr->opcode();
-    if (op != Opcode::kDot && op != Opcode::kReduce) continue;
+    if (consumer.manual ||
+        (op != Opcode::kDot && op != Opcode::kReduce && op != Opcode::kTopK && !consumer.instr->IsCustomCall("TopK")))
+      continue;
     const Strategy& st = consumer.strategies[choice[j]];
     for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
-      auto pit = node_of.find(consumer.instr->operand(k)->name());
-      if (pit == node_of.end() || k >= static_cast<int64_t>(st.operands.size())) continue;
-      const StrategyNode& producer = space.nodes[pit->second];
-      if (producer.strategies[choice[pit->second]].output == st.operands[k]) continue;
-      Instruction* from = clone_of[producer.instr];
+      const int p = k < static_cast<int64_t>(consumer.operand_nodes.size()) ? consumer.operand_nodes[k] : -1;
+      if (p < 0 || k >= static_cast<int64_t>(st.operands.size())) continue;
+      if (space.nodes[p].strategies[choice[p]].output == st.operands[k]) continue;
+      Instruction* from = clone_of[consumer.instr->operand(k)->name()];
       const Sharding want = ShardingFromMasks(space.mesh, st.operands[k]);
       auto [cit, fresh] = constraints.try_emplace({from->name(), want.ToString(false)}, nullptr);
       if (fresh) {
-        Instruction* c = m->entry()->AddInstruction(Opcode::kCustomCall, from->shape(),
-                                                    m->UniqueName(from->name() + ".auto_reshard"), {from});
+        Instruction* c = from->parent()->AddInstruction(Opcode::kCustomCall, from->shape(),
+                                                        m->UniqueName(from->name() + ".auto_reshard"), {from});
         c->attrs().Set(AttrId::kCustomCallTarget, std::string("Sharding"));
         c->set_sharding(std::make_shared<const Sharding>(want));
         cit->second = c;
       }
-      clone_of[consumer.instr]->ReplaceOperandWith(k, cit->second);
+      clone_of[consumer.instr->name()]->ReplaceOperandWith(k, cit->second);
     }
-  }
-  // Outputs the plan chose: the root tuple says so (unless it carries the user's sharding).
-  Instruction* root = m->entry()->root();
-  if (root->opcode() == Opcode::kTuple && !root->has_sharding()) {
-    std::vector<Sharding> leaves;
-    bool all = true;
-    for (const Instruction* op : root->operands()) {
-      if (!op->shape().IsArray() || !op->has_sharding()) {
-        all = false;
-        break;
-      }
-      leaves.push_back(*op->sharding());
-    }
-    if (all) root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
   }
   return m;
 }
@@ -215,6 +234,9 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   plan.warnings = result.stats.warnings;
   plan.result_sharding = result.result_sharding;
   plan.parameter_shardings = result.parameter_shardings;
+  // A module read from Shardy carries `xla.sdy.sharding` attributes: made to say what the plan's
+  // shardings say (as `propagate` prints them), else the written module would contradict itself.
+  ExportShardyAttributes(*annotated);
   plan.annotated = std::move(annotated);
   return plan;
 }
@@ -357,7 +379,8 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       const uint32_t model = 1u << last, batch = all & ~model;
       Problem restricted = problem;
       absl::flat_hash_map<const Instruction*, int> node_of;
-      for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i) node_of[space.nodes[i].instr] = i;
+      for (int i = 0; i < static_cast<int>(space.nodes.size()); ++i)
+        if (space.nodes[i].leaf < 0) node_of[space.nodes[i].instr] = i;
       auto restrict_to = [&](const Instruction* p, auto&& allowed) {
         auto it = node_of.find(p);
         if (it == node_of.end()) return;
@@ -388,7 +411,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
         std::vector<std::pair<const Instruction*, AxisMasks>> splits;
         for (const Instruction* p : module.entry()->parameters()) {
           auto it = node_of.find(p);
-          if (it == node_of.end() || !unannotated(p)) continue;
+          if (it == node_of.end() || !unannotated(p) || !p->shape().IsArray()) continue;
           splits.emplace_back(p, space.nodes[it->second].strategies[tp->solution[it->second]].output);
         }
         const std::string axis = mesh.axes()[last].name;

@@ -95,9 +95,16 @@ struct AutoResult {
 StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options);
 
 // What `spmdc auto` does to a module before PlanAuto: its calls inlined (RunInlineCalls: JAX's
-// export wraps helpers in calls returning tuples, and the search prices the entry's values),
-// then the tuples they returned simplified away.
+// export wraps helpers in calls returning tuples), then the tuples they returned simplified
+// away; loop bodies, conditions and branches named by several loops / conditionals cloned so
+// that each has one caller (RunFlattenControlFlow: one sharding per value).
 Status PrepareForPlanning(Module& module);
+
+// What --ignore-annotations drops: every sharding but the Sharding constraints' (which PlanAuto
+// without keep_annotations plans anyway) and the manual regions' (shard_map bodies are written
+// for their shardings: manual values, SPMDFullToShardShape / SPMDShardToFullShape and the values
+// entering a region keep theirs).
+void DropAnnotations(Module& module);
 
 // OK when `result`'s chosen plan fits its memory limit, else ResourceExhausted "no plan fits in
 // X: the smallest needs Y" (the smallest peak of the plans priced).

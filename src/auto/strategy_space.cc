@@ -5,6 +5,7 @@
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/control_flow.h"
 #include "cost/cost.h"
 #include "fmt/format.h"
 #include "propagation/dot_dims.h"
@@ -130,8 +131,13 @@ struct Builder {
   const HardwareProfile& hw;
   Collectives coll;
 
+  StrategySpace space;
+  CostOptions cost_options;
+  // (instruction, leaf) -> node: leaf -1 for kNode values, the leaf for kLeafNodes ones.
+  absl::flat_hash_map<std::pair<const Instruction*, int64_t>, int> node_of;
+
   Builder(const Module& m, const StrategySpaceOptions& o)
-      : module(m), options(o), mesh(o.mesh), hw(*o.hardware), coll(o.mesh, *o.hardware) {}
+      : module(m), options(o), mesh(o.mesh), hw(*o.hardware), coll(o.mesh, *o.hardware), space(o.mesh) {}
 
   // Roofline seconds of `instr`'s whole work split `shards` ways.
   double ComputeSeconds(const Instruction& instr, const OpCost& c, int64_t shards) const {
@@ -158,9 +164,10 @@ struct Builder {
     return st;
   }
 
-  // A strategy whose operand splits come from propagation's backward rules.
+  // A strategy whose operand splits come from propagation's backward rules (a tuple-valued op:
+  // every leaf split as `out`).
   Strategy FromRules(const Instruction& instr, const OpCost& c, const AxisMasks& out) {
-    const Sharding result = ShardingFromMasks(mesh, out);
+    const Sharding result = Sharding::Single(instr.shape(), ShardingFromMasks(mesh, out));
     std::vector<AxisMasks> operands;
     for (int64_t k = 0; k < instr.operand_count(); ++k) {
       const Instruction& op = *instr.operand(k);
@@ -202,7 +209,13 @@ struct Builder {
     return out;
   }
 
+  // A reduce's strategies: every split of its input dims; a split reduced dim leaves a partial
+  // result, combined across those axes: an all-reduce for one input, for a variadic reduce
+  // (argmax: values and indices) an all-gather of the partial results that are then reduced
+  // again (the partitioner's ReduceThenCombine). Every input needs the split, every init value is
+  // a scalar.
   std::vector<Strategy> ReduceStrategies(const Instruction& reduce, const OpCost& c) {
+    const int64_t inputs = reduce.operand_count() / 2;
     const Shape& in = reduce.operand(0)->shape();
     const std::vector<int64_t>& reduced = reduce.dimensions();
     std::vector<int64_t> sizes(in.dims().begin(), in.dims().end());
@@ -217,147 +230,330 @@ struct Builder {
           res.push_back(m[dd]);
         }
       }
-      out.push_back(Finish(reduce, c, std::move(res), partial, {m, AxisMasks{}}));
+      std::vector<AxisMasks> operands(static_cast<size_t>(inputs), m);
+      operands.resize(static_cast<size_t>(2 * inputs), AxisMasks{});
+      Strategy st = Finish(reduce, c, std::move(res), partial, std::move(operands));
+      if (partial && inputs > 1) st.communication_seconds = coll.Seconds(Opcode::kAllGather, partial, st.bytes);
+      out.push_back(std::move(st));
     }
     return out;
   }
 
+  // A tuple-valued sort or topk: its leaves share one split (control_flow.h), the operands' come
+  // from the rule table given that split on every leaf. The sorted dim (topk: the last) stays
+  // whole: the partitioner would move a split of it elsewhere and back, or gather candidates,
+  // which the space does not price.
+  std::vector<Strategy> SharedSplitStrategies(const Instruction& instr, const OpCost& c) {
+    const Shape& leaf = instr.shape().tuple_shape(0);
+    const int64_t whole = instr.opcode() == Opcode::kTopK || instr.IsCustomCall("TopK") ? leaf.rank() - 1
+                          : instr.dimensions().empty()   ? 0
+                                                          : instr.dimensions()[0];
+    std::vector<int64_t> sizes(leaf.dims().begin(), leaf.dims().end());
+    std::vector<Strategy> out;
+    for (const AxisMasks& m : EnumerateMasks(mesh, sizes))
+      if (whole < 0 || whole >= leaf.rank() || m[whole] == 0) out.push_back(FromRules(instr, c, m));
+    return out;
+  }
+
+  // The node of the value that decides `origin` (-1: none).
+  int NodeOf(const std::optional<ValueLeaf>& origin) const {
+    if (!origin) return -1;
+    auto it = node_of.find({origin->instr, origin->leaf});
+    return it == node_of.end() ? -1 : it->second;
+  }
+
+  // `sharding`'s masks for `instr` (leaf `leaf` of a tuple sharding; -1: the array, or a
+  // tuple-valued op's leaves, which must agree). A sharding the mesh cannot express: bad input,
+  // or unsupported on a manual region's boundary (a region manual over part of an axis, ...).
+  StatusOr<AxisMasks> WantedMasks(const Instruction& instr, int64_t leaf, bool boundary) {
+    const Sharding& all = *instr.sharding();
+    const Shape& shape = LeafShape(instr.shape(), leaf);
+    std::optional<AxisMasks> masks;
+    if (!all.IsTuple()) {
+      masks = MasksFromSharding(mesh, all, shape.rank());
+    } else if (leaf >= 0) {
+      if (leaf < static_cast<int64_t>(all.tuple_elements().size()))
+        masks = MasksFromSharding(mesh, all.tuple_elements()[leaf], shape.rank());
+    } else if (!all.tuple_elements().empty()) {
+      masks = MasksFromSharding(mesh, all.tuple_elements()[0], instr.shape().tuple_shape(0).rank());
+      for (const Sharding& e : all.tuple_elements())
+        if (masks && MasksFromSharding(mesh, e, instr.shape().tuple_shape(0).rank()) != masks) masks.reset();
+    }
+    if (masks) return *masks;
+    const std::string where = module.SourceLocationOf(instr);
+    // A sharding over another number of devices than the mesh's is bad input wherever it is.
+    bool devices_match = true;
+    for (const Sharding& e : all.IsTuple() ? all.tuple_elements() : std::vector<Sharding>{all})
+      if (e.IsTiled() && e.tile_assignment().num_elements() != mesh.num_devices()) devices_match = false;
+    if (boundary && devices_match)
+      return Unimplemented("spmdc auto: {}%{} is a boundary of a manual region (shard_map) with sharding {}, which "
+                           "is not a slicing of the mesh {}: regions manual over part of a mesh axis (or over "
+                           "devices in another order) are not supported by the strategy search",
+                           where.empty() ? "" : where + ": ", instr.name(), all.ToString(false), mesh.ToString());
+    return InvalidArgument("{}%{} has sharding {}, which is not a slicing of the mesh {} (pass "
+                           "--ignore-annotations to drop the module's shardings)",
+                           where.empty() ? "" : where + ": ", instr.name(), all.ToString(false), mesh.ToString());
+  }
+
+  // A node for `pi`'s value (its role is kNode).
+  Status AddNode(const PlannedInstruction& pi, const ProgramFlow& flow) {
+    const Instruction& instr = *pi.instr;
+    StrategyNode node;
+    node.instr = &instr;
+    node.executions = pi.executions;
+    const OpCost c = CostOfInstruction(instr, cost_options);
+    // Region boundaries keep their shardings whatever the options say: the region's code was
+    // written for them.
+    const bool boundary = flow.IsRegionBoundary(&instr);
+    std::optional<AxisMasks> wanted;
+    if ((options.keep_annotations || boundary) && instr.has_sharding()) {
+      ASSIGN_OR_RETURN(wanted, WantedMasks(instr, -1, boundary));
+      node.annotated = true;
+    }
+    std::optional<DotDims> dd;
+    if (instr.opcode() == Opcode::kDot) dd = DotDimsOfDotFamily(instr);
+    if (dd) {
+      node.strategies = DotStrategies(instr, c, *dd);
+    } else if (instr.opcode() == Opcode::kReduce && instr.operand(0)->shape().IsArray()) {
+      node.strategies = ReduceStrategies(instr, c);
+    } else if (instr.shape().IsTuple()) {
+      node.strategies = SharedSplitStrategies(instr, c);
+    } else {
+      std::vector<int64_t> sizes(instr.shape().dims().begin(), instr.shape().dims().end());
+      for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) node.strategies.push_back(FromRules(instr, c, m));
+    }
+    if (wanted) {
+      std::vector<Strategy> kept;
+      for (Strategy& s : node.strategies)
+        if (s.output == *wanted) kept.push_back(std::move(s));
+      if (kept.empty()) kept.push_back(FromRules(instr, c, *wanted));
+      node.strategies = std::move(kept);
+    }
+    for (Strategy& s : node.strategies) {
+      s.compute_seconds *= static_cast<double>(pi.executions);
+      s.communication_seconds *= static_cast<double>(pi.executions);
+    }
+    node.lower = instr.opcode() == Opcode::kParameter ? 0 : pi.point;
+    node.upper = pi.point + 1;
+    node_of[{&instr, -1}] = static_cast<int>(space.nodes.size());
+    space.nodes.push_back(std::move(node));
+    return absl::OkStatus();
+  }
+
+  // A node for leaf `leaf` of `pi`'s value (its role is kLeafNodes): every split of the leaf,
+  // no work of its own; what it is resharded from are edges (ProgramFlow::LeafInputs).
+  Status AddLeafNode(const PlannedInstruction& pi, int64_t leaf, const ProgramFlow& flow) {
+    const Instruction& instr = *pi.instr;
+    const Shape& shape = LeafShape(instr.shape(), instr.shape().IsTuple() ? leaf : -1);
+    StrategyNode node;
+    node.instr = &instr;
+    node.leaf = leaf;
+    node.executions = pi.executions;
+    std::optional<AxisMasks> wanted;
+    if ((options.keep_annotations || flow.IsRegionBoundary(&instr)) && instr.has_sharding()) {
+      ASSIGN_OR_RETURN(wanted, WantedMasks(instr, instr.shape().IsTuple() ? leaf : -1, false));
+      node.annotated = true;
+    }
+    std::vector<int64_t> sizes(shape.dims().begin(), shape.dims().end());
+    for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) {
+      if (wanted && m != *wanted) continue;
+      Strategy st;
+      st.bytes = shape.byte_size() / DevicesOf(mesh, UnionOf(m));
+      st.output = m;
+      node.strategies.push_back(std::move(st));
+    }
+    if (node.strategies.empty()) {  // an annotation whose product does not divide the dims
+      Strategy st;
+      st.bytes = shape.byte_size() / DevicesOf(mesh, UnionOf(*wanted));
+      st.output = *wanted;
+      node.strategies.push_back(std::move(st));
+    }
+    const bool parameter = instr.opcode() == Opcode::kParameter;
+    node.lower = parameter ? 0 : pi.point;
+    node.upper = pi.point + 1;
+    node_of[{&instr, leaf}] = static_cast<int>(space.nodes.size());
+    space.nodes.push_back(std::move(node));
+    return absl::OkStatus();
+  }
+
+  // A node for a manual region's array value: its one strategy holds its (local) bytes.
+  void AddManualNode(const PlannedInstruction& pi) {
+    const Instruction& instr = *pi.instr;
+    StrategyNode node;
+    node.instr = &instr;
+    node.manual = true;
+    node.executions = pi.executions;
+    Strategy st;
+    st.output = Replicated(instr.shape().rank());
+    st.bytes = instr.shape().byte_size();
+    node.strategies.push_back(std::move(st));
+    node.lower = pi.point;
+    node.upper = pi.point + 1;
+    node_of[{&instr, -1}] = static_cast<int>(space.nodes.size());
+    space.nodes.push_back(std::move(node));
+  }
+
+  // Adds the edge producer -> consumer: consumer strategy t needs `needs[t]` of the producer's
+  // value (of `bytes`), `executions` times per step.
+  void AddEdge(int producer, int consumer, int64_t operand, const std::vector<const AxisMasks*>& needs,
+               int64_t bytes, int64_t executions) {
+    const StrategyNode& p = space.nodes[producer];
+    StrategyEdge e;
+    e.producer = producer;
+    e.consumer = consumer;
+    e.operand = operand;
+    const size_t S = p.strategies.size(), T = needs.size();
+    e.seconds.assign(S * T, 0.0);
+    std::map<AxisMasks, std::vector<double>> column_of;
+    bool all_zero = true;
+    for (size_t t = 0; t < T; ++t) {
+      auto [cit, fresh] = column_of.try_emplace(*needs[t]);
+      if (fresh) {
+        cit->second.resize(S);
+        for (size_t s = 0; s < S; ++s)
+          cit->second[s] = static_cast<double>(executions) *
+                           ReshardSeconds(mesh, hw, coll, bytes, p.strategies[s].output, *needs[t]);
+      }
+      for (size_t s = 0; s < S; ++s) {
+        e.seconds[s * T + t] = cit->second[s];
+        if (cit->second[s] != 0) all_zero = false;
+      }
+    }
+    if (!all_zero) space.edges.push_back(std::move(e));
+  }
+
   StatusOr<StrategySpace> Build() {
-    StrategySpace space(mesh);
     space.memory_limit = options.memory_limit;
     if (mesh.num_axes() > 16) return InvalidArgument("--mesh: at most 16 axes");
     const Computation& entry = *module.entry();
-    const std::vector<Instruction*> order = entry.MakeInstructionPostOrder();
-    const int64_t n = static_cast<int64_t>(order.size());
+    ASSIGN_OR_RETURN(ProgramFlow flow, ProgramFlow::Analyze(module, options.keep_annotations));
+    const int64_t n = flow.num_points();
     space.num_points = n;
-    absl::flat_hash_map<const Instruction*, int64_t> position;
-    for (int64_t p = 0; p < n; ++p) position[order[p]] = p;
-    absl::flat_hash_map<const Instruction*, int> node_of;
-    CostOptions cost_options;
+    space.notes = flow.notes();
     cost_options.partitioned = true;
     cost_options.num_partitions = 1;
-    for (int64_t p = 0; p < n; ++p) {
-      const Instruction& instr = *order[p];
-      if (!instr.shape().IsArray()) {
-        if (&instr == entry.root() && instr.opcode() == Opcode::kTuple) continue;
-        if (instr.shape().IsTuple())
-          return Unimplemented("spmdc auto: %{} ({}) is tuple-shaped: only array values and the entry's root tuple "
-                               "are supported by the strategy search yet",
-                               instr.name(), OpcodeName(instr.opcode()));
-        continue;  // tokens
-      }
-      for (const Instruction* op : instr.operands())
-        if (op->shape().IsTuple() && instr.opcode() != Opcode::kGetTupleElement)
-          return Unimplemented("spmdc auto: %{} reads the tuple %{}: not supported by the strategy search yet",
-                               instr.name(), op->name());
-      StrategyNode node;
-      node.instr = &instr;
-      const OpCost c = CostOfInstruction(instr, cost_options);
-      // A manual region (shard_map) is per-device code the search has no strategies for: its
-      // boundaries and values are refused as unsupported, not as bad input.
-      if (instr.IsCustomCall("SPMDFullToShardShape") || instr.IsCustomCall("SPMDShardToFullShape") ||
-          (instr.has_sharding() && (instr.sharding()->IsManual() || instr.sharding()->IsManualSubgroup())))
-        return Unimplemented("spmdc auto: %{} is part of a manual region (shard_map): the strategy search "
-                             "does not plan manual regions yet",
-                             instr.name());
-      std::optional<AxisMasks> wanted;
-      if (options.keep_annotations && instr.has_sharding()) {
-        wanted = MasksFromSharding(mesh, *instr.sharding(), instr.shape().rank());
-        if (!wanted) {
-          const std::string where = module.SourceLocationOf(instr);
-          return InvalidArgument("{}%{} has sharding {}, which is not a slicing of the mesh {} (pass "
-                                 "--ignore-annotations to drop the module's shardings)",
-                                 where.empty() ? "" : where + ": ", instr.name(), instr.sharding()->ToString(false),
-                                 mesh.ToString());
+    for (const PlannedInstruction& pi : flow.schedule()) {
+      switch (pi.role) {
+        case FlowRole::kAlias:
+        case FlowRole::kNone:
+          break;
+        case FlowRole::kManual:
+          if (pi.instr->shape().IsArray()) AddManualNode(pi);
+          break;
+        case FlowRole::kLeafNodes: {
+          const Shape& shape = pi.instr->shape();
+          const int64_t leaves = shape.IsTuple() ? shape.leaf_count() : 1;
+          for (int64_t l = 0; l < leaves; ++l)
+            if (LeafShape(shape, shape.IsTuple() ? l : -1).IsArray()) RETURN_IF_ERROR(AddLeafNode(pi, l, flow));
+          break;
         }
-        node.annotated = true;
+        case FlowRole::kNode:
+          RETURN_IF_ERROR(AddNode(pi, flow));
+          break;
       }
-      std::optional<DotDims> dd;
-      if (instr.opcode() == Opcode::kDot) dd = DotDimsOfDotFamily(instr);
-      if (dd) {
-        node.strategies = DotStrategies(instr, c, *dd);
-      } else if (instr.opcode() == Opcode::kReduce && instr.operand_count() == 2 &&
-                 instr.operand(0)->shape().IsArray()) {
-        node.strategies = ReduceStrategies(instr, c);
-      } else {
-        std::vector<int64_t> sizes(instr.shape().dims().begin(), instr.shape().dims().end());
-        for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) node.strategies.push_back(FromRules(instr, c, m));
-      }
-      if (wanted) {
-        std::vector<Strategy> kept;
-        for (Strategy& s : node.strategies)
-          if (s.output == *wanted) kept.push_back(std::move(s));
-        if (kept.empty()) kept.push_back(FromRules(instr, c, *wanted));
-        node.strategies = std::move(kept);
-      }
-      // Live from its definition to its last use; parameters and the entry's outputs throughout.
-      node.lower = instr.opcode() == Opcode::kParameter ? 0 : p;
-      node.upper = p + 1;
-      bool output = &instr == entry.root();
-      for (const Instruction* u : instr.users()) {
-        if (u == entry.root()) output = true;
-        auto it = position.find(u);
-        if (it != position.end()) node.upper = std::max(node.upper, it->second + 1);
-      }
-      if (output || instr.opcode() == Opcode::kParameter) node.upper = n;
-      node_of[&instr] = static_cast<int>(space.nodes.size());
-      space.nodes.push_back(std::move(node));
     }
-    // When the root tuple has a sharding (kept as a constraint), the outputs come out as it says:
+    // Liveness: a value lives from its definition to its last use by an instruction that reads
+    // it (aliases pass it on; their readers count); loop state from the while (before its body)
+    // to its last reader, so through the body; a body root's leaves until the root; parameters
+    // and the entry's outputs throughout.
+    auto use = [&](const std::optional<ValueLeaf>& origin, int64_t point) {
+      const int node = NodeOf(origin);
+      if (node >= 0) space.nodes[node].upper = std::max(space.nodes[node].upper, point + 1);
+    };
+    auto use_all_leaves = [&](const Instruction* value, int64_t point) {
+      if (!value->shape().IsTuple()) return use(flow.Origin(value, -1), point);
+      for (int64_t l = 0; l < value->shape().leaf_count(); ++l) use(flow.Origin(value, l), point);
+    };
+    for (const PlannedInstruction& pi : flow.schedule()) {
+      const Instruction* instr = pi.instr;
+      if (pi.role == FlowRole::kAlias) {
+        // A loop body's or branch's root is read by the loop state / the conditional's result.
+        if (instr->IsRoot() && instr->parent() != &entry) use_all_leaves(instr, pi.point);
+        continue;
+      }
+      if (pi.role == FlowRole::kLeafNodes) {
+        if (instr->opcode() == Opcode::kWhile || instr->opcode() == Opcode::kConditional) {
+          for (const Instruction* op : instr->operands()) use_all_leaves(op, pi.point);
+        } else if (instr->opcode() != Opcode::kParameter) {
+          const int64_t leaves = instr->shape().IsTuple() ? instr->shape().leaf_count() : 1;
+          for (int64_t l = 0; l < leaves; ++l)
+            for (const auto& [from, executions] : flow.LeafInputs(instr, l)) use(from, pi.point);
+        }
+        continue;
+      }
+      for (const Instruction* op : instr->operands()) use_all_leaves(op, pi.point);
+    }
+    use_all_leaves(entry.root(), n - 1);
+    for (StrategyNode& node : space.nodes)
+      if (node.instr->opcode() == Opcode::kParameter && node.instr->parent() == &entry) node.upper = n;
+    // When the root has a sharding (kept as a constraint), the outputs come out as it says:
     // each output's strategy pays its resharding into that. Otherwise the outputs' shardings are
     // part of the plan (a jitted step with out_shardings chosen by the compiler).
-    if (entry.root()->opcode() == Opcode::kTuple && options.keep_annotations && entry.root()->has_sharding()) {
-      const Instruction& root = *entry.root();
-      for (int64_t k = 0; k < root.operand_count(); ++k) {
-        auto it = node_of.find(root.operand(k));
-        if (it == node_of.end()) continue;
-        StrategyNode& node = space.nodes[it->second];
-        const int64_t rank = node.instr->shape().rank();
-        AxisMasks want = Replicated(rank);
-        if (options.keep_annotations && root.has_sharding()) {
-          const Sharding& rs = *root.sharding();
-          const Sharding leaf =
-              rs.IsTuple() && k < static_cast<int64_t>(rs.tuple_elements().size()) ? rs.tuple_elements()[k] : rs;
-          if (std::optional<AxisMasks> m = MasksFromSharding(mesh, leaf, rank)) want = *m;
-        }
-        const int64_t bytes = node.instr->shape().byte_size();
+    const Instruction& root = *entry.root();
+    const PlannedInstruction* root_flow = flow.Find(&root);
+    const bool root_constraint =
+        root_flow && root_flow->role == FlowRole::kAlias && options.keep_annotations && root.has_sharding();
+    if (root_constraint) {
+      const Sharding& rs = *root.sharding();
+      for (int64_t l = 0; l < root.shape().leaf_count(); ++l) {
+        const int node_index = NodeOf(flow.Origin(&root, root.shape().IsTuple() ? l : -1));
+        if (node_index < 0 || space.nodes[node_index].manual) continue;
+        StrategyNode& node = space.nodes[node_index];
+        const Shape& shape = LeafShape(root.shape(), root.shape().IsTuple() ? l : -1);
+        AxisMasks want = Replicated(shape.rank());
+        const Sharding leaf =
+            rs.IsTuple() && l < static_cast<int64_t>(rs.tuple_elements().size()) ? rs.tuple_elements()[l] : rs;
+        if (std::optional<AxisMasks> m = MasksFromSharding(mesh, leaf, shape.rank())) want = *m;
         for (Strategy& st : node.strategies)
-          st.communication_seconds += ReshardSeconds(mesh, hw, coll, bytes, st.output, want);
+          st.communication_seconds += ReshardSeconds(mesh, hw, coll, shape.byte_size(), st.output, want);
       }
     }
-    // Edges: producer strategy s -> the split consumer strategy t needs for that operand.
+    // Edges: producer strategy s -> the split consumer strategy t needs for that operand (a
+    // kLeafNodes node needs its own split of what it is resharded from).
     for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
-      const StrategyNode& consumer = space.nodes[j];
-      for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
-        auto it = node_of.find(consumer.instr->operand(k));
-        if (it == node_of.end()) continue;
-        const StrategyNode& producer = space.nodes[it->second];
-        const int64_t bytes = producer.instr->shape().byte_size();
-        StrategyEdge e;
-        e.producer = it->second;
-        e.consumer = j;
-        e.operand = k;
-        const size_t S = producer.strategies.size(), T = consumer.strategies.size();
-        e.seconds.assign(S * T, 0.0);
-        std::map<AxisMasks, std::vector<double>> column_of;
-        bool all_zero = true;
-        for (size_t t = 0; t < T; ++t) {
-          const AxisMasks& need = consumer.strategies[t].operands[k];
-          auto [cit, fresh] = column_of.try_emplace(need);
-          if (fresh) {
-            cit->second.resize(S);
-            for (size_t s = 0; s < S; ++s)
-              cit->second[s] = ReshardSeconds(mesh, hw, coll, bytes, producer.strategies[s].output, need);
-          }
-          for (size_t s = 0; s < S; ++s) {
-            e.seconds[s * T + t] = cit->second[s];
-            if (cit->second[s] != 0) all_zero = false;
-          }
+      StrategyNode& consumer = space.nodes[j];
+      if (consumer.manual) continue;
+      const Instruction* instr = consumer.instr;
+      std::vector<const AxisMasks*> needs;
+      if (consumer.leaf >= 0) {
+        for (const Strategy& t : consumer.strategies) needs.push_back(&t.output);
+        const int64_t bytes = LeafShape(instr->shape(), instr->shape().IsTuple() ? consumer.leaf : -1).byte_size();
+        for (const auto& [from, executions] : flow.LeafInputs(instr, consumer.leaf)) {
+          const int producer = NodeOf(from);
+          if (producer < 0 || producer == j || space.nodes[producer].manual) continue;
+          AddEdge(producer, j, -1, needs, bytes, executions);
         }
-        if (!all_zero) space.edges.push_back(std::move(e));
+        continue;
+      }
+      consumer.operand_nodes.assign(instr->operand_count(), -1);
+      for (int64_t k = 0; k < instr->operand_count(); ++k) {
+        const Instruction* op = instr->operand(k);
+        if (!op->shape().IsArray()) continue;
+        const int producer = NodeOf(flow.Origin(op, -1));
+        if (producer < 0 || space.nodes[producer].manual) continue;
+        space.nodes[j].operand_nodes[k] = producer;
+        needs.clear();
+        for (const Strategy& t : space.nodes[j].strategies) needs.push_back(&t.operands[k]);
+        AddEdge(producer, j, k, needs, op->shape().byte_size(), space.nodes[j].executions);
       }
     }
-    return space;
+    // What the plan writes: every planned instruction's leaves (the root's own sharding when it
+    // is the output constraint above).
+    for (const PlannedInstruction& pi : flow.schedule()) {
+      const Instruction* instr = pi.instr;
+      if (pi.role == FlowRole::kManual || pi.role == FlowRole::kNone) continue;
+      if (instr == &root && root_constraint) continue;
+      SpaceValue v;
+      v.instr = instr;
+      const int64_t leaves = instr->shape().IsTuple() ? instr->shape().leaf_count() : 1;
+      for (int64_t l = 0; l < leaves; ++l) {
+        const int64_t leaf = instr->shape().IsTuple() ? l : -1;
+        v.leaf_nodes.push_back(pi.role == FlowRole::kNode ? NodeOf(ValueLeaf{instr, -1})
+                                                          : NodeOf(flow.Origin(instr, leaf)));
+      }
+      space.values.push_back(std::move(v));
+    }
+    return std::move(space);
   }
 };
 

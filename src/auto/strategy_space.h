@@ -1,9 +1,11 @@
-// The strategy space of `spmdc auto` (reference/AUTO.md §1.1): for every array-valued instruction
-// of the entry computation, the shardings of its result over subsets of the mesh axes, each with
-// the operand shardings it needs, its cost (compute + communication) and its per-device memory;
-// between a producer and a consumer, the cost of resharding the producer's result into what the
-// consumer's strategy needs. The result is an IOPDDL Problem (iopddl.h), so `spmdc solve`'s
-// presolve, search, certified bound and CBC path solve it unchanged.
+// The strategy space of `spmdc auto` (reference/AUTO.md §1.1): for every array value the program
+// computes (the entry computation and the loop bodies, conditions and branches it runs; tuple
+// values per leaf: control_flow.h), the shardings of its result over subsets of the mesh axes,
+// each with the operand shardings it needs, its cost (compute + communication, times how often
+// it runs) and its per-device memory; between a producer and a consumer, the cost of resharding
+// the producer's result into what the consumer's strategy needs. The result is an IOPDDL Problem
+// (iopddl.h), so `spmdc solve`'s presolve, search, certified bound and CBC path solve it
+// unchanged.
 //
 // Per-op behaviour is not written again here: the operand sharding a strategy needs comes from
 // propagation's backward rules (ShardingFromUserWith, the rule table propagation and the
@@ -45,14 +47,31 @@ struct Strategy {
 
 struct StrategyNode {
   const Instruction* instr = nullptr;
+  // -1: the node is `instr`'s value (an array, or every leaf of a tuple-valued op whose leaves
+  // share one split: topk, variadic reduce / sort); else that array leaf of `instr` (pre-order
+  // over its shape's leaves): a loop's state, a conditional's result, a tuple parameter's leaf,
+  // an annotated tuple's element (control_flow.h).
+  int64_t leaf = -1;
   std::vector<Strategy> strategies;
-  int64_t lower = 0, upper = 0;  // live over [lower, upper) of the entry's schedule
+  int64_t lower = 0, upper = 0;  // live over [lower, upper) of the flattened schedule
+  int64_t executions = 1;        // runs per step (loop trip counts); costs include it
   bool annotated = false;        // restricted to the user's sharding
+  // Inside a manual region: not planned; one strategy standing for the region's own sharding,
+  // kept only for its memory (its local bytes). Never written.
+  bool manual = false;
+  std::vector<int> operand_nodes;  // per operand index: the node deciding it (-1: none)
+};
+
+// A planned instruction whose sharding the plan writes, with the node deciding each of its
+// leaves (-1: none; an array has one leaf).
+struct SpaceValue {
+  const Instruction* instr = nullptr;
+  std::vector<int> leaf_nodes;
 };
 
 struct StrategyEdge {
   int producer = 0, consumer = 0;  // node indices
-  int64_t operand = 0;             // operand index in the consumer
+  int64_t operand = 0;             // operand index in the consumer (-1: a leaf node's input)
   // Seconds of resharding, row-major: producer strategy s, consumer strategy t.
   std::vector<double> seconds;
 };
@@ -72,8 +91,10 @@ struct StrategySpace {
   Mesh mesh;
   std::vector<StrategyNode> nodes;
   std::vector<StrategyEdge> edges;
+  std::vector<SpaceValue> values;
   std::optional<int64_t> memory_limit;
   int64_t num_points = 0;  // schedule length
+  std::vector<std::string> notes;  // assumptions the space makes (loops of unknown trip count)
 
   int64_t num_strategies() const;
   // The IOPDDL problem (costs in picoseconds, usages in bytes).
@@ -96,9 +117,10 @@ std::optional<AxisMasks> MasksFromSharding(const Mesh& mesh, const Sharding& sha
 // "[data, None]"-style text of masks.
 std::string MasksToString(const Mesh& mesh, const AxisMasks& masks);
 
-// Builds the space for `module`'s entry computation. InvalidArgument for an annotation the mesh
-// cannot express (with --ignore-annotations the caller drops them first); Unimplemented for
-// tuple-shaped instructions other than the entry root (while, call, conditional, ...).
+// Builds the space for `module`'s entry computation and the loop bodies, conditions and branches
+// it runs (control_flow.h). InvalidArgument for an annotation the mesh cannot express (with
+// --ignore-annotations the caller drops them first); Unimplemented for what ProgramFlow::Analyze
+// refuses and for a manual region's boundary that is not a slicing of the mesh.
 StatusOr<StrategySpace> BuildStrategySpace(const Module& module, const StrategySpaceOptions& options);
 
 }  // namespace spmdc::autoshard

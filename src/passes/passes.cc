@@ -286,6 +286,58 @@ StatusOr<bool> RunInlineCalls(Module& module) {
   return changed;
 }
 
+StatusOr<bool> RunFlattenControlFlow(Module& module) {
+  bool changed = false;
+  for (bool again = true; again;) {  // as RunFlattenCalls: nested shared callees in later rounds
+    again = false;
+    // Every slot that names a computation: a while's condition or body, a conditional's branch
+    // (true/false, or an element of branch_computations).
+    struct Slot {
+      Instruction* instr;
+      AttrId id;
+      int64_t index;  // in a computation list; -1 for a single computation
+    };
+    absl::flat_hash_map<const Computation*, std::vector<Slot>> slots;
+    absl::flat_hash_set<const Computation*> other_uses;
+    std::vector<Computation*> order = module.MakeComputationPostOrder();
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {  // callers first
+      for (Instruction* i : (*it)->instructions()) {
+        const bool flow = i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional;
+        for (const auto& [id, value] : i->attrs().entries()) {
+          if (const auto* c = std::get_if<Computation*>(&value); c && *c) {
+            if (flow) slots[*c].push_back({i, id, -1});
+            else other_uses.insert(*c);
+          } else if (const auto* list = std::get_if<std::vector<Computation*>>(&value)) {
+            for (size_t k = 0; k < list->size(); ++k) {
+              if (!(*list)[k]) continue;
+              if (flow) slots[(*list)[k]].push_back({i, id, static_cast<int64_t>(k)});
+              else other_uses.insert((*list)[k]);
+            }
+          }
+        }
+      }
+    }
+    for (Computation* callee : order) {
+      auto found = slots.find(callee);
+      if (found == slots.end() || found->second.size() < 2 || other_uses.contains(callee)) continue;
+      for (size_t k = 1; k < found->second.size(); ++k) {
+        const Slot& slot = found->second[k];
+        Computation* clone = CloneComputation(module, *callee);
+        for (auto& [id, value] : slot.instr->attrs().mutable_entries()) {
+          if (id != slot.id) continue;
+          if (slot.index < 0) {
+            value = clone;
+          } else {
+            std::get<std::vector<Computation*>>(value)[slot.index] = clone;
+          }
+        }
+      }
+      changed = again = true;
+    }
+  }
+  return changed;
+}
+
 StatusOr<bool> RunFlattenCalls(Module& module) {
   bool changed = false;
   // Each round clones the shared callees of the computations reachable now; clones call what

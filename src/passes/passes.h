@@ -31,6 +31,12 @@ StatusOr<bool> RunAllReduceReassociate(Module& module);
 // instructions also apply (reduce's to_apply, while bodies) are left alone. Clones are named
 // NAME.clone (and .clone.N), their instructions get fresh names.
 StatusOr<bool> RunFlattenCalls(Module& module);
+// The same for control flow: a while condition or body, or a conditional branch, named in
+// several places (by several loops / conditionals, or twice by one conditional) is cloned for
+// each after the first (callees of clones too). `spmdc auto` plans one sharding per value, so each
+// loop and branch needs its own computation. A computation also applied otherwise (a call, a
+// reducer) is left alone.
+StatusOr<bool> RunFlattenControlFlow(Module& module);
 // Replaces every `call` by a copy of its callee's instructions (parameters replaced by the
 // call's operands), as XLA's CallInliner does before SPMD partitioning; the callees nothing
 // calls any more are removed. A call's sharding moves to the copy of its callee's root (kept

@@ -122,6 +122,16 @@ Sharding ConcatOperandSubset(const Instruction& instr, const Instruction& concat
   return Sharding::Subgroup(std::move(sliced), us.subgroup_types(), us.metadata());
 }
 
+// A top-k's operand (the topk op, or the TopK custom call) from the result's sharding `us`: the
+// values' split on every dim but the last, which the local top-k reads whole (the partitioner's
+// TopK; a split last dim is its own choice, from the operand's sharding).
+Sharding TopKOperandSharding(const Instruction& operand, const Sharding& us) {
+  Sharding values = us.IsTuple() ? (us.tuple_elements().empty() ? Sharding::Replicate() : us.tuple_elements()[0]) : us;
+  if (!values.IsTiled() || operand.shape().rank() == 0) return values;
+  const int64_t last[] = {operand.shape().rank() - 1};
+  return PartiallyReplicateTiledShardingOnDims(values, last);
+}
+
 }  // namespace
 
 std::optional<Sharding> ShardingFromUser(const Instruction& instr, const Instruction& user,
@@ -264,6 +274,8 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
     }
     case Opcode::kSort:
       return us.IsTuple() ? SubSharding(user, us, index) : us;
+    case Opcode::kTopK:
+      return TopKOperandSharding(instr, us);
     case Opcode::kReverse:
       return ReverseSharding(us, user.dimensions());
     case Opcode::kOutfeed: {
@@ -343,6 +355,7 @@ std::optional<Sharding> ShardingFromUserWith(const Instruction& instr, const Ins
     }
     case Opcode::kCustomCall:
       if (std::optional<SdyShardingRule> rule = DeclaredShardingRule(user)) return OperandFromShardingRule(user, *rule, index, us, may_combine);
+      if (user.IsCustomCall("TopK") && user.shape().IsTuple()) return TopKOperandSharding(instr, us);
       if (instr.shape().CompatibleIgnoringElementType(user.shape())) return us;
       return std::nullopt;
     default:

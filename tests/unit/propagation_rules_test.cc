@@ -1,6 +1,6 @@
 // Subtle parts of sharding propagation: iota detection and gather/scatter parallel dims, the joint
-// refinement of a partially specified constraint with its manual conversion, idempotence, and
-// provenance naming both sources of a merge.
+// refinement of a partially specified constraint with its manual conversion, topk's backward
+// rule, idempotence, and provenance naming both sources of a merge.
 #include <gtest/gtest.h>
 
 #include "hlo/parser.h"
@@ -151,6 +151,21 @@ ENTRY e {
   a = f32[8,16] add(p0, p1)
   ROOT r = f32[8,16] copy(a)
 })";
+
+// A topk with a sharding (a user's, or spmdc auto's plan) gives its operand the values' split
+// with the last dim whole: what the partitioner's local top-k reads.
+TEST(PropagationTopK, OperandTakesTheValuesSplitWithTheLastDimWhole) {
+  auto m = Parse(R"(HloModule m
+ENTRY e {
+  x = f32[8,16] parameter(0)
+  n = f32[8,16] negate(x)
+  top = (f32[8,2], s32[8,2]) topk(n), k=2, largest=true, sharding={{devices=[2,2]<=[4]}, {devices=[2,2]<=[4]}}
+  ROOT v = f32[8,2] get-tuple-element(top), index=0
+})");
+  ASSERT_TRUE(m);
+  ASSERT_TRUE(PropagateShardings(*m).ok());
+  EXPECT_EQ(ShardingOf(*m, "n"), "{devices=[2,1,2]<=[4] last_tile_dim_replicate}");
+}
 
 TEST(PropagationDriver, IsIdempotent) {
   auto m = Parse(kMergeModule);

@@ -91,6 +91,16 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
                    mesh.num_devices(), hw.name, FormatBytes(r.memory_limit));
   s += fmt::format("spmdc auto: strategy space: {} instructions, {} strategies, {} edges; presolve: {}\n",
                    r.space->nodes.size(), r.space->num_strategies(), r.space->edges.size(), r.presolve.ToString());
+  int64_t in_flow = 0, manual = 0;
+  for (const autoshard::StrategyNode& n : r.space->nodes) {
+    manual += n.manual;
+    in_flow += !n.manual && n.instr->parent() != n.instr->parent()->parent()->entry();
+  }
+  if (in_flow > 0 || manual > 0)
+    s += fmt::format("spmdc auto: control flow: {} nodes in loop bodies, conditions and branches (costs x their "
+                     "executions), {} values of manual regions (kept as written)\n",
+                     in_flow, manual);
+  for (const std::string& note : r.space->notes) s += "spmdc auto: note: " + note + "\n";
   s += fmt::format("spmdc auto: search: estimate {}  lower bound {}  gap {:.2f}%{}  ({})  {:.2f} s\n",
                    Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
                    r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
@@ -411,9 +421,7 @@ Command AddAutoCommand(CLI::App& root) {
             ASSIGN_OR_RETURN(Annotations annotations, ParseAnnotations(args->module.mesh, args->module.shards));
             const Mesh mesh = *annotations.mesh;
             if (args->ignore_annotations) {
-              for (Computation* c : module->computations())
-                for (Instruction* i : c->instructions())
-                  if (!i->IsCustomCall("Sharding")) i->clear_sharding();
+              autoshard::DropAnnotations(*module);
               module->set_num_partitions(mesh.num_devices());
             }
             RETURN_IF_ERROR(ApplyAnnotations(annotations, *module));
