@@ -284,9 +284,14 @@ UnitCost Describe(const PricedPlan& plan, const Mesh& mesh, const Module& unit, 
 
 // The unit's kVariants plans on `lm` (a variant that cannot be had repeats the one before).
 // `solves` counts the PlanAuto runs.
-StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit, int layer, const LogicalMesh& lm, const PipelineOptions& options,
+// `boundary`: (a parameter of the unit, a value of it) pairs: after the fastest plan, the unit is
+// planned again (every variant) with each parameter split as that plan splits its value.
+StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit_in, int layer, const LogicalMesh& lm, const PipelineOptions& options,
                                           int64_t memory_limit, const absl::flat_hash_set<std::string>& weights,
+                                          const std::vector<std::pair<std::string, std::string>>& boundary,
                                           int64_t& solves) {
+  std::unique_ptr<Module> tied;
+  const Module* unit_ptr = &unit_in;
   ASSIGN_OR_RETURN(Mesh mesh, Mesh::Parse(lm.ToString()));
   PlanOptions po(mesh);
   po.hardware = options.hardware;
@@ -296,16 +301,49 @@ StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit, int layer, const L
   po.keep_annotations = false;
   po.standard_plans = false;
   po.use_milp = false;
-  StatusOr<AutoResult> fast = PlanAuto(unit, po);
+  StatusOr<AutoResult> fast = PlanAuto(unit_in, po);
   ++solves;
   if (!fast.ok() && fast.status().code() == absl::StatusCode::kResourceExhausted) {
     // Nothing fits the whole batch's activations: take the fastest plan, and let the stage
     // search's memory check (which counts only the microbatches in flight) decide.
     po.memory_limit = std::numeric_limits<int64_t>::max() / 4;
-    fast = PlanAuto(unit, po);
+    fast = PlanAuto(unit_in, po);
     ++solves;
   }
   if (!fast.ok()) return fast.status();
+  if (!boundary.empty()) {
+    absl::flat_hash_map<std::string, const Instruction*> planned;
+    for (const Instruction* i : fast->Chosen().annotated->entry()->instructions()) planned[i->name()] = i;
+    tied = unit_in.Clone();
+    bool any = false;
+    for (Instruction* p : tied->entry()->parameters())
+      for (const auto& [param, value] : boundary) {
+        auto v = planned.find(value);
+        if (p->name() != param || v == planned.end() || !v->second->has_sharding() || !(v->second->shape() == p->shape()))
+          continue;
+        p->set_sharding(v->second->sharding_ptr());
+        any = true;
+      }
+    if (any) {
+      tied->set_num_partitions(mesh.num_devices());
+      po.keep_annotations = true;
+      po.memory_limit = memory_limit;
+      StatusOr<AutoResult> again = PlanAuto(*tied, po);
+      ++solves;
+      if (!again.ok() && again.status().code() == absl::StatusCode::kResourceExhausted) {
+        po.memory_limit = std::numeric_limits<int64_t>::max() / 4;
+        again = PlanAuto(*tied, po);
+        ++solves;
+      }
+      if (again.ok()) {
+        fast = std::move(again);
+        unit_ptr = tied.get();
+      } else {
+        po.keep_annotations = false;
+      }
+    }
+  }
+  const Module& unit = *unit_ptr;
   std::vector<UnitCost> out = {Describe(fast->Chosen(), mesh, unit, layer, weights)};
   const double fast_peak = static_cast<double>(fast->Chosen().peak_bytes);
   const double lean_limit = kLeanMargin * static_cast<double>(fast->space->SmallestPeakBytes());
@@ -470,7 +508,16 @@ StatusOr<UnitCost> PriceTiedPair(const Module& pair, int first, const LogicalMes
   absl::flat_hash_map<const Instruction*, const Instruction*> twin;
   for (const Instruction* x : m->entry()->instructions()) {
     auto t = twin_name.find(x->name());
-    if (t == twin_name.end()) continue;
+    if (t == twin_name.end()) {
+      // No layer's (a value computed from constants, copied into every unit that reads it): as
+      // a class plan that has it has it.
+      for (const auto& names : planned)
+        if (auto p = names.find(x->name()); p != names.end() && x->opcode() != Opcode::kParameter) {
+          twin[x] = p->second;
+          break;
+        }
+      continue;
+    }
     auto p = planned[t->second.first].find(t->second.second);
     if (p != planned[t->second.first].end()) twin[x] = p->second;
   }
@@ -758,6 +805,18 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
   for (size_t m = 0; m < r.submeshes.size(); ++m)
     for (const LogicalMesh& lm : logical[m]) meshes.push_back({m, &lm});
   const size_t C = singles.size(), P = pairs.size();
+  // A layer's boundary with the next one, where the layers are given: its input as its output,
+  // its output cotangent as its input cotangent.
+  std::vector<std::vector<std::pair<std::string, std::string>>> boundary(C);
+  if (options.layer_inputs != nullptr && options.layer_cotangents != nullptr)
+    for (size_t c = 0; c < C; ++c) {
+      const int l = singles[c].first;
+      if (l + 1 >= L || l + 1 >= static_cast<int>(options.layer_inputs->size()) ||
+          l + 1 >= static_cast<int>(options.layer_cotangents->size()))
+        continue;
+      boundary[c].push_back({(*options.layer_inputs)[l] + ".in", (*options.layer_inputs)[l + 1]});
+      boundary[c].push_back({(*options.layer_cotangents)[l + 1] + ".in", (*options.layer_cotangents)[l]});
+    }
   std::vector<StatusOr<std::vector<UnitCost>>> priced(meshes.size() * C, absl::UnknownError("not priced"));
   std::vector<StatusOr<std::vector<UnitCost>>> priced_pairs(meshes.size() * P, absl::UnknownError("not priced"));
   std::vector<int64_t> solves(meshes.size() * C, 0);
@@ -776,8 +835,8 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
   };
   run(meshes.size() * C, [&](size_t j) {
     const Unit& u = singles[j % C];
-    StatusOr<std::vector<UnitCost>> cost =
-        PriceUnit(*u.module, u.first, *meshes[j / C].lm, options, r.memory_limit, parameter_names, solves[j]);
+    StatusOr<std::vector<UnitCost>> cost = PriceUnit(*u.module, u.first, *meshes[j / C].lm, options, r.memory_limit,
+                                                     parameter_names, boundary[j % C], solves[j]);
     if (cost.ok()) {
       StatusOr<Mesh> mesh = Mesh::Parse(meshes[j / C].lm->ToString());
       for (size_t v = 0; v < cost->size() && mesh.ok(); ++v) {

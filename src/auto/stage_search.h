@@ -173,6 +173,11 @@ struct PipelineOptions {
   // stage holds per microbatch in flight (the pipeline's stash).
   const absl::flat_hash_set<std::string>* accumulated = nullptr;
   const std::vector<std::string>* layer_inputs = nullptr;
+  // Per layer, the name of its input cotangent (the backward's output to the layer before): with
+  // the inputs, a layer is planned a second time with its input as its own output is planned
+  // and its output cotangent as its own input cotangent, so that one layer's plan fits the next
+  // (every layer of a class has the same plan).
+  const std::vector<std::string>* layer_cotangents = nullptr;
 };
 
 // The per-search work budget of the intra-op solves when none is given: the stage search runs

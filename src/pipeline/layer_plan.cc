@@ -22,6 +22,170 @@ absl::flat_hash_map<std::string, Instruction*> ByName(Computation& c) {
   return out;
 }
 
+// Row p of a stacked value: reshape(slice(V, [p:p+1], whole)) to V's shape without dim 0.
+int64_t RowIndex(const Instruction* w, const Instruction** stacked) {
+  if (w->opcode() != Opcode::kReshape || w->operand(0)->opcode() != Opcode::kSlice) return -1;
+  const Instruction* slice = w->operand(0);
+  const Instruction* v = slice->operand(0);
+  const SliceSpec* spec = slice->attr<SliceSpec>(AttrId::kSlice);
+  const Shape& vs = v->shape();
+  if (spec == nullptr || !vs.IsArray() || vs.rank() != w->shape().rank() + 1) return -1;
+  for (int64_t d = 0; d < vs.rank(); ++d) {
+    if (spec->strides[d] != 1) return -1;
+    if (d > 0 && (spec->starts[d] != 0 || spec->limits[d] != vs.dim(d))) return -1;
+  }
+  if (spec->limits[0] != spec->starts[0] + 1) return -1;
+  *stacked = v;
+  return spec->starts[0];
+}
+
+// The scan's stacked weights as parameters per layer (InlinedLayers::unstacked), on the
+// layer-call form `m`. A value [L, ...] is split into its L rows where it is a stacked parameter
+// (its rows the layers' weights, or read only where rows can be: the optimizer state), the
+// concatenation of the layers' gradients, a broadcast of a value without the layer dim, or an
+// elementwise function of such values; where a value is read whole, its rows are concatenated
+// back; a result is returned as its rows.
+Status UnstackRows(Module& m, InlinedLayers& out) {
+  ASSIGN_OR_RETURN(LayerChain chain, FindLayerChain(m));
+  Computation& entry = *m.entry();
+  absl::flat_hash_map<std::string, Instruction*> by_name = ByName(entry);
+  const int64_t L = chain.layers(), K = static_cast<int64_t>(chain.weights[0].size());
+  out.weight.assign(L, {});
+  for (int64_t l = 0; l < L; ++l)
+    for (const Instruction* w : chain.weights[l]) out.weight[l].push_back(w->name());
+  // Stacked sources: every layer's weight k is row l of one entry parameter.
+  absl::flat_hash_map<const Instruction*, int64_t> source_slot;
+  for (int64_t k = 0; k < K; ++k) {
+    const Instruction* v = nullptr;
+    bool rows = true;
+    for (int64_t l = 0; l < L && rows; ++l) {
+      const Instruction* vl = nullptr;
+      rows = RowIndex(chain.weights[l][k], &vl) == l && (v == nullptr || vl == v);
+      v = vl;
+    }
+    if (rows && v->opcode() == Opcode::kParameter && v->shape().dim(0) == L) source_slot[v] = k;
+  }
+  if (source_slot.empty()) return absl::OkStatus();
+  const std::vector<Instruction*> order = entry.MakeInstructionPostOrder();
+  auto stacked_shape = [&](const Instruction* x) {
+    return x->shape().IsArray() && x->shape().rank() >= 1 && x->shape().dim(0) == L;
+  };
+  absl::flat_hash_set<const Instruction*> backward_calls;
+  for (const Instruction* c : chain.backward_calls) backward_calls.insert(c);
+  // Which values split: the stacked parameters, the gradients' concatenations, broadcasts of
+  // values without the layer dim, elementwise functions of those.
+  absl::flat_hash_set<const Instruction*> split;
+  for (const Instruction* x : order) {
+    if (!stacked_shape(x)) continue;
+    bool ok = false;
+    if (x->opcode() == Opcode::kParameter) {
+      ok = true;
+    } else if (x->opcode() == Opcode::kConcatenate && x->dimensions()[0] == 0 && x->operand_count() == L) {
+      ok = true;
+      for (int64_t l = 0; l < L && ok; ++l) {
+        const Instruction* r = x->operand(l);
+        ok = r->opcode() == Opcode::kReshape && r->operand(0)->opcode() == Opcode::kGetTupleElement &&
+             r->operand(0)->operand(0) == chain.backward_calls[l] && r->shape().dim(0) == 1;
+      }
+    } else if (x->opcode() == Opcode::kBroadcast) {
+      const std::vector<int64_t>& d = x->dimensions();
+      ok = std::find(d.begin(), d.end(), 0) == d.end();
+    } else if (IsElementwiseOpcode(x->opcode()) && x->opcode() != Opcode::kConstant) {
+      ok = true;
+      for (const Instruction* op : x->operands()) ok = ok && split.contains(op);
+    }
+    if (ok) split.insert(x);
+  }
+  // A stacked parameter splits only where its rows are what it is read for: each use splits, or
+  // is a layer's weight (a row).
+  for (const Instruction* x : order) {
+    if (x->opcode() != Opcode::kParameter || !split.contains(x) || source_slot.contains(x)) continue;
+    bool rows_only = true;
+    for (const Instruction* u : x->users()) rows_only = rows_only && (split.contains(u) || u == entry.root());
+    if (!rows_only) split.erase(x);
+  }
+  // Elementwise values whose operands no longer all split do not split either.
+  for (const Instruction* x : order) {
+    if (!split.contains(x) || !IsElementwiseOpcode(x->opcode())) continue;
+    for (const Instruction* op : x->operands())
+      if (!split.contains(op)) {
+        split.erase(x);
+        break;
+      }
+  }
+  // The rows.
+  absl::flat_hash_map<const Instruction*, std::vector<Instruction*>> rows;
+  int64_t next_param = entry.num_parameters();
+  for (Instruction* x : order) {
+    if (!split.contains(x)) continue;
+    const Shape row = DropLeadingDim(x->shape());
+    std::vector<Instruction*>& r = rows[x];
+    for (int64_t l = 0; l < L; ++l) {
+      Instruction* y = nullptr;
+      if (x->opcode() == Opcode::kParameter) {
+        y = AddParameter(m, entry, next_param++, row, fmt::format("{}.row{}", x->name(), l));
+      } else if (x->opcode() == Opcode::kConcatenate) {
+        y = x->operand(l)->operand(0);
+      } else if (x->opcode() == Opcode::kBroadcast) {
+        y = entry.AddInstruction(Opcode::kBroadcast, row, m.UniqueName(x->name() + ".row"), {x->operand(0)});
+        std::vector<int64_t> dims;
+        for (int64_t d : x->dimensions()) dims.push_back(d - 1);
+        y->attrs().Set(AttrId::kDimensions, dims);
+      } else {
+        std::unique_ptr<Instruction> c = CopyWithoutEdges(m, *x);
+        *c->mutable_shape() = Shape(x->shape().dtype(), row.dims());
+        y = entry.AddInstruction(std::move(c));
+        for (const Instruction* op : x->operands()) y->AppendOperand(rows.at(op)[l]);
+      }
+      r.push_back(y);
+    }
+    if (auto it = source_slot.find(x); it != source_slot.end())
+      for (int64_t l = 0; l < L; ++l) {
+        Instruction* w = by_name.at(chain.weights[l][it->second]->name());
+        w->ReplaceAllUsesWith(r[l]);
+        out.weight[l][it->second] = r[l]->name();
+      }
+    if (x->opcode() == Opcode::kParameter) {
+      std::vector<std::string> names;
+      for (const Instruction* y : r) names.push_back(y->name());
+      out.unstacked.push_back({x->name(), names});
+    }
+  }
+  // Whole reads of split values: the rows concatenated; results: the rows.
+  Instruction* root = entry.root();
+  for (Instruction* x : order) {
+    if (!split.contains(x) || x->opcode() == Opcode::kParameter) continue;
+    std::vector<Instruction*> whole_users;
+    for (Instruction* u : x->users())
+      if (u != root && !split.contains(u)) whole_users.push_back(u);
+    if (whole_users.empty()) continue;
+    std::vector<Instruction*> parts;
+    for (Instruction* y : rows.at(x)) parts.push_back(AddReshape(m, entry, y, WithLeadingDim(y->shape(), 1), x->name() + ".rows"));
+    Instruction* whole = entry.AddInstruction(Opcode::kConcatenate, x->shape(), m.UniqueName(x->name() + ".rows"), parts);
+    whole->attrs().Set(AttrId::kDimensions, std::vector<int64_t>{0});
+    for (Instruction* u : whole_users)
+      for (int64_t k = 0; k < u->operand_count(); ++k)
+        if (u->operand(k) == x) u->ReplaceOperandWith(k, whole);
+  }
+  if (root->opcode() == Opcode::kTuple) {
+    std::vector<Instruction*> elems;
+    std::vector<Shape> shapes;
+    for (Instruction* op : root->operands()) {
+      auto it = rows.find(op);
+      if (it == rows.end() || op->opcode() == Opcode::kParameter) {
+        elems.push_back(op);
+      } else {
+        elems.insert(elems.end(), it->second.begin(), it->second.end());
+      }
+    }
+    for (const Instruction* e : elems) shapes.push_back(e->shape());
+    Instruction* t = entry.AddInstruction(Opcode::kTuple, Shape::Tuple(shapes), m.UniqueName(root->name()), elems);
+    entry.set_root(t);
+  }
+  RETURN_IF_ERROR(entry.RebuildParameterList());
+  return RunDce(m).status();
+}
+
 // `calls_form` with its layers on one microbatch (InlineLayerCalls): the layer computations
 // rebatched under their own names, the chain's ends adapted.
 StatusOr<std::unique_ptr<Module>> MicrobatchLayers(const Module& calls_form, int64_t microbatches,
@@ -135,6 +299,7 @@ StatusOr<InlinedLayers> InlineLayerCalls(const Module& calls_form, int64_t micro
     out.module = calls_form.Clone();
   }
   Module& m = *out.module;
+  RETURN_IF_ERROR(UnstackRows(m, out));
   ASSIGN_OR_RETURN(LayerChain chain, FindLayerChain(m));
   Computation& entry = *m.entry();
   absl::flat_hash_map<std::string, Instruction*> by_name = ByName(entry);
@@ -169,6 +334,11 @@ StatusOr<InlinedLayers> InlineLayerCalls(const Module& calls_form, int64_t micro
     RETURN_IF_ERROR(inline_call(chain.forward_calls[l], l, out.forward_copy[l]));
   }
   for (int l = L - 1; l >= 0; --l) RETURN_IF_ERROR(inline_call(chain.backward_calls[l], l, out.backward_copy[l]));
+  for (int l = 0; l < L; ++l) {
+    const Instruction* dx = g_root->opcode() == Opcode::kTuple ? g_root->operand(0) : g_root;
+    auto it = out.backward_copy[l].find(dx->name());
+    out.layer_cotangent.push_back(it == out.backward_copy[l].end() ? std::string() : it->second);
+  }
   if (g_root->opcode() == Opcode::kTuple)
     for (int l = 0; l < L; ++l)
       for (int64_t k = 1; k < g_root->operand_count(); ++k)
@@ -251,12 +421,37 @@ StatusOr<LayerPlanStats> ApplyLayerPlan(Module& calls_form, const InlinedLayers&
   // input, its cotangent as G's.
   absl::flat_hash_map<std::string, Instruction*> entry = ByName(*calls_form.entry());
   for (size_t k = 0; k < chain.weights[layer].size(); ++k) {
-    auto p = planned.find(chain.weights[layer][k]->name());
+    const std::string& name = layer < static_cast<int>(inlined.weight.size()) && k < inlined.weight[layer].size()
+                                  ? inlined.weight[layer][k]
+                                  : chain.weights[layer][k]->name();
+    auto p = planned.find(name);
     if (p == planned.end() || !p->second->has_sharding()) continue;
     for (int64_t l = 0; l < chain.layers(); ++l) {
       Instruction* w = entry.at(chain.weights[l][k]->name());
       if (w->shape() == p->second->shape()) w->set_sharding(p->second->sharding_ptr());
     }
+  }
+  // A stacked parameter planned as rows: its rows split as the layer's row is (dim 0 unsplit;
+  // the pipeline splits it over the stages).
+  for (const auto& [stacked, row_names] : inlined.unstacked) {
+    auto p = layer < static_cast<int>(row_names.size()) ? planned.find(row_names[layer]) : planned.end();
+    auto it = entry.find(stacked);
+    if (p == planned.end() || !p->second->has_sharding() || it == entry.end()) continue;
+    const Sharding& row = *p->second->sharding();
+    if (row.IsReplicated()) {
+      it->second->set_sharding(p->second->sharding_ptr());
+      continue;
+    }
+    if (!row.IsTiled() || row.IsManualSubgroup() || !(row.subgroup_types().empty() || row.ReplicateOnLastTileDim()))
+      continue;
+    const TileAssignment& ta = row.tile_assignment();
+    std::vector<int64_t> dims = {1};
+    dims.insert(dims.end(), ta.dims().begin(), ta.dims().end());
+    std::vector<int64_t> devices;
+    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(ta.At(i));
+    TileAssignment tiles = TileAssignment::FromDevices(std::move(dims), std::move(devices));
+    it->second->set_sharding(std::make_shared<const Sharding>(row.ReplicateOnLastTileDim() ? Sharding::PartialTile(std::move(tiles))
+                                                                                          : Sharding::Tile(std::move(tiles))));
   }
   const Instruction* x = chain.forward->parameter(0);
   const Instruction* dy = chain.backward->parameter(chain.backward->num_parameters() - 1);

@@ -40,11 +40,21 @@ struct InlinedLayers {
   // The copies of the backward's outputs after the input cotangent (the weight gradients, which
   // the pipeline accumulates over microbatches), every layer's.
   absl::flat_hash_set<std::string> accumulated;
-  // Per layer: the name of its input in `module` (what the pipeline stashes per microbatch).
-  std::vector<std::string> layer_input;
+  // Per layer: the name of its input in `module` (what the pipeline stashes per microbatch), and
+  // of its input cotangent (the backward's output 0, the previous layer's output cotangent).
+  std::vector<std::string> layer_input, layer_cotangent;
+  // Per layer and weight slot: the name of the layer's weight in `module` (the call form's, or
+  // the parameter that stands for a row of a stacked weight; see below).
+  std::vector<std::vector<std::string>> weight;
+  // A scan's stacked weights [L, ...] (and the optimizer state and results of their shape) are
+  // planned as L parameters (results) of their own, so that layers tie and each carries its own
+  // rows' update: the source's stacked parameter -> its rows' parameters, by layer.
+  std::vector<std::pair<std::string, std::vector<std::string>>> unstacked;
 };
 
-// `calls_form` in the layer-call form (FindLayerChain finds its chain), else its error. With
+// `calls_form` in the layer-call form (FindLayerChain finds its chain), else its error. Layer
+// weights that are rows of a stacked entry parameter (a scan's) become parameters of their own,
+// and the elementwise update of stacked values runs per row (`unstacked` above). With
 // `microbatches` M > 1 the layers run on one microbatch, as every iteration of the pipeline's
 // loops does: the layer computations are rebatched to B/M (layer_batching.h, without a stage
 // dim), the chain takes the first B/M examples of its input and of its cotangent, and its

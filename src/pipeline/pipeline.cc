@@ -1357,7 +1357,11 @@ StatusOr<PipelineResult> Generator::Run() {
   const std::string fwd_name = module_->UniqueName(fwd->name() + ".pipelined");
   const std::string bwd_name = module_->UniqueName(bwd->name() + ".pipelined");
   ASSIGN_OR_RETURN(std::string fwd_text, EmitStagedLayer(*chain_.forward, fb, fwd_name, *module_));
-  bb.data = data_;
+  // A layer computation that carries a plan (layer_plan.h) reduces its gradients as the plan
+  // says, which is what was priced; else per data piece, once after the loop.
+  bool planned = false;
+  for (const Instruction* i : chain_.backward->instructions()) planned = planned || i->has_sharding();
+  bb.data = planned ? 1 : data_;
   StatusOr<std::string> bwd_pieces = EmitStagedLayer(*chain_.backward, bb, bwd_name, *module_);
   if (!bwd_pieces.ok() && bwd_pieces.status().code() == absl::StatusCode::kFailedPrecondition) {
     bb.data = 1;  // a partial sum that a dot multiplies: summed over the data devices as it comes

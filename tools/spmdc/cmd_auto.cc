@@ -479,6 +479,7 @@ Command AddAutoCommand(CLI::App& root) {
                 po.given_layers = &forms.inlined->layer_of;
                 po.accumulated = &forms.inlined->accumulated;
                 po.layer_inputs = &forms.inlined->layer_input;
+                po.layer_cotangents = &forms.inlined->layer_cotangent;
               }
               ASSIGN_OR_RETURN(autoshard::PipelineResult r, autoshard::PlanPipeline(*module, po));
               const std::string input = args->module.input;
