@@ -13,23 +13,31 @@
 //   value is non-increasing in t, so an interval [a, b] holds nothing better than
 //   G(b) + (M - 1) a): the answer is the exact optimum over the table. Devices are covered exactly
 //   (Alpa's rule). Memory: a stage holds its weights plus the activations of the microbatches in
-//   flight: 1F1B holds min(s + 1, M) for a stage with s later stages, GPipe all M.
+//   flight (1F1B holds min(s + 1, M) for a stage with s later stages, GPipe all M) plus what one
+//   microbatch needs while it runs (StageOption::transient_bytes).
 // - PlanPipeline, over a module: cluster its layers (layers.h), price spans with the intra-op
 //   solver of `spmdc auto` (PlanAuto: strategy space, solver, the full cost model of the
 //   partitioned per-device program), then SearchStages. Pricing every span on every submesh is
 //   what makes Alpa slow (hours of profiling); here identical layers are tied (AUTO.md §3): each
-//   tie class is solved once per logical submesh, and so is each pair of consecutive classes, so
-//   that a span's time is the sum of its layers' times plus, for every boundary inside it, the
-//   pair's excess over its two layers (the resharding between them). The first and last layers
-//   (no input gradient; the final norm, logits and loss) are their own classes.
+//   tie class's representative layer is planned once per logical submesh, and each pair of
+//   consecutive classes is priced with its classes' plans carried onto it by position
+//   (layers.h CarryPlan), so that a span's time is the sum of its layers' times plus, for every
+//   boundary inside it, the pair's excess over its two layers (the resharding between them under
+//   the plans every layer of the span has). The first and last layers (no input gradient; the
+//   final norm, logits and loss) are their own classes.
 //
-// Costs are estimates of the module as given (its batch is the whole step's): a stage's time
-// per microbatch is its priced time / M plus receiving, per microbatch, its share of what crosses
-// its boundaries (the activations from the stage before, the gradients from the stage after) over
-// the profile's outermost link (stages sit on different hosts in general; this keeps a stage's
-// cost independent of its neighbours, as the DP needs); its memory splits into weights (a weight
-// and its update, per device as the plan shards them) and the rest, which scales with the
-// microbatches held.
+// Costs, on a module as `spmdc auto --pipeline` gives it (PipelineOptions::given_layers: the
+// pipeline's layer-call form inlined, its layers on one microbatch, pipeline/layer_plan.h): a
+// stage's time per microbatch is its layers' loop parts (the layer copies priced alone, with
+// the masked accumulation of their weight gradients) plus the rest of their units' steps (the
+// update, the head, the embedding) over M; its memory is the weights, optimizer state, updates,
+// gradient accumulators and the loop's copy of the weights, plus the layers' inputs per
+// microbatch held, plus one layer's transient peak (the pipeline recomputes the rest). On any
+// other module (the whole step's batch), a stage's time per microbatch is its priced time / M
+// and its memory the weights and their updates plus the rest of the span's peak scaled to the
+// microbatches held. Either way, receiving, per microbatch, its share of what crosses its
+// boundaries over the profile's outermost link is added (stages sit on different hosts in
+// general; this keeps a stage's cost independent of its neighbours, as the DP needs).
 #pragma once
 
 #include <cstdint>

@@ -3,12 +3,15 @@
 // (src/auto/plan.h), writes the annotated module, the entry parameters' and outputs' JAX-style
 // PartitionSpecs, and prints the chosen plan beside the standard ones on stderr.
 // With --pipeline auto|S [--microbatches M] [--schedule gpipe|1f1b] [--plan PLAN.json] [--verify]:
-// Alpa's stage search over the mesh's devices (src/auto/stage_search.h); prints the stages, their
-// submeshes and intra-op plans beside the uniform pipelines, writes the pipelined program of the
-// chosen plan (of the best uniform one when the chosen stages differ) to OUT: the module's
-// layers over a stage axis (src/pipeline), each stage on its logical mesh with a representative
-// layer's intra-op plan; the stage plan (JSON) to PLAN.json; --verify runs it on in-process
-// devices against the module on one device.
+// Alpa's stage search over the mesh's devices (src/auto/stage_search.h) on the module as the
+// pipeline runs it (its layer-call form inlined, the layers on one microbatch:
+// src/pipeline/layer_plan.h); prints the stages, their submeshes and intra-op plans beside the
+// uniform pipelines, writes the pipelined program of the chosen plan (of the best uniform one
+// when the chosen stages differ) to OUT: the module's layers over a stage axis (src/pipeline),
+// each stage on its logical mesh, a representative layer's intra-op plan on every instruction of
+// the layer computations; the stage plan (JSON) to PLAN.json; --verify runs it on in-process
+// devices against the module on one device. --schedule 1f1b prices Alpa's 1F1B memory for the
+// stage plan only (the program is GPipe's).
 #include <algorithm>
 #include <charconv>
 #include <map>
