@@ -129,7 +129,7 @@ class Module:
 
     def auto(self, mesh: Optional[str] = None, *, hardware: str = "h100",
              memory_limit: Optional[int] = None, time_limit: float = 60.0, work_limit: int = 0,
-             keep_annotations: bool = True) -> Tuple["Module", Dict[str, Any]]:
+             keep_annotations: bool = True, search: str = "ilp") -> Tuple["Module", Dict[str, Any]]:
         """``spmdc auto``: a sharding for every instruction on ``mesh`` (default: the annotated
         mesh), chosen by the cost-model search and priced beside the standard plans (data
         parallel, FSDP, Megatron, 2-D, as annotated) under the same model and memory limit
@@ -140,9 +140,12 @@ class Module:
         search_seconds, plans: [{name, step_time_seconds, compute_seconds,
         communication_seconds, collective_bytes_per_device, peak_memory_bytes, fits}]}).
         Raises UnsupportedError when no plan fits the memory limit or the search cannot take
-        the module. ``work_limit`` > 0 bounds the search by work, not time (deterministic)."""
+        the module. ``work_limit`` > 0 bounds the search by work, not time (deterministic).
+        ``search``: "ilp" (the default) or "mcts", the tactic search of ``spmdc auto --search
+        mcts``; the dict names it (``search``) and lists the tactic search's ``tactics``
+        ("w1[1] -> model", ...; empty for ilp), whose lower bound is 0 (it proves none)."""
         m, info = self._m._auto(mesh, hardware, HARDWARE_DIR, memory_limit, time_limit,
-                                work_limit, keep_annotations)
+                                work_limit, keep_annotations, search)
         return Module(m), info
 
     def verify(self, num_partitions: Optional[int] = None, *, propagate: bool = False,

@@ -244,7 +244,7 @@ def plan(fn: Callable, *example_args: Any, mesh: Mesh, batch_argnums: Optional[S
     where it divides, and lets spmdc's propagation infer the remaining arguments and every
     result. strategy="auto" (the default): spmdc's cost-model search (Module.auto; the
     user's annotations are its constraints, ``batch_argnums`` is not used); ``auto_options``
-    go to Module.auto (hardware, memory_limit, time_limit, work_limit). The search plans
+    go to Module.auto (hardware, memory_limit, time_limit, work_limit, search). The search plans
     loops (scan, fori_loop: their bodies too), conditionals, topk and argmax, and the code
     around shard_map regions (kept as written). Where it cannot take the module
     (UnsupportedError other than "no plan fits": e.g. rng_bit_generator) plan() warns and

@@ -367,12 +367,13 @@ std::pair<std::vector<OptionalSpec>, std::vector<OptionalSpec>> EntrySpecs(
 std::pair<PyModule, nb::dict> Auto(const PyModule& m, const std::optional<std::string>& mesh_text,
                                    const std::string& hardware, const std::string& hardware_dir,
                                    std::optional<int64_t> memory_limit, double time_limit,
-                                   int64_t work_limit, bool keep_annotations) {
+                                   int64_t work_limit, bool keep_annotations, const std::string& search) {
   std::optional<std::string> text = mesh_text ? mesh_text : m.mesh;
   if (!text) Raise(InvalidArgument("auto needs a mesh (none given, none annotated)"));
   if (memory_limit && *memory_limit <= 0)
     Raise(InvalidArgument("memory_limit must be positive, got {}", *memory_limit));
   if (!(time_limit >= 0)) Raise(InvalidArgument("time_limit must be >= 0, got {}", time_limit));
+  if (search != "ilp" && search != "mcts") Raise(InvalidArgument("search must be 'ilp' or 'mcts', got '{}'", search));
   Mesh mesh = Take(Mesh::Parse(*text));
   std::unique_ptr<Module> copy = m.module->Clone();
   copy->set_num_partitions(mesh.num_devices());
@@ -383,6 +384,7 @@ std::pair<PyModule, nb::dict> Auto(const PyModule& m, const std::optional<std::s
   options.time_limit_s = time_limit;
   options.work_limit = work_limit;
   options.keep_annotations = keep_annotations;
+  options.search = search == "mcts" ? autoshard::SearchKind::kMcts : autoshard::SearchKind::kIlp;
   autoshard::AutoResult result = [&] {
     nb::gil_scoped_release release;
     Check(autoshard::PrepareForPlanning(*copy));
@@ -411,6 +413,10 @@ std::pair<PyModule, nb::dict> Auto(const PyModule& m, const std::optional<std::s
   info["gap"] = result.gap;
   info["optimal"] = result.optimal;
   info["search_seconds"] = result.search_seconds;
+  info["search"] = search;
+  nb::list tactics;
+  for (const std::string& t : result.tactics) tactics.append(t);
+  info["tactics"] = tactics;
   nb::list plans;
   plans.append(plan_dict(result.search));
   for (const autoshard::PricedPlan& p : result.standard) plans.append(plan_dict(p));
@@ -505,7 +511,7 @@ NB_MODULE(_spmdc, m) {
            "mesh (None where it has no sharding or none expresses it).")
       .def("_auto", &Auto, "mesh"_a = nb::none(), "hardware"_a = "h100", "hardware_dir"_a = "",
            "memory_limit"_a = nb::none(), "time_limit"_a = 60.0, "work_limit"_a = 0,
-           "keep_annotations"_a = true)
+           "keep_annotations"_a = true, "search"_a = "ilp")
       .def("parameter_names", &ParameterNames, "The entry parameters' names, in order.")
       .def("instructions", &Instructions,
            "Every instruction: name, opcode, shape, computation, entry, sharding, op_name.")

@@ -223,6 +223,20 @@ def test_module_auto_reports_plans(mesh):
                        time_limit=3)
 
 
+def test_module_auto_tactic_search(mesh):
+    """search="mcts": the tactic search's plan, with the tactics that explain it, verifies."""
+    params = mlp_params(jax.random.PRNGKey(23), [32, 64, 16])
+    module = spmdc.jax.lower(mlp, params, jnp.ones((16, 32)), mesh=mesh)
+    chosen, info = module.auto(search="mcts", work_limit=200)
+    assert info["search"] == "mcts" and isinstance(info["tactics"], list)
+    assert info["plans"][0]["name"] == "auto" and info["lower_bound_seconds"] == 0
+    assert chosen.verify()["outputs"] == 1
+    _, again = module.auto(search="mcts", work_limit=200)
+    assert again["tactics"] == info["tactics"]
+    with pytest.raises(spmdc.BadInputError, match="search must be 'ilp' or 'mcts'"):
+        module.auto(search="foo")
+
+
 def test_plan_auto_plans_loops(mesh):
     """A while loop (jax.lax.fori_loop): the search plans its body with the rest (costs times
     the trip count), and jax.jit with the plan computes the function."""

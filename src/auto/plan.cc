@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "auto/control_flow.h"
+#include "auto/tactic_search.h"
 #include "fmt/format.h"
 #include "hlo/shardy_import.h"
 #include "partitioner/partitioner.h"
@@ -241,28 +242,21 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   return plan;
 }
 
-StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) {
-  if (!options.hardware) return InvalidArgument("PlanAuto: no hardware profile");
-  const HardwareProfile& hw = *options.hardware;
-  const Mesh& mesh = options.mesh;
-  AutoResult out;
-  out.memory_limit = options.memory_limit ? *options.memory_limit : static_cast<int64_t>(hw.hbm_bytes);
-  StrategySpaceOptions so(mesh);
-  so.hardware = &hw;
-  so.keep_annotations = options.keep_annotations;
-  so.memory_limit = out.memory_limit;
-  ASSIGN_OR_RETURN(out.space, BuildStrategySpace(module, so));
-  const StrategySpace& space = *out.space;
-  const int64_t smallest = space.SmallestPeakBytes();
-  if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+namespace {
 
-  // The search. The strategy space counts each value's bytes over its live interval; the full
-  // model also counts what the partitioner's collectives and temporaries hold, so a plan the space
-  // says fits may not. Then the space's limit is tightened by the excess and the search repeated
+// The ILP search (1. in plan.h): fills out.search and the search's figures; `problem` is left
+// with the space limit of the last round.
+Status SearchStrategySpace(const Module& module, const PlanOptions& options, Problem& problem, AutoResult& out) {
+  const StrategySpace& space = *out.space;
+  const Mesh& mesh = options.mesh;
+  const HardwareProfile& hw = *options.hardware;
+  const int64_t smallest = space.SmallestPeakBytes();
+  // The strategy space counts each value's bytes over its live interval; the full model also
+  // counts what the partitioner's collectives and temporaries hold, so a plan the space says fits
+  // may not. Then the space's limit is tightened by the excess and the search repeated
   // (a few rounds); the fastest plan that fits is kept (else the one with the smallest peak). The
   // bound and gap are those of the first round: the space at the user's limit.
   const auto start = std::chrono::steady_clock::now();
-  Problem problem = space.ToProblem();
   int64_t space_limit = out.memory_limit;
   bool have = false;
   int chosen_round = 0;
@@ -315,6 +309,33 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   }
   out.search.name = "auto";
   out.search.description = "the strategy search's plan";
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) {
+  if (!options.hardware) return InvalidArgument("PlanAuto: no hardware profile");
+  const HardwareProfile& hw = *options.hardware;
+  const Mesh& mesh = options.mesh;
+  AutoResult out;
+  out.memory_limit = options.memory_limit ? *options.memory_limit : static_cast<int64_t>(hw.hbm_bytes);
+  StrategySpaceOptions so(mesh);
+  so.hardware = &hw;
+  so.keep_annotations = options.keep_annotations;
+  so.memory_limit = out.memory_limit;
+  ASSIGN_OR_RETURN(out.space, BuildStrategySpace(module, so));
+  const StrategySpace& space = *out.space;
+  const int64_t smallest = space.SmallestPeakBytes();
+  if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
+
+  // The search.
+  Problem problem = space.ToProblem();
+  if (options.search == SearchKind::kMcts) {
+    RETURN_IF_ERROR(SearchTactics(module, options, out));
+  } else {
+    RETURN_IF_ERROR(SearchStrategySpace(module, options, problem, out));
+  }
 
   // The standard plans.
   if (options.standard_plans && mesh.num_devices() > 1) {

@@ -6,6 +6,8 @@
 //    strategy per instruction under the memory limit. The space counts values over their live
 //    intervals only; when the full cost model (3.) finds the plan over the limit, the search is
 //    repeated with the space's limit tightened by the excess (a few rounds).
+//    With SearchKind::kMcts, a tactic search over entry-parameter splits and propagation
+//    (tactic_search.h) finds the search's plan instead.
 // 2. The standard plans are what a user writes by hand: entry parameters annotated, propagation
 //    fills in the rest. Parameters are told apart by role: a *weight* is a parameter whose shape
 //    is that of an element of the entry's result tuple (a training step returns new weights or
@@ -39,6 +41,10 @@
 
 namespace spmdc::autoshard {
 
+// How the search's plan is found: the strategy space as an IOPDDL problem (1. above), or the
+// tactic search over entry-parameter splits and propagation (tactic_search.h).
+enum class SearchKind { kIlp, kMcts };
+
 struct PlanOptions {
   explicit PlanOptions(Mesh m) : mesh(std::move(m)) {}
   Mesh mesh;
@@ -53,6 +59,7 @@ struct PlanOptions {
   // Also run the exact MILP (CBC) on small models. The stage search (stage_search.h) turns it off:
   // it solves hundreds of small spans, where CBC's proof costs more than the search.
   bool use_milp = true;
+  SearchKind search = SearchKind::kIlp;
 };
 
 // A plan priced by the full cost model.
@@ -73,6 +80,16 @@ struct PricedPlan {
   std::vector<Sharding> parameter_shardings;
 };
 
+// What the tactic search did (SearchKind::kMcts).
+struct TacticSearchStats {
+  int64_t playouts = 0;     // selection, expansion, rollout, backup
+  int64_t states = 0;       // tactic sets evaluated (one propagation each): the work
+  int64_t tree_nodes = 0;
+  int64_t priced = 0;       // states priced by the full cost model
+  int rounds = 0;           // searches (more than one when the full model's peak exceeded the limit)
+  bool exhausted = false;   // every tactic set was visited
+};
+
 struct AutoResult {
   std::optional<StrategySpace> space;
   PresolveStats presolve;
@@ -86,6 +103,9 @@ struct AutoResult {
   PricedPlan search;                // the search's plan
   std::vector<PricedPlan> standard; // in the order above, the ones that apply
   int chosen = -1;                  // -1: the search's plan, else an index into `standard`
+  // SearchKind::kMcts: the search's plan as tactics, in the order applied ("w1.3[1] -> model").
+  std::vector<std::string> tactics;
+  std::optional<TacticSearchStats> tactic_stats;
   const PricedPlan& Chosen() const { return chosen < 0 ? search : standard[chosen]; }
 };
 

@@ -1,7 +1,8 @@
 // spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S]
-// [--ignore-annotations] [-o OUT] [--specs SPECS.json]: chooses a sharding for every instruction
-// (src/auto/plan.h), writes the annotated module, the entry parameters' and outputs' JAX-style
-// PartitionSpecs, and prints the chosen plan beside the standard ones on stderr.
+// [--search ilp|mcts] [--ignore-annotations] [-o OUT] [--specs SPECS.json]: chooses a sharding
+// for every instruction (src/auto/plan.h; --search mcts: src/auto/tactic_search.h), writes the
+// annotated module, the entry parameters' and outputs' JAX-style PartitionSpecs, and prints the
+// chosen plan beside the standard ones on stderr.
 // With --pipeline auto|S [--microbatches M] [--schedule gpipe|1f1b] [--plan PLAN.json] [--verify]:
 // Alpa's stage search over the mesh's devices (src/auto/stage_search.h) on the module as the
 // pipeline runs it (its layer-call form inlined, the layers on one microbatch:
@@ -87,13 +88,27 @@ std::string SpecsJson(const Mesh& mesh, const Module& module, const autoshard::P
   return j.dump(2) + "\n";
 }
 
+// --search mcts: what the tactic search did and the tactics of its plan.
+std::string TacticReport(const autoshard::AutoResult& r) {
+  const autoshard::TacticSearchStats& t = *r.tactic_stats;
+  std::string s = fmt::format(
+      "spmdc auto: tactic search (mcts): {} playouts, {} tactic sets propagated and estimated, {} tree nodes{}, {} "
+      "priced, {} round{}; estimate {}  {:.2f} s\n",
+      t.playouts, t.states, t.tree_nodes, t.exhausted ? " (every set visited)" : "", t.priced, t.rounds,
+      t.rounds == 1 ? "" : "s", Time(r.model_cost_seconds), r.search_seconds);
+  s += fmt::format("spmdc auto: tactics: {}\n", r.tactics.empty() ? "none (propagation alone)"
+                                                                   : fmt::format("{}", fmt::join(r.tactics, "; ")));
+  return s;
+}
+
 std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const HardwareProfile& hw) {
   using autoshard::FormatBytes;
   std::string s;
   s += fmt::format("spmdc auto: mesh {} ({} devices), hardware {}, memory limit {}\n", mesh.ToString(),
                    mesh.num_devices(), hw.name, FormatBytes(r.memory_limit));
-  s += fmt::format("spmdc auto: strategy space: {} instructions, {} strategies, {} edges; presolve: {}\n",
-                   r.space->nodes.size(), r.space->num_strategies(), r.space->edges.size(), r.presolve.ToString());
+  if (!r.tactic_stats)
+    s += fmt::format("spmdc auto: strategy space: {} instructions, {} strategies, {} edges; presolve: {}\n",
+                     r.space->nodes.size(), r.space->num_strategies(), r.space->edges.size(), r.presolve.ToString());
   int64_t in_flow = 0, manual = 0;
   for (const autoshard::StrategyNode& n : r.space->nodes) {
     manual += n.manual;
@@ -104,9 +119,13 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
                      "executions), {} values of manual regions (kept as written)\n",
                      in_flow, manual);
   for (const std::string& note : r.space->notes) s += "spmdc auto: note: " + note + "\n";
-  s += fmt::format("spmdc auto: search: estimate {}  lower bound {}  gap {:.2f}%{}  ({})  {:.2f} s\n",
-                   Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
-                   r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
+  if (r.tactic_stats) {
+    s += TacticReport(r);
+  } else {
+    s += fmt::format("spmdc auto: search: estimate {}  lower bound {}  gap {:.2f}%{}  ({})  {:.2f} s\n",
+                     Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
+                     r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
+  }
   s += fmt::format("{:<15} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", "plan", "step time", "compute",
                    "communication", "comm bytes", "peak memory", "fits");
   auto row = [&](const autoshard::PricedPlan& p) {
@@ -372,6 +391,7 @@ Command AddAutoCommand(CLI::App& root) {
     uint64_t seed = 0;
     std::optional<int64_t> microbatches;
     std::string schedule = "gpipe";
+    std::string search = "ilp";
   };
   auto args = std::make_shared<Args>();
   AddModuleArgs(app, args->module);
@@ -409,6 +429,11 @@ Command AddAutoCommand(CLI::App& root) {
                   "the pipeline schedule whose memory the stages must fit: gpipe, the program spmdc writes, or "
                   "1f1b (Alpa's; the stage plan only)")
       ->check(CLI::IsMember({"1f1b", "gpipe"}))
+      ->capture_default_str();
+  app->add_option("--search", args->search,
+                  "the search: `ilp` (the strategy space, solved as `spmdc solve` does) or `mcts` (tactic "
+                  "search over parameter splits and propagation)")
+      ->check(CLI::IsMember({"ilp", "mcts"}))
       ->capture_default_str();
   AddOutput(app, args->out);
   return {app, [args, app]() -> Status {
@@ -462,6 +487,10 @@ Command AddAutoCommand(CLI::App& root) {
                   return InvalidArgument("--pipeline {}: expected `auto` or a stage count >= 1", args->pipeline);
                 po.stages = stages;
               }
+              if (args->search != "ilp")
+                return Unimplemented("--search {} with --pipeline: the stage search prices its spans with the ilp "
+                                     "search only",
+                                     args->search);
               if (!args->specs.empty())
                 return Unimplemented("--specs with --pipeline: each stage has its own specs; they are in the stage "
                                      "plan that --plan writes");
@@ -525,6 +554,7 @@ Command AddAutoCommand(CLI::App& root) {
             options.work_limit = args->work_limit;
             options.keep_annotations = !args->ignore_annotations;
             options.standard_plans = !args->no_standard;
+            if (args->search == "mcts") options.search = autoshard::SearchKind::kMcts;
             ASSIGN_OR_RETURN(autoshard::AutoResult result, autoshard::PlanAuto(*module, options));
             std::fputs(Report(result, mesh, hw).c_str(), stderr);
             RETURN_IF_ERROR(autoshard::ChosenPlanFits(result));
