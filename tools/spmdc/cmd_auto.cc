@@ -329,9 +329,16 @@ StatusOr<PipelineForms> ToPipelineForms(const Module& source, int64_t microbatch
     out.why = calls.status();
     return out;
   }
-  ASSIGN_OR_RETURN(pipeline::InlinedLayers inlined, pipeline::InlineLayerCalls(*calls->module, microbatches));
+  // Layers the pipeline cannot run on a microbatch (they mix examples) are planned as the module
+  // is; the program is refused with the reason.
+  StatusOr<pipeline::InlinedLayers> inlined = pipeline::InlineLayerCalls(*calls->module, microbatches);
+  if (!inlined.ok()) {
+    if (inlined.status().code() != absl::StatusCode::kUnimplemented) return inlined.status();
+    out.why = inlined.status();
+    return out;
+  }
   out.calls = *std::move(calls);
-  out.inlined = std::move(inlined);
+  out.inlined = *std::move(inlined);
   return out;
 }
 
