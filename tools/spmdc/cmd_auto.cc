@@ -478,7 +478,7 @@ Command AddAutoCommand(CLI::App& root) {
                     return Unimplemented("--pipeline plans every stage on its own submesh, so the module's shardings "
                                          "(for the whole mesh, e.g. {} of {}) cannot be kept; pass --ignore-annotations",
                                          i->sharding()->ToString(false), i->name());
-                module = forms.inlined->module->Clone();
+                module = std::move(forms.inlined->module);  // the maps are what the emission needs
                 module->set_num_partitions(mesh.num_devices());
               }
             }
