@@ -452,7 +452,7 @@ Command AddAutoCommand(CLI::App& root) {
             ASSIGN_OR_RETURN(auto module, LoadAnnotated(plain, std::nullopt));
             // The module as written: the pipeline reads its layers in their own form (calls, a
             // scan), which planning inlines.
-            std::unique_ptr<Module> source = module->Clone();
+            std::unique_ptr<Module> source = args->pipeline.empty() ? nullptr : module->Clone();
             ASSIGN_OR_RETURN(Annotations annotations, ParseAnnotations(args->module.mesh, args->module.shards));
             const Mesh mesh = *annotations.mesh;
             if (args->ignore_annotations) {
@@ -472,6 +472,7 @@ Command AddAutoCommand(CLI::App& root) {
                 return InvalidArgument("--microbatches {}: does not divide the batch ({}, dim 0 of {})", microbatches,
                                        p->shape().dim(0), p->name());
               ASSIGN_OR_RETURN(forms, ToPipelineForms(*source, microbatches));
+              source.reset();
               if (forms.inlined) {
                 for (const Instruction* i : module->entry()->instructions())
                   if (i->has_sharding() && !args->ignore_annotations)
