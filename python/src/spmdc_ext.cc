@@ -419,9 +419,10 @@ std::pair<PyModule, nb::dict> Auto(const PyModule& m, const std::optional<std::s
   info["tactics"] = tactics;
   nb::list plans;
   plans.append(plan_dict(result.search));
-  for (const autoshard::PricedPlan& p : result.standard) plans.append(plan_dict(p));
+  for (const auto* list : {&result.standard, &result.update_sharded})
+    for (const autoshard::PricedPlan& p : *list) plans.append(plan_dict(p));
   info["plans"] = plans;
-  autoshard::PricedPlan& taken = result.chosen < 0 ? result.search : result.standard[result.chosen];
+  autoshard::PricedPlan& taken = result.Chosen();
   return {PyModule{std::move(taken.annotated), text, nullptr}, info};
 }
 

@@ -11,6 +11,7 @@
 #include "hlo/shardy_import.h"
 #include "partitioner/partitioner.h"
 #include "passes/passes.h"
+#include "propagation/dot_dims.h"
 #include "propagation/propagation.h"
 
 namespace spmdc::autoshard {
@@ -75,6 +76,60 @@ int64_t DevicesOf(const Mesh& mesh, uint32_t mask) {
   return n;
 }
 
+// The experts dim of each weight that has one (plan.h): a dim some dot batches over when it
+// reads the weight (directly or through a convert), then every weight of an expert weight's shape
+// (its optimizer state) with the same dim. Empty when the module has no experts.
+std::vector<std::pair<const Instruction*, int64_t>> ExpertDims(const Roles& roles) {
+  std::vector<std::pair<const Instruction*, int64_t>> found;
+  for (const Instruction* w : roles.weights) {
+    std::optional<int64_t> dim;
+    std::vector<const Instruction*> readers = {w};
+    for (size_t k = 0; k < readers.size() && !dim; ++k) {
+      for (const Instruction* u : readers[k]->users()) {
+        if (u->opcode() == Opcode::kConvert) readers.push_back(u);
+        if (u->opcode() != Opcode::kDot || dim) continue;
+        for (int64_t side = 0; side < 2 && !dim; ++side) {
+          if (u->operand(side) != readers[k]) continue;
+          for (const DotDim& b : DotDimsOfDot(*u).batch)
+            if ((side == 0 ? b.lhs : b.rhs) >= 0) dim = side == 0 ? b.lhs : b.rhs;
+        }
+      }
+    }
+    if (dim) found.emplace_back(w, *dim);
+  }
+  const size_t experts = found.size();
+  for (const Instruction* w : roles.weights) {
+    if (std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.first == w; })) continue;
+    for (size_t k = 0; k < experts; ++k)
+      if (found[k].first->shape() == w->shape()) {
+        found.emplace_back(w, found[k].second);
+        break;
+      }
+  }
+  return found;
+}
+
+// The axis a plan's weight update is sharded over: among the axes its inputs' batch (dim 0) is
+// split over, the one named `data`, else the largest (the first on ties); none when the batch is
+// not split.
+std::optional<std::string> DataAxisOf(const Mesh& mesh, const Roles& roles, const PricedPlan& plan) {
+  uint32_t batch = 0;
+  for (const Instruction* p : roles.inputs) {
+    const int64_t k = p->parameter_number();
+    if (k < 0 || k >= static_cast<int64_t>(plan.parameter_shardings.size())) continue;
+    if (std::optional<AxisMasks> m = MasksFromSharding(mesh, plan.parameter_shardings[k], p->shape().rank()))
+      batch |= (*m)[0];
+  }
+  int best = -1;
+  for (int a = 0; a < mesh.num_axes(); ++a) {
+    if (!(batch & (1u << a))) continue;
+    if (mesh.axes()[a].name == "data") return mesh.axes()[a].name;
+    if (best < 0 || mesh.axes()[a].size > mesh.axes()[best].size) best = a;
+  }
+  if (best < 0) return std::nullopt;
+  return mesh.axes()[best].name;
+}
+
 // `module` with the given parameter splits (others cleared unless kept) for propagation to fill.
 std::unique_ptr<Module> AnnotateParameters(const Module& module, const Mesh& mesh,
                                            const std::vector<std::pair<const Instruction*, AxisMasks>>& splits) {
@@ -132,7 +187,8 @@ void DropAnnotations(Module& module) {
 Status ChosenPlanFits(const AutoResult& result) {
   if (result.Chosen().fits) return absl::OkStatus();
   int64_t smallest = result.search.peak_bytes;
-  for (const PricedPlan& p : result.standard) smallest = std::min(smallest, p.peak_bytes);
+  for (const auto* plans : {&result.standard, &result.update_sharded})
+    for (const PricedPlan& p : *plans) smallest = std::min(smallest, p.peak_bytes);
   return absl::ResourceExhaustedError(NoPlanFits(result.memory_limit, smallest));
 }
 
@@ -176,17 +232,17 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
     if (leaves.empty()) leaves.push_back(Sharding::Replicate());
     instr->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(leaves))));
   }
-  // A dot, reduce or topk whose operands come in another split than its strategy needs: the
-  // partitioner would pick its own plan for the operands as they are (by its rough resharding
-  // estimate), not the one the search priced. A Sharding constraint on the operand (JAX's
-  // with_sharding_constraint), in the consumer's computation, makes it reshard first, as the edge
-  // cost says.
+  // A dot, convolution, reduce or topk whose operands come in another split than its strategy
+  // needs: the partitioner would pick its own plan for the operands as they are (by its rough
+  // resharding estimate), not the one the search priced. A Sharding constraint on the operand
+  // (JAX's with_sharding_constraint), in the consumer's computation, makes it reshard first, as
+  // the edge cost says.
   std::map<std::pair<std::string, std::string>, Instruction*> constraints;
   for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
     const StrategyNode& consumer = space.nodes[j];
     const Opcode op = consumer.instr->opcode();
-    if (consumer.manual ||
-        (op != Opcode::kDot && op != Opcode::kReduce && op != Opcode::kTopK && !consumer.instr->IsCustomCall("TopK")))
+    if (consumer.manual || (op != Opcode::kDot && op != Opcode::kConvolution && op != Opcode::kReduce &&
+                            op != Opcode::kTopK && !consumer.instr->IsCustomCall("TopK")))
       continue;
     const Strategy& st = consumer.strategies[choice[j]];
     for (int64_t k = 0; k < consumer.instr->operand_count(); ++k) {
@@ -210,7 +266,7 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
 }
 
 StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
-                               int64_t memory_limit) {
+                               int64_t memory_limit, const WeightUpdateOptions* weight_update) {
   PricedPlan plan;
   std::unique_ptr<Module> work = annotated->Clone();
   // Outputs without a sharding take the one propagation gives them (out_shardings left to the
@@ -218,6 +274,17 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   PropagationOptions po;
   if (!work->entry()->root()->has_sharding()) po.allow_to_output = std::vector<bool>{true};
   RETURN_IF_ERROR(PropagateShardings(*work, po).status());
+  if (weight_update) {
+    ASSIGN_OR_RETURN(WeightUpdateResult updated, ShardWeightUpdate(*work, *weight_update));
+    if (updated.updates.empty())
+      return absl::FailedPreconditionError(fmt::format("weight-update sharding over {} shards no update{}",
+                                                       weight_update->axis,
+                                                       updated.skipped.empty() ? "" : ": " + updated.skipped[0]));
+    plan.weight_update = updated.Summary(*weight_update);
+    // The rewritten module is the plan: every instruction annotated, so that compile and verify
+    // (propagation keeps what is annotated) make this same program without the flag.
+    annotated = work->Clone();
+  }
   Instruction* root = annotated->entry()->root();
   if (!root->has_sharding() && work->entry()->root()->has_sharding())
     root->set_sharding(work->entry()->root()->sharding_ptr());
@@ -372,7 +439,16 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
     if (!roles.inputs.empty()) {
       auto dp = input_splits(all);
       std::erase_if(dp, [&](const auto& s) { return !unannotated(s.first); });
-      RETURN_IF_ERROR(add("data-parallel", "inputs' batch over every axis, weights replicated", dp));
+      // The weights a plan does not split, replicated as written (in_shardings, as a user gives
+      // them; weight-update sharding reads the weights' shardings).
+      auto replicate_rest = [&](std::vector<std::pair<const Instruction*, AxisMasks>> splits) {
+        for (const Instruction* w : roles.weights)
+          if (unannotated(w) &&
+              std::none_of(splits.begin(), splits.end(), [&](const auto& s) { return s.first == w; }))
+            splits.emplace_back(w, AxisMasks(w->shape().rank(), 0));
+        return splits;
+      };
+      RETURN_IF_ERROR(add("data-parallel", "inputs' batch over every axis, weights replicated", replicate_rest(dp)));
       if (!roles.weights.empty()) {
         auto fsdp = dp;
         for (const Instruction* w : roles.weights) {
@@ -392,6 +468,19 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
           fsdp.emplace_back(w, std::move(m));
         }
         RETURN_IF_ERROR(add("fsdp", "data-parallel with every weight split over every axis (ZeRO-3)", fsdp));
+      }
+      std::vector<std::pair<const Instruction*, int64_t>> experts = ExpertDims(roles);
+      std::erase_if(experts, [&](const auto& e) { return !unannotated(e.first); });
+      if (!experts.empty()) {
+        auto ep = dp;
+        for (const auto& [w, dim] : experts) {
+          AxisMasks m(w->shape().rank(), 0);
+          m[dim] = DividingAxes(mesh, w->shape().dim(dim), all);
+          ep.emplace_back(w, std::move(m));
+        }
+        RETURN_IF_ERROR(add("expert-parallel",
+                            "inputs' batch and the experts over every axis, other weights replicated (GShard)",
+                            replicate_rest(ep)));
       }
     }
     if (!roles.weights.empty()) {
@@ -457,6 +546,28 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       }
     }
   }
+  // Every plan so far with its weight update sharded (plan.h 3.), both modes, where it applies.
+  if (options.standard_plans && options.weight_update_sharding && mesh.num_devices() > 1) {
+    const Roles roles = RolesOf(module);
+    std::vector<const PricedPlan*> bases = {&out.search};
+    for (const PricedPlan& p : out.standard) bases.push_back(&p);
+    for (const PricedPlan* base : bases) {
+      const std::optional<std::string> axis = DataAxisOf(mesh, roles, *base);
+      if (!axis) continue;
+      for (const bool keep : {false, true}) {
+        WeightUpdateOptions wo;
+        wo.mesh = mesh;
+        wo.axis = *axis;
+        wo.keep_sharded = keep;
+        StatusOr<PricedPlan> p = PricePlan(base->annotated->Clone(), mesh, hw, out.memory_limit, &wo);
+        if (!p.ok()) continue;  // no update to shard (or a plan the partitioner cannot take)
+        p->name = base->name + (keep ? "+wus-keep" : "+wus");
+        p->description = fmt::format("{} with the weight update sharded over {}{}", base->name, *axis,
+                                     keep ? ", new weights kept sharded" : "");
+        out.update_sharded.push_back(std::move(*p));
+      }
+    }
+  }
   // The fastest plan that fits; the search's plan on ties.
   auto better = [](const PricedPlan& a, const PricedPlan& b) {
     if (a.fits != b.fits) return a.fits;
@@ -464,6 +575,8 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   };
   for (int i = 0; i < static_cast<int>(out.standard.size()); ++i)
     if (better(out.standard[i], out.Chosen())) out.chosen = i;
+  for (int i = 0; i < static_cast<int>(out.update_sharded.size()); ++i)
+    if (better(out.update_sharded[i], out.Chosen())) out.chosen_update = i;
   return out;
 }
 

@@ -15,27 +15,42 @@
 //      data-parallel  inputs' dim 0 over every mesh axis that divides it, weights replicated;
 //      fsdp           as data-parallel, each weight split over the axes on its largest such dim
 //                     (ZeRO-3: the partitioner all-gathers it where it is used);
+//      expert-parallel (GShard) where the module has experts: a weight dim that a dot treats
+//                     as a batch dim (each expert's slice multiplies its own tokens) is an experts
+//                     dim; it is split over the axes that divide it, and so are the optimizer
+//                     state parameters of an expert weight's shape; inputs as data-parallel,
+//                     every other weight replicated;
 //      megatron / 2-d tensor parallelism over the last mesh axis (inputs' dim 0 over the other
 //                     axes): the weights' splits are the best ones over that axis alone in the
 //                     strategy space (which finds the column-/row-parallel pairs), then propagation.
-// 3. Every plan, the search's included, is priced the same way: annotated, propagated,
-//    partitioned and cleaned up as `spmdc compile` does, then the cost model (`spmdc report`'s
-//    step time and peak memory) on the per-device program. The chosen plan is the fastest that
-//    fits the memory limit; when a standard plan beats the search's plan under the full cost
-//    model (the strategy space prices resharding and liveness more coarsely than the partitioner
-//    emits them) that plan is chosen, and the report says so.
+// 3. Weight-update sharding (partitioner/weight_update.h) as a choice: every plan above, the
+//    search's included, is also priced with its optimizer update sharded over its data axis (the
+//    axis named `data` among those its inputs' batch is split over, else the largest of them),
+//    in both modes: new weights all-gathered back ("+wus") and kept sharded ("+wus-keep", FSDP-
+//    like), where the rewrite shards at least one update. Such a plan's module is written after
+//    the rewrite (every instruction annotated, the root's output shardings set), so `compile`
+//    and `verify` turn it into the same program without a flag.
+// 4. Every plan is priced the same way: annotated, propagated, partitioned and cleaned up as
+//    `spmdc compile` does, then the cost model (`spmdc report`'s step time and peak memory) on
+//    the per-device program. The chosen plan is the fastest that fits the memory limit (so a
+//    weight-update-sharded one when it is faster, or when only it fits); when a standard plan
+//    beats the search's plan under the full cost model (the strategy space prices resharding and
+//    liveness more coarsely than the partitioner emits them) that plan is chosen, and the report
+//    says so.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "auto/solver.h"
 #include "auto/strategy_space.h"
 #include "cost/cost.h"
 #include "ir/module.h"
+#include "partitioner/weight_update.h"
 #include "sharding/mesh.h"
 #include "support/status.h"
 
@@ -55,7 +70,10 @@ struct PlanOptions {
   // Per-thread work limit of each search (results depend only on the input when it, not the time
   // limit, ends the search); 0: a default proportional to the problem size.
   int64_t work_limit = 0;
-  bool standard_plans = true;                 // also price the standard plans
+  // Also price the standard plans and (with weight_update_sharding) every plan's weight-update-
+  // sharded variants; false: the search's plan alone (what the stage search wants).
+  bool standard_plans = true;
+  bool weight_update_sharding = true;
   // Also run the exact MILP (CBC) on small models. The stage search (stage_search.h) turns it off:
   // it solves hundreds of small spans, where CBC's proof costs more than the search.
   bool use_milp = true;
@@ -66,7 +84,10 @@ struct PlanOptions {
 struct PricedPlan {
   std::string name;
   std::string description;
-  std::unique_ptr<Module> annotated;   // what `compile`/`report`/`verify` take
+  // What `compile`/`report`/`verify --propagate` take: the module as the plan annotates it, its
+  // outputs' shardings set (a weight-update-sharded plan: after propagation and the rewrite,
+  // every instruction annotated).
+  std::unique_ptr<Module> annotated;
   double step_seconds = 0;             // report's step time (as scheduled)
   double compute_seconds = 0;
   double communication_seconds = 0;
@@ -78,6 +99,7 @@ struct PricedPlan {
   std::vector<std::string> warnings;   // full rematerializations, ...
   Sharding result_sharding;            // how the outputs come out
   std::vector<Sharding> parameter_shardings;
+  std::string weight_update;           // variants: what the rewrite did (WeightUpdateResult::Summary)
 };
 
 // What the tactic search did (SearchKind::kMcts).
@@ -102,11 +124,17 @@ struct AutoResult {
   int64_t memory_limit = 0;
   PricedPlan search;                // the search's plan
   std::vector<PricedPlan> standard; // in the order above, the ones that apply
+  // The plans above with the weight update sharded (3.), named "<plan>+wus" / "<plan>+wus-keep".
+  std::vector<PricedPlan> update_sharded;
   int chosen = -1;                  // -1: the search's plan, else an index into `standard`
+  int chosen_update = -1;           // >= 0: the chosen plan is update_sharded[chosen_update]
   // SearchKind::kMcts: the search's plan as tactics, in the order applied ("w1.3[1] -> model").
   std::vector<std::string> tactics;
   std::optional<TacticSearchStats> tactic_stats;
-  const PricedPlan& Chosen() const { return chosen < 0 ? search : standard[chosen]; }
+  const PricedPlan& Chosen() const {
+    return chosen_update >= 0 ? update_sharded[chosen_update] : chosen < 0 ? search : standard[chosen];
+  }
+  PricedPlan& Chosen() { return const_cast<PricedPlan&>(std::as_const(*this).Chosen()); }
 };
 
 // Errors: those of BuildStrategySpace; ResourceExhausted "no plan fits in X: the smallest needs Y"
@@ -135,8 +163,11 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
                                            const std::vector<int64_t>& choice);
 
 // Partitions `annotated` as `compile` does (propagation, partition, clean-up) and prices it.
+// With `weight_update`, `compile --shard-weight-update` instead: the update is sharded after
+// propagation, and the plan's module is the rewritten one; FailedPrecondition when the rewrite
+// shards no update.
 StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
-                               int64_t memory_limit);
+                               int64_t memory_limit, const WeightUpdateOptions* weight_update = nullptr);
 
 // "1.5 GiB"-style text of a byte count.
 std::string FormatBytes(int64_t bytes);

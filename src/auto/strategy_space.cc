@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
@@ -209,6 +210,78 @@ struct Builder {
     return out;
   }
 
+  // All-reduce reassociation. The clean-up turns add(all-reduce(a), all-reduce(b)) into
+  // all-reduce(a + b) when both all-reduces (same groups) feed only the add: a value used by
+  // several contracting dots (Megatron's Q, K and V projections of one input) gets one all-
+  // reduced gradient, not three. `pending_[i]`: instruction i may leave its partial sum pending
+  // for its one user, an add of its shape whose operands may both do so (dots, convolutions and
+  // single-input reduces with partial strategies, and such adds themselves, in chains);
+  // `sums_[add]`: the add can sum two pending partial sums.
+  absl::flat_hash_map<const Instruction*, bool> pending_, sums_;
+
+  static bool Lookup(const absl::flat_hash_map<const Instruction*, bool>& map, const Instruction* i) {
+    auto it = map.find(i);
+    return it != map.end() && it->second;
+  }
+
+  void FindPendingPartials(const ProgramFlow& flow) {
+    auto feeds_add = [](const Instruction& i) {
+      return i.user_count() == 1 && !i.IsRoot() && i.users()[0]->opcode() == Opcode::kAdd &&
+             i.users()[0]->shape() == i.shape();
+    };
+    // The schedule is in post order: an add's operands are decided before it.
+    for (const PlannedInstruction& pi : flow.schedule()) {
+      const Instruction* i = pi.instr;
+      if (pi.role != FlowRole::kNode || !i->shape().IsArray()) continue;
+      const Opcode op = i->opcode();
+      if (op == Opcode::kDot || op == Opcode::kConvolution || (op == Opcode::kReduce && i->operand_count() == 2)) {
+        pending_[i] = feeds_add(*i);
+      } else if (op == Opcode::kAdd && i->operand_count() == 2) {
+        const bool sums = i->operand(0) != i->operand(1) && Lookup(pending_, i->operand(0)) &&
+                          Lookup(pending_, i->operand(1));
+        sums_[i] = sums;
+        pending_[i] = sums && feeds_add(*i);
+      }
+    }
+  }
+
+  // The strategies with a partial sum, again, leaving it pending (no all-reduce of their own).
+  void AddPendingVariants(const Instruction& instr, std::vector<Strategy>& strategies) {
+    if (!Lookup(pending_, &instr)) return;
+    const size_t n = strategies.size();
+    for (size_t s = 0; s < n; ++s) {
+      if (!strategies[s].partial_axes) continue;
+      Strategy v = strategies[s];
+      v.pending_axes = v.partial_axes;
+      v.communication_seconds = 0;
+      strategies.push_back(std::move(v));
+    }
+  }
+
+  // An add of two pending partial sums (sums_): for every split of the result and every set of
+  // axes the sums are partial over, the add sums them and all-reduces the sum once, or (when it
+  // may itself stay pending) leaves it pending for the next add.
+  void AddSummingStrategies(const Instruction& add, const OpCost& c, std::vector<Strategy>& strategies) {
+    if (!Lookup(sums_, &add)) return;
+    const uint32_t all = (1u << mesh.num_axes()) - 1;
+    std::vector<int64_t> sizes(add.shape().dims().begin(), add.shape().dims().end());
+    for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) {
+      const uint32_t free = all & ~UnionOf(m);
+      for (uint32_t p = free; p; p = (p - 1) & free) {
+        if (DevicesOf(mesh, p) == 1) continue;
+        Strategy st = Finish(add, c, m, p, {m, m});
+        st.compute_seconds = ComputeSeconds(add, c, DevicesOf(mesh, UnionOf(m)));  // each device adds its partials
+        st.operand_pending = {p, p};
+        strategies.push_back(st);
+        if (Lookup(pending_, &add)) {
+          st.pending_axes = p;
+          st.communication_seconds = 0;
+          strategies.push_back(std::move(st));
+        }
+      }
+    }
+  }
+
   // A reduce's strategies: every split of its input dims; a split reduced dim leaves a partial
   // result, combined across those axes: an all-reduce for one input, for a variadic reduce
   // (argmax: values and indices) an all-gather of the partial results that are then reduced
@@ -312,6 +385,14 @@ struct Builder {
     }
     std::optional<DotDims> dd;
     if (instr.opcode() == Opcode::kDot) dd = DotDimsOfDotFamily(instr);
+    // A convolution in the same einsum view (no groups): its batch and feature dims split as a
+    // dot's, its input features contracted (a kernel gradient contracts the batch: data
+    // parallelism's all-reduced weight gradient). Propagation's backward rule says nothing for
+    // convolutions with true spatial dims (as XLA's), which would leave the operands of every
+    // split replicated. A split true spatial dim of the result keeps the operands whole on it.
+    if (instr.opcode() == Opcode::kConvolution && instr.int_attr(AttrId::kFeatureGroupCount, 1) == 1 &&
+        instr.int_attr(AttrId::kBatchGroupCount, 1) == 1)
+      dd = DotDimsOfConvolution(instr);
     if (dd) {
       node.strategies = DotStrategies(instr, c, *dd);
     } else if (instr.opcode() == Opcode::kReduce && instr.operand(0)->shape().IsArray()) {
@@ -322,6 +403,8 @@ struct Builder {
       std::vector<int64_t> sizes(instr.shape().dims().begin(), instr.shape().dims().end());
       for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) node.strategies.push_back(FromRules(instr, c, m));
     }
+    AddPendingVariants(instr, node.strategies);
+    if (instr.opcode() == Opcode::kAdd) AddSummingStrategies(instr, c, node.strategies);
     if (wanted) {
       std::vector<Strategy> kept;
       for (Strategy& s : node.strategies)
@@ -394,9 +477,11 @@ struct Builder {
   }
 
   // Adds the edge producer -> consumer: consumer strategy t needs `needs[t]` of the producer's
-  // value (of `bytes`), `executions` times per step.
+  // value (of `bytes`), `executions` times per step, arriving a partial sum pending over
+  // `pending[t]` (none: reduced). A pending partial sum meets only an add that sums it, split
+  // alike: every other entry is infinite (forbidden).
   void AddEdge(int producer, int consumer, int64_t operand, const std::vector<const AxisMasks*>& needs,
-               int64_t bytes, int64_t executions) {
+               int64_t bytes, int64_t executions, const std::vector<uint32_t>* pending = nullptr) {
     const StrategyNode& p = space.nodes[producer];
     StrategyEdge e;
     e.producer = producer;
@@ -404,15 +489,21 @@ struct Builder {
     e.operand = operand;
     const size_t S = p.strategies.size(), T = needs.size();
     e.seconds.assign(S * T, 0.0);
-    std::map<AxisMasks, std::vector<double>> column_of;
+    std::map<std::pair<AxisMasks, uint32_t>, std::vector<double>> column_of;
     bool all_zero = true;
     for (size_t t = 0; t < T; ++t) {
-      auto [cit, fresh] = column_of.try_emplace(*needs[t]);
+      const uint32_t need_pending = pending ? (*pending)[t] : 0;
+      auto [cit, fresh] = column_of.try_emplace(std::make_pair(*needs[t], need_pending));
       if (fresh) {
         cit->second.resize(S);
-        for (size_t s = 0; s < S; ++s)
-          cit->second[s] = static_cast<double>(executions) *
-                           ReshardSeconds(mesh, hw, coll, bytes, p.strategies[s].output, *needs[t]);
+        for (size_t s = 0; s < S; ++s) {
+          const Strategy& ps = p.strategies[s];
+          if (ps.pending_axes != need_pending || (need_pending && ps.output != *needs[t])) {
+            cit->second[s] = std::numeric_limits<double>::infinity();
+          } else {
+            cit->second[s] = static_cast<double>(executions) * ReshardSeconds(mesh, hw, coll, bytes, ps.output, *needs[t]);
+          }
+        }
       }
       for (size_t s = 0; s < S; ++s) {
         e.seconds[s * T + t] = cit->second[s];
@@ -430,6 +521,7 @@ struct Builder {
     const int64_t n = flow.num_points();
     space.num_points = n;
     space.notes = flow.notes();
+    FindPendingPartials(flow);
     cost_options.partitioned = true;
     cost_options.num_partitions = 1;
     for (const PlannedInstruction& pi : flow.schedule()) {
@@ -533,8 +625,12 @@ struct Builder {
         if (producer < 0 || space.nodes[producer].manual) continue;
         space.nodes[j].operand_nodes[k] = producer;
         needs.clear();
-        for (const Strategy& t : space.nodes[j].strategies) needs.push_back(&t.operands[k]);
-        AddEdge(producer, j, k, needs, op->shape().byte_size(), space.nodes[j].executions);
+        std::vector<uint32_t> pending;
+        for (const Strategy& t : space.nodes[j].strategies) {
+          needs.push_back(&t.operands[k]);
+          pending.push_back(k < static_cast<int64_t>(t.operand_pending.size()) ? t.operand_pending[k] : 0);
+        }
+        AddEdge(producer, j, k, needs, op->shape().byte_size(), space.nodes[j].executions, &pending);
       }
     }
     // What the plan writes: every planned instruction's leaves (the root's own sharding when it
@@ -604,6 +700,7 @@ int64_t StrategySpace::num_strategies() const {
 
 Problem StrategySpace::ToProblem() const {
   auto ps = [](double seconds) {
+    if (std::isinf(seconds)) return kForbiddenCost;
     const double v = std::llround(seconds * kPicoseconds);
     return static_cast<Cost>(std::min(v, 1e17));
   };

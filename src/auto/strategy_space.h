@@ -9,10 +9,11 @@
 //
 // Per-op behaviour is not written again here: the operand sharding a strategy needs comes from
 // propagation's backward rules (ShardingFromUserWith, the rule table propagation and the
-// partitioner share), except for the two places where the strategy carries something a result
-// sharding cannot say — a dot's split contracting dims and a reduce's split reduced dims (a
-// partial result that the strategy all-reduces) — which use the shared einsum view of dots
-// (DotDimsOfDotFamily) and the reduce's `dimensions`.
+// partitioner share), except for the places where the strategy carries something a result
+// sharding cannot say — a dot's or a convolution's split contracting dims and a reduce's split
+// reduced dims (a partial result that the strategy all-reduces) — which use the shared einsum
+// view of dots and convolutions (DotDimsOfDotFamily, DotDimsOfConvolution: the view the
+// partitioner's dot/convolution handler works in) and the reduce's `dimensions`.
 //
 // A strategy assigns each mesh axis to at most one dim (of the result, or a dot's contracting /
 // a reduce's reduced dims); the axes of one dim are taken in mesh order, and their product must
@@ -39,6 +40,12 @@ using AxisMasks = std::vector<uint32_t>;
 struct Strategy {
   AxisMasks output;              // the result's split
   uint32_t partial_axes = 0;     // axes over which the result is a partial sum (all-reduced)
+  // All-reduce reassociation (the clean-up's add(all-reduce(a), all-reduce(b)) -> all-reduce(a +
+  // b)): axes over which the result is left a partial sum for its one user, an add, to all-reduce
+  // (0: reduced here, or nothing to reduce); and per operand, the axes over which it must arrive
+  // such a pending partial sum (empty or 0: reduced). A pending value feeds only that.
+  uint32_t pending_axes = 0;
+  std::vector<uint32_t> operand_pending;
   std::vector<AxisMasks> operands;  // the split each operand must have (per operand index)
   double compute_seconds = 0;
   double communication_seconds = 0;
@@ -72,7 +79,8 @@ struct SpaceValue {
 struct StrategyEdge {
   int producer = 0, consumer = 0;  // node indices
   int64_t operand = 0;             // operand index in the consumer (-1: a leaf node's input)
-  // Seconds of resharding, row-major: producer strategy s, consumer strategy t.
+  // Seconds of resharding, row-major: producer strategy s, consumer strategy t; infinity where a
+  // pending partial sum would meet a consumer that does not sum it (forbidden in the problem).
   std::vector<double> seconds;
 };
 

@@ -457,6 +457,10 @@ class TacticSearch {
         double pick_cost = 0;
         auto consider = [&](size_t t) {
           const Strategy& st = node.strategies[t];
+          // Strategies that leave a partial sum pending, or sum pending ones (the space's all-reduce
+          // reassociation), pair a producer with its add: this greedy pass picks each node
+          // alone, so it keeps to the all-reduced ones.
+          if (st.pending_axes || !st.operand_pending.empty()) return;
           double c = st.compute_seconds + st.communication_seconds;
           for (int e : in_edges_[j]) {
             const StrategyEdge& edge = space_.edges[e];

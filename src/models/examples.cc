@@ -35,8 +35,30 @@ const std::vector<Entry>& Entries() {
        [] { return BuildTransformerTrainingStep(TransformerOptionsForInstructionCount(100000, SmallTransformerOptions())); }},
       {{"transformer-adam", "the transformer (B=8) trained with Adam, data parallel over 8 devices", 8},
        [] { return BuildTransformerTrainingStep(AdamDataParallelOptions(8)); }},
+      {{"transformer-adam-long", "transformer-adam on 64-token sequences, one device (activations outweigh the weights)", 1},
+       [] { TransformerOptions o = AdamDataParallelOptions(1); o.seq = 64; return BuildTransformerTrainingStep(o); }},
       {{"moe", "GShard MoE transformer training step (top-2 gating over 8 experts, Adam), expert parallel over 4 devices", 4},
        [] { return BuildTransformerTrainingStep(MoeOptions(4)); }},
+      {{"moe-8", "the MoE model, expert parallel over 8 devices", 8},
+       [] { return BuildTransformerTrainingStep(MoeOptions(8)); }},
+      {{"moe-single", "the MoE model unannotated (one device; no expert-parallel constraints), for spmdc auto", 1},
+       [] { return BuildTransformerTrainingStep(MoeOptions(1)); }},
+      {{"gpt-12", "12-layer GPT training step (B=8 S=16 D=64 H=8 F=256, 32 classes), one device", 1},
+       [] { return BuildTransformerTrainingStep(Gpt12Options()); }},
+      {{"gpt-12-2d", "gpt-12, data=2 x model=4 (8 devices)", 8},
+       [] { return BuildTransformerTrainingStep(Gpt12Options(2, 4)); }},
+      {{"gpt-96", "gpt-12's shapes with 96 layers, one device", 1},
+       [] { TransformerOptions o = Gpt12Options(); o.layers = 96; return BuildTransformerTrainingStep(o); }},
+      {{"unet", "U-Net training step (8 images 64x64x4, channels 16-32-64, strided/transposed convs), one device", 1},
+       [] { return BuildUNetTrainingStep(UNetExampleOptions()); }},
+      {{"unet-dp", "the U-Net, data parallel over 8 devices", 8},
+       [] { return BuildUNetTrainingStep(UNetExampleOptions(8, 1)); }},
+      {{"unet-spatial", "the U-Net, batch over data=2 x rows over space=4 (spatial partitioning, 8 devices)", 8},
+       [] { return BuildUNetTrainingStep(UNetExampleOptions(2, 4)); }},
+      {{"dlrm", "DLRM training step (batch 512, 7 tables of 16384 x 32, 4 lookups each, Adagrad), one device", 1},
+       [] { return BuildDlrmTrainingStep(DlrmExampleOptions()); }},
+      {{"dlrm-mp", "the DLRM, batch and every table's rows over 8 devices (model-parallel embeddings)", 8},
+       [] { return BuildDlrmTrainingStep(DlrmExampleOptions(8)); }},
       {{"gpt-pipeline", "8-layer GPT training step as repeated layer calls (B=16 S=8 D=32), for `spmdc pipeline`, one device", 1},
        [] { return BuildGptPipelineTrainingStep(GptPipelineOptions{}); }},
       {{"gpt-pipeline-dp", "gpt-pipeline, data parallel over 2 devices", 2},
@@ -72,11 +94,48 @@ std::optional<std::string> BuildExample(std::string_view name) {
   return std::nullopt;
 }
 
+const std::vector<ZooModel>& AutoZoo() {
+  constexpr int64_t kKiB = 1024, kMiB = 1024 * 1024;
+  // Each limit is about half the peak of the replicated step on one device (h100 cost model).
+  static const std::vector<ZooModel>* kZoo = new std::vector<ZooModel>{
+      {"mlp", "mlp", 1 * kMiB},               // replicated: 2.6 MiB
+      {"gpt-2", "transformer", 1200 * kKiB},  // 2.1 MiB
+      {"gpt-12", "gpt-12", 8 * kMiB},         // 21 MiB
+      {"gpt-96", "gpt-96", 64 * kMiB},        // 163 MiB
+      {"unet", "unet", 16 * kMiB},            // 44 MiB
+      {"dlrm", "dlrm", 12 * kMiB},            // 20 MiB
+      {"moe", "moe-single", 2 * kMiB},        // 4.8 MiB
+  };
+  return *kZoo;
+}
+
 TransformerOptions SmallTransformerOptions(int64_t data, int64_t model) {
   TransformerOptions o;
   o.vocab = 32;
   o.parallel.data = data;
   o.parallel.model = model;
+  return o;
+}
+
+TransformerOptions Gpt12Options(int64_t data, int64_t model) {
+  TransformerOptions o = SmallTransformerOptions(data, model);
+  o.batch = 8;
+  o.heads = 8;
+  o.layers = 12;
+  return o;
+}
+
+UNetOptions UNetExampleOptions(int64_t data, int64_t space) {
+  UNetOptions o;
+  o.data = data;
+  o.space = space;
+  return o;
+}
+
+DlrmOptions DlrmExampleOptions(int64_t devices) {
+  DlrmOptions o;
+  o.optimizer = "adagrad";
+  o.devices = devices;
   return o;
 }
 

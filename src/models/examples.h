@@ -24,9 +24,31 @@ std::string ExampleNames();
 // The module text of example `name`; nullopt for an unknown name.
 std::optional<std::string> BuildExample(std::string_view name);
 
+// The model zoo of `spmdc auto`'s checks (tests/unit/auto_zoo_test.cc, bench/auto_bench.cc,
+// README "The zoo"): each an unannotated example with the per-device memory limit it is planned
+// under, one that rules out replicating the whole step (so that the plan must split something).
+struct ZooModel {
+  std::string label;    // "gpt-12"
+  std::string example;  // the example it is (ExampleModels)
+  int64_t memory_limit = 0;
+};
+const std::vector<ZooModel>& AutoZoo();
+
 // The options of the transformer examples (B=4 S=16 D=64 H=4 F=256 L=2, softmax
 // cross-entropy over 32 classes), with the given mesh.
 TransformerOptions SmallTransformerOptions(int64_t data = 1, int64_t model = 1);
+
+// `spmdc example gpt-12`: the small transformer with B = 8, H = 8 (head dim 8) and 12 layers.
+TransformerOptions Gpt12Options(int64_t data = 1, int64_t model = 1);
+
+// `spmdc example unet`: 8 images of 64 x 64 x 4, 3 levels of 16, 32, 64 channels; annotated
+// with the images' batch over `data` and rows over `space` devices.
+UNetOptions UNetExampleOptions(int64_t data = 1, int64_t space = 1);
+
+// `spmdc example dlrm`: the DlrmOptions defaults (batch 512, 16 dense features, bottom MLP 64-32,
+// 7 tables of 16384 x 32 with 4 lookups each, top MLP 64-1) trained with Adagrad; annotated
+// for `devices` devices (DlrmOptions::devices).
+DlrmOptions DlrmExampleOptions(int64_t devices = 1);
 
 // A GPT-3 175B-shaped training step (Brown et al. 2020, table 2.1: 96 layers, d_model 12288,
 // 96 heads of 128, d_ff = 4 d_model, context 2048; vocabulary 50257 padded to 50304, a multiple

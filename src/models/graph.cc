@@ -79,11 +79,64 @@ const char* OpName(Op op) {
     case Op::kSlice: return "slice";
     case Op::kPad: return "pad";
     case Op::kConcatenate: return "concatenate";
+    case Op::kReverse: return "reverse";
+    case Op::kConvolution: return "convolution";
+    case Op::kGather: return "gather";
+    case Op::kScatterAdd: return "scatter";
     case Op::kShardingConstraint: return "custom-call";
     case Op::kTuple: return "tuple";
   }
   return "?";
 }
+
+// One operand's part of a convolution's dim_labels: where its two named dims ('b'/'f' of lhs and
+// output, 'i'/'o' of rhs) and its spatial dims '0', '1', ... sit.
+struct ConvOperandLabels {
+  int64_t first = -1, second = -1;
+  std::vector<int64_t> spatial;
+};
+
+ConvOperandLabels ParseConvOperand(const std::string& text, char first, char second) {
+  ConvOperandLabels l;
+  l.spatial.assign(text.size() >= 2 ? text.size() - 2 : 0, -1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == first) {
+      l.first = static_cast<int64_t>(i);
+    } else if (c == second) {
+      l.second = static_cast<int64_t>(i);
+    } else {
+      SPMDC_CHECK_MSG(c >= '0' && c - '0' < static_cast<int>(l.spatial.size()) && l.spatial[c - '0'] < 0,
+                      "bad convolution dim_labels");
+      l.spatial[c - '0'] = static_cast<int64_t>(i);
+    }
+  }
+  SPMDC_CHECK_MSG(l.first >= 0 && l.second >= 0, "bad convolution dim_labels");
+  return l;
+}
+
+struct ConvLabels {
+  ConvOperandLabels lhs, rhs, out;  // lhs/out: first = b, second = f; rhs: first = i, second = o
+};
+
+ConvLabels ParseConvLabels(const std::string& labels) {
+  const size_t u = labels.find('_'), arrow = labels.find("->");
+  SPMDC_CHECK_MSG(u != std::string::npos && arrow != std::string::npos && u < arrow, "bad convolution dim_labels");
+  ConvLabels l{ParseConvOperand(labels.substr(0, u), 'b', 'f'), ParseConvOperand(labels.substr(u + 1, arrow - u - 1), 'i', 'o'),
+               ParseConvOperand(labels.substr(arrow + 2), 'b', 'f')};
+  SPMDC_CHECK_MSG(l.lhs.spatial.size() == l.rhs.spatial.size() && l.lhs.spatial.size() == l.out.spatial.size(),
+                  "bad convolution dim_labels");
+  return l;
+}
+
+// "b01f_01io->b01f" for `spatial` spatial dims (channels last).
+std::string ChannelsLastLabels(int64_t spatial) {
+  std::string digits;
+  for (int64_t i = 0; i < spatial; ++i) digits += static_cast<char>('0' + i);
+  return "b" + digits + "f_" + digits + "io->b" + digits + "f";
+}
+
+int64_t At(const std::vector<int64_t>& v, size_t i, int64_t fallback) { return i < v.size() ? v[i] : fallback; }
 
 }  // namespace
 
@@ -320,6 +373,55 @@ Value Graph::Concatenate(const std::vector<Value>& parts, int64_t dim) {
   return AddNode(std::move(n));
 }
 
+Value Graph::Reverse(Value a, const std::vector<int64_t>& dims) {
+  for (int64_t d : dims) SPMDC_CHECK(d >= 0 && d < shape(a).rank());
+  if (dims.empty()) return a;
+  Node n{Op::kReverse, shape(a), {a}};
+  n.dims = dims;
+  return AddNode(std::move(n));
+}
+
+Value Graph::Conv(Value lhs, Value rhs, const ConvWindow& window, const std::string& dim_labels) {
+  const TensorShape a = shape(lhs), k = shape(rhs);
+  SPMDC_CHECK(a.dtype == k.dtype && a.rank() == k.rank() && a.rank() >= 3);
+  const std::string labels = dim_labels.empty() ? ChannelsLastLabels(a.rank() - 2) : dim_labels;
+  const ConvLabels l = ParseConvLabels(labels);
+  SPMDC_CHECK_MSG(static_cast<int64_t>(l.lhs.spatial.size()) == a.rank() - 2, "dim_labels do not match the rank");
+  SPMDC_CHECK_MSG(a.dims[l.lhs.second] == k.dims[l.rhs.first], "convolution: input features differ");
+  TensorShape out{a.dtype, std::vector<int64_t>(a.rank(), 0)};
+  out.dims[l.out.first] = a.dims[l.lhs.first];
+  out.dims[l.out.second] = k.dims[l.rhs.second];
+  for (size_t i = 0; i < l.lhs.spatial.size(); ++i) {
+    const int64_t in = a.dims[l.lhs.spatial[i]], size = k.dims[l.rhs.spatial[i]];
+    const int64_t dilated_in = (in - 1) * At(window.lhs_dilation, i, 1) + 1;
+    const int64_t extent = (size - 1) * At(window.rhs_dilation, i, 1) + 1;
+    const int64_t padded = dilated_in + At(window.pad_lo, i, 0) + At(window.pad_hi, i, 0);
+    SPMDC_CHECK_MSG(padded >= extent && At(window.stride, i, 1) >= 1, "convolution: window larger than its input");
+    out.dims[l.out.spatial[i]] = (padded - extent) / At(window.stride, i, 1) + 1;
+  }
+  Node n{Op::kConvolution, out, {lhs, rhs}};
+  n.window = window;
+  n.dim_labels = labels;
+  return AddNode(std::move(n));
+}
+
+Value Graph::Gather(Value table, Value indices) {
+  const TensorShape t = shape(table), i = shape(indices);
+  SPMDC_CHECK(t.rank() >= 1 && i.dtype == "s32");
+  TensorShape out{t.dtype, i.dims};
+  out.dims.insert(out.dims.end(), t.dims.begin() + 1, t.dims.end());
+  return AddNode(Node{Op::kGather, out, {table, indices}});
+}
+
+Value Graph::ScatterAdd(Value operand, Value indices, Value updates) {
+  const TensorShape o = shape(operand), i = shape(indices), u = shape(updates);
+  SPMDC_CHECK(o.rank() >= 1 && i.dtype == "s32" && u.dtype == o.dtype);
+  std::vector<int64_t> want = i.dims;
+  want.insert(want.end(), o.dims.begin() + 1, o.dims.end());
+  SPMDC_CHECK_MSG(u.dims == want, "scatter-add: updates must be [indices..., row...]");
+  return AddNode(Node{Op::kScatterAdd, o, {operand, indices, updates}});
+}
+
 Value Graph::ShardingConstraint(Value a, const std::string& sharding) {
   Node n{Op::kShardingConstraint, shape(a), {a}};
   n.sharding = sharding;
@@ -527,6 +629,55 @@ void Graph::Backprop(Value v, Value g, std::vector<Value>& adj, const std::vecto
       }
       return;
     }
+    case Op::kReverse:
+      acc(a, Reverse(g, nd.dims));
+      return;
+    case Op::kGather:
+      if (need(0)) acc(a, ScatterAdd(zeros(shape(a)), b, g));
+      return;
+    case Op::kScatterAdd:
+      if (need(0)) acc(a, g);
+      if (need(2)) acc(nd.operands[2], Gather(g, b));
+      return;
+    case Op::kConvolution: {
+      // out[y] = sum_k in'[y*s + k] w[k], where in' is the input dilated by d (lhs_dilation) and
+      // padded by (lo, hi); per spatial dim, with K taps, input size H and output size Ho.
+      //   d in  = conv(g dilated by s, w reversed with i/o swapped), padded (K-1-lo, hi'), strided
+      //           by d: the entries of the dilated input's gradient at the input's positions;
+      //   d w   = conv(in, g) with the batch contracted: in as [feature=N, spatial, batch=C],
+      //           g as the window [i=N, spatial, o=O] dilated by s, padded (lo, hi'') so that K
+      //           positions come out, [spatial=K, b=C, f=O].
+      const std::string canonical = ChannelsLastLabels(nd.shape.rank() - 2);
+      SPMDC_CHECK_MSG(nd.dim_labels == canonical && nd.window.rhs_dilation.empty(),
+                      "only channels-last convolutions without rhs dilation are differentiable");
+      const TensorShape sa = shape(a), sb = shape(b);
+      const int64_t ns = sa.rank() - 2;
+      ConvWindow din, dw;
+      std::vector<int64_t> spatial;
+      for (int64_t i = 0; i < ns; ++i) {
+        const int64_t H = sa.dims[1 + i], K = sb.dims[i], Ho = nd.shape.dims[1 + i];
+        const int64_t s = At(nd.window.stride, i, 1), d = At(nd.window.lhs_dilation, i, 1);
+        const int64_t lo = At(nd.window.pad_lo, i, 0);
+        const int64_t lo_in = K - 1 - lo, hi_in = (H - 1) * d + K - 1 - (Ho - 1) * s - lo_in;
+        const int64_t hi_w = K + (Ho - 1) * s - (H - 1) * d - 1 - lo;
+        SPMDC_CHECK_MSG(lo_in >= 0 && hi_in >= 0 && hi_w >= 0,
+                        "convolution VJP: padding outside [0, K-1] (it would need negative padding)");
+        din.stride.push_back(d);
+        din.lhs_dilation.push_back(s);
+        din.pad_lo.push_back(lo_in);
+        din.pad_hi.push_back(hi_in);
+        dw.lhs_dilation.push_back(d);
+        dw.rhs_dilation.push_back(s);
+        dw.pad_lo.push_back(lo);
+        dw.pad_hi.push_back(hi_w);
+        spatial.push_back(i);
+      }
+      std::string digits;
+      for (int64_t i = 0; i < ns; ++i) digits += static_cast<char>('0' + i);
+      if (need(0)) acc(a, Conv(g, Reverse(b, spatial), din, "b" + digits + "f_" + digits + "oi->b" + digits + "f"));
+      if (need(1)) acc(b, Conv(a, g, dw, "f" + digits + "b_i" + digits + "o->" + digits + "bf"));
+      return;
+    }
     case Op::kDot: {
       const DotDims& D = nd.dot;
       const TensorShape sa = shape(a), sb = shape(b);
@@ -618,8 +769,52 @@ std::string Graph::EmitHlo(Value root, const std::string& module_name, const std
       case Op::kBroadcast:
       case Op::kTranspose:
       case Op::kConcatenate:
+      case Op::kReverse:
         attrs = fmt::format(", dimensions={{{}}}", JoinInts(nd.dims));
         break;
+      case Op::kConvolution: {
+        const ConvLabels l = ParseConvLabels(nd.dim_labels);
+        const TensorShape& k = shape(nd.operands[1]);
+        const ConvWindow& win = nd.window;
+        const size_t ns = l.rhs.spatial.size();
+        auto field = [&](const char* name, const std::vector<int64_t>& v, int64_t fallback) {
+          bool any = false;
+          std::string text;
+          for (size_t i = 0; i < ns; ++i) {
+            text += fmt::format("{}{}", i ? "x" : "", At(v, i, fallback));
+            any |= At(v, i, fallback) != fallback;
+          }
+          return any ? fmt::format(" {}={}", name, text) : std::string();
+        };
+        std::string size, pad;
+        bool padded = false;
+        for (size_t i = 0; i < ns; ++i) {
+          size += fmt::format("{}{}", i ? "x" : "", k.dims[l.rhs.spatial[i]]);
+          pad += fmt::format("{}{}_{}", i ? "x" : "", At(win.pad_lo, i, 0), At(win.pad_hi, i, 0));
+          padded |= At(win.pad_lo, i, 0) != 0 || At(win.pad_hi, i, 0) != 0;
+        }
+        attrs = fmt::format(", window={{size={}{}{}{}{}}}, dim_labels={}", size, field("stride", win.stride, 1),
+                            padded ? " pad=" + pad : "", field("lhs_dilate", win.lhs_dilation, 1),
+                            field("rhs_dilate", win.rhs_dilation, 1), nd.dim_labels);
+        break;
+      }
+      case Op::kGather: {
+        const TensorShape& t = shape(nd.operands[0]);
+        const int64_t ir = shape(nd.operands[1]).rank();
+        std::vector<int64_t> slice = t.dims;
+        slice[0] = 1;
+        attrs = fmt::format(", offset_dims={{{}}}, collapsed_slice_dims={{0}}, start_index_map={{0}}, "
+                            "index_vector_dim={}, slice_sizes={{{}}}",
+                            JoinInts(Range(ir, ir + t.rank() - 1)), ir, JoinInts(slice));
+        break;
+      }
+      case Op::kScatterAdd: {
+        const int64_t ir = shape(nd.operands[1]).rank();
+        attrs = fmt::format(", update_window_dims={{{}}}, inserted_window_dims={{0}}, "
+                            "scatter_dims_to_operand_dims={{0}}, index_vector_dim={}, to_apply={}",
+                            JoinInts(Range(ir, ir + nd.shape.rank() - 1)), ir, w.AddReducer(nd.shape.dtype));
+        break;
+      }
       case Op::kReduceSum:
       case Op::kReduceMax: {
         const std::string& t = nd.shape.dtype;

@@ -41,6 +41,10 @@ enum class Op {
   kSlice,
   kPad,
   kConcatenate,
+  kReverse,
+  kConvolution,
+  kGather,      // rows of a table: table[V, ...] at indices s32[...] -> [indices..., ...]
+  kScatterAdd,  // the transpose of kGather: operand + updates summed into the rows at indices
   kShardingConstraint,  // custom-call "Sharding"
   kTuple,
 };
@@ -65,15 +69,24 @@ struct DotDims {
   std::vector<int64_t> lhs_batch, rhs_batch, lhs_contracting, rhs_contracting;
 };
 
+// A convolution's window and dimension labels (XLA's `window={...}` and `dim_labels=`), per
+// spatial dim in label order ('0', '1', ...). Empty vectors mean stride 1, no padding, no
+// dilation.
+struct ConvWindow {
+  std::vector<int64_t> stride, pad_lo, pad_hi, lhs_dilation, rhs_dilation;
+};
+
 struct Node {
   Op op;
   TensorShape shape;  // for kTuple: unused (tuple_shapes of operands)
   std::vector<Value> operands;
   // Attributes (meaning depends on op):
   //   broadcast: output dim of each operand dim; transpose: permutation; reduce: reduced dims;
-  //   concatenate: {dim}; iota: {iota_dimension}.
+  //   concatenate, reverse: its dims; iota: {iota_dimension}.
   std::vector<int64_t> dims;
   DotDims dot;
+  ConvWindow window;      // convolution
+  std::string dim_labels;  // convolution, e.g. "b01f_01io->b01f"
   std::vector<int64_t> starts, limits, strides;  // slice; pad: low, high, interior
   std::string direction;                          // compare: EQ NE LT LE GT GE
   double constant = 0;                            // scalar constant
@@ -126,6 +139,16 @@ class Graph {
   Value Pad(Value a, Value padding_value, const std::vector<int64_t>& low,
             const std::vector<int64_t>& high, const std::vector<int64_t>& interior = {});
   Value Concatenate(const std::vector<Value>& parts, int64_t dim);
+  Value Reverse(Value a, const std::vector<int64_t>& dims);
+  // convolution(lhs, rhs) with feature_group_count 1. Empty `dim_labels`: channels last,
+  // lhs [N, spatial..., C], rhs [spatial..., C, O] -> [N, spatial'..., O] ("b01f_01io->b01f").
+  // Only that form with rhs_dilation 1 is differentiable (the forward convs of a model; strided
+  // and transposed ones, i.e. lhs_dilation > 1, included); the convs its VJP emits are not.
+  Value Conv(Value lhs, Value rhs, const ConvWindow& window = {}, const std::string& dim_labels = "");
+  // Embedding lookup: rows of table[V, ...] at `indices` (s32, any rank; values in [0, V)).
+  Value Gather(Value table, Value indices);
+  // `operand` with `updates` [indices..., ...] added into the rows at `indices` (duplicates sum).
+  Value ScatterAdd(Value operand, Value indices, Value updates);
   // custom-call(x), custom_call_target="Sharding", sharding=<sharding>. Its VJP constrains the
   // cotangent with the same sharding.
   Value ShardingConstraint(Value a, const std::string& sharding);

@@ -96,6 +96,64 @@ struct TransformerOptions {
 //   result: (loss, new weights... in parameter order[, new m..., new v...]).
 std::string BuildTransformerTrainingStep(const TransformerOptions& options);
 
+// A U-Net (Ronneberger et al. 2015) denoising step: channels-last images x[N, S, S, C] mapped to
+// y[N, S, S, C] (mean squared error), SGD. `levels` resolutions S, S/2, ...; level l has
+// channels · 2^l channels. Encoder: per level a 3x3 convolution (+ bias, ReLU) whose result is
+// the skip connection, then down-sampling by a 2x2 convolution of stride 2 (+ bias, ReLU).
+// Decoder, from the deepest level up: up-sampling alternately by a transposed convolution (2x2,
+// input dilation 2; the deepest) and by nearest-neighbour resizing followed by a 3x3
+// convolution, concatenation with the skip connection, a 3x3 convolution (+ bias, ReLU); then a
+// 1x1 convolution back to C channels. Backward by autodiff (the convolutions' VJPs are
+// convolutions, as JAX emits them).
+//   params: x, y, then per conv its kernel [kh, kw, in, out] and bias [out], in forward order.
+//   result: (loss, new weights...).
+struct UNetOptions {
+  int64_t batch = 8;        // N
+  int64_t size = 64;        // S (divisible by 2^(levels-1))
+  int64_t in_channels = 4;  // C
+  int64_t channels = 16;    // of the first level
+  int64_t levels = 3;
+  float learning_rate = 0.01f;
+  std::string dtype = "f32";
+  bool output_gradients = false;
+  // Annotations over the mesh {data: data, space: space} (devices iota, `data` major): the images'
+  // batch over "data", their rows over "space" (GSPMD's spatial partitioning, halo exchanges
+  // between row blocks); kernels and biases replicated. 1 x 1: unannotated.
+  int64_t data = 1;
+  int64_t space = 1;
+};
+std::string BuildUNetTrainingStep(const UNetOptions& options);
+
+// A DLRM (Naumov et al. 2019) click-through training step: dense features x[B, dense] through a
+// bottom MLP (ReLU) to an embedding-sized vector; `tables` embedding tables [rows, dim], each
+// looked up at `lookups` sparse indices per example (gather, sum-pooled; the backward pass
+// scatter-adds into the tables); pairwise dot-product interaction of the tables + 1 feature
+// vectors (the strictly lower triangle of Z Zᵀ, the rest masked to zero) concatenated with the
+// bottom MLP's output; a top MLP (ReLU) to one logit; binary cross-entropy against labels
+// y[B] (softplus(z) - y z, averaged); SGD or Adagrad.
+//   params: x, y, idx_0..idx_{tables-1} s32[B, lookups], then the bottom MLP's weights and
+//   biases, the tables, the top MLP's weights and biases (then acc_* with Adagrad).
+//   result: (loss, new weights...[, new accumulators...]).
+struct DlrmOptions {
+  int64_t batch = 512;
+  int64_t dense = 16;
+  std::vector<int64_t> bottom = {64, 32};  // bottom MLP widths; the last is the embedding dim
+  int64_t tables = 7;
+  int64_t rows = 16384;
+  int64_t lookups = 4;
+  std::vector<int64_t> top = {64, 1};  // top MLP widths; the last must be 1 (the logit)
+  float learning_rate = 0.01f;
+  std::string optimizer = "sgd";  // or "adagrad"
+  std::string dtype = "f32";
+  bool output_gradients = false;
+  // Annotations over {data: devices}: the batch over "data" (the MLPs data parallel) and each
+  // table's rows over "data" too (model-parallel embeddings, as DLRM shards its tables: each
+  // device holds rows/devices of every table, lookups of rows held elsewhere are masked and
+  // summed over the devices). 1: unannotated.
+  int64_t devices = 1;
+};
+std::string BuildDlrmTrainingStep(const DlrmOptions& options);
+
 // Number of instructions (lines of the form `name = ...`) in HLO text.
 int64_t CountHloInstructions(const std::string& hlo_text);
 

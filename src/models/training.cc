@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "fmt/format.h"
+#include "support/check.h"
 
 namespace spmdc::models_internal {
 
@@ -19,7 +20,9 @@ std::string Spec(const ParallelismOptions& p, const std::vector<std::string>& ax
 
 std::string FinishTrainingStep(graph::Graph& g, graph::Value loss, const std::vector<graph::Value>& weights,
                                double learning_rate, bool output_gradients, const std::string& name,
-                               const ParallelismOptions& p, bool adam) {
+                               const ParallelismOptions& p, const std::string& optimizer) {
+  SPMDC_CHECK_MSG(optimizer == "sgd" || optimizer == "adam" || optimizer == "adagrad",
+                  "optimizer must be sgd, adam or adagrad");
   g.SetName(loss, "loss");
   std::vector<graph::Value> grads = g.Grad(loss, weights);
   std::vector<graph::Value> results = {loss};
@@ -28,7 +31,7 @@ std::string FinishTrainingStep(graph::Graph& g, graph::Value loss, const std::ve
   if (output_gradients) {
     results.insert(results.end(), grads.begin(), grads.end());
     updated_of = weights;
-  } else if (!adam) {
+  } else if (optimizer == "sgd") {
     for (size_t i = 0; i < weights.size(); ++i) {
       const graph::TensorShape s = g.shape(weights[i]);
       graph::Value step = g.Mul(g.BroadcastScalar(learning_rate, s), grads[i]);
@@ -37,6 +40,30 @@ std::string FinishTrainingStep(graph::Graph& g, graph::Value loss, const std::ve
       results.push_back(updated);
     }
     updated_of = weights;
+  } else if (optimizer == "adagrad") {
+    constexpr double kEpsilon = 1e-7;
+    std::vector<graph::Value> acc, new_w, new_acc;
+    for (const graph::Value& w : weights) {
+      const graph::Node& n = g.node(w);
+      const graph::TensorShape s = n.shape;
+      const std::string wname = n.name, sharding = n.sharding;
+      acc.push_back(g.Param(s, "acc_" + wname, sharding));
+    }
+    for (size_t i = 0; i < weights.size(); ++i) {
+      const graph::TensorShape s = g.shape(weights[i]);
+      graph::Value ai = g.Add(acc[i], g.Mul(grads[i], grads[i]));
+      // max(a', 0): the identity on real accumulators (a >= 0); random test states may be negative.
+      graph::Value denom = g.Add(g.Sqrt(g.Max(ai, g.BroadcastScalar(0.0, s))), g.BroadcastScalar(kEpsilon, s));
+      graph::Value wi = g.Sub(weights[i], g.Mul(g.BroadcastScalar(learning_rate, s), g.Div(grads[i], denom)));
+      const std::string wname = g.node(weights[i]).name;
+      g.SetName(wi, wname + "_new");
+      g.SetName(ai, "acc_" + wname + "_new");
+      new_w.push_back(wi);
+      new_acc.push_back(ai);
+    }
+    for (const auto* list : {&new_w, &new_acc}) results.insert(results.end(), list->begin(), list->end());
+    updated_of = weights;
+    updated_of.insert(updated_of.end(), acc.begin(), acc.end());
   } else {
     // Adam (Kingma & Ba): m' = β1 m + (1-β1) g, v' = β2 v + (1-β2) g², t = step + 1,
     // w' = w - lr · (m' / (1-β1^t)) / (sqrt(max(v' / (1-β2^t), 0)) + ε). The max is the identity

@@ -285,7 +285,7 @@ std::string TransformerBuilder::Build() {
   for (Value aux : aux_) loss = g_.Add(loss, aux);
   return models_internal::FinishTrainingStep(g_, loss, weights_, o_.learning_rate, o_.output_gradients,
                                              o_.experts > 0 ? "moe_train_step" : "transformer_train_step", p_,
-                                             o_.optimizer == "adam");
+                                             o_.optimizer);
 }
 
 }  // namespace

@@ -333,6 +333,33 @@ TEST(GradTest, Ops) {
          Value e = g.Exp(g.Sub(p[0], g.Broadcast(m, {2, 5}, {0})));
          return g.Div(e, g.Broadcast(g.ReduceSum(e, {1}), {2, 5}, {0}));
        }},
+      {"reverse", {{2, 3, 4}}, [](Graph& g, const V& p) { return g.Reverse(p[0], {0, 2}); }},
+      // Convolutions (channels last): their VJPs are convolutions with input dilation, window
+      // dilation, reversed kernels and swapped feature dims, as JAX emits them.
+      {"conv_3x3_same", {{2, 5, 5, 3}, {3, 3, 3, 4}},
+       [](Graph& g, const V& p) { return g.Conv(p[0], p[1], graph::ConvWindow{{}, {1, 1}, {1, 1}, {}, {}}); }},
+      {"conv_stride2_pad01", {{1, 6, 6, 2}, {3, 3, 2, 3}},
+       [](Graph& g, const V& p) { return g.Conv(p[0], p[1], graph::ConvWindow{{2, 2}, {0, 0}, {1, 1}, {}, {}}); }},
+      {"conv_2x2_stride2", {{2, 4, 4, 2}, {2, 2, 2, 3}},
+       [](Graph& g, const V& p) { return g.Conv(p[0], p[1], graph::ConvWindow{{2, 2}, {}, {}, {}, {}}); }},
+      {"conv_transposed", {{1, 3, 3, 2}, {2, 2, 2, 2}},
+       [](Graph& g, const V& p) { return g.Conv(p[0], p[1], graph::ConvWindow{{}, {1, 1}, {1, 1}, {2, 2}, {}}); }},
+      {"conv_1d_strided", {{2, 7, 3}, {3, 3, 2}},
+       [](Graph& g, const V& p) { return g.Conv(p[0], p[1], graph::ConvWindow{{2}, {1}, {1}, {}, {}}); }},
+      {"conv_rectangular", {{1, 5, 4, 2}, {3, 2, 2, 2}},
+       [](Graph& g, const V& p) { return g.Conv(p[0], p[1], graph::ConvWindow{{1, 2}, {1, 0}, {1, 0}, {}, {}}); }},
+      // Embedding lookups at indices with repeats ([0, 1, 2, 0, 1] as [5, 1], and as [5]): the
+      // VJP scatter-adds, summing the repeats.
+      {"gather_rows", {{4, 3}},
+       [](Graph& g, const V& p) {
+         Value idx = g.Concatenate({g.Iota(TensorShape{"s32", {3}}, 0), g.Iota(TensorShape{"s32", {2}}, 0)}, 0);
+         return g.Gather(p[0], g.Reshape(idx, {5, 1}));
+       }},
+      {"scatter_add_rows", {{4, 3}, {5, 3}},
+       [](Graph& g, const V& p) {
+         Value idx = g.Concatenate({g.Iota(TensorShape{"s32", {3}}, 0), g.Iota(TensorShape{"s32", {2}}, 0)}, 0);
+         return g.Exp(g.ScatterAdd(p[0], idx, p[1]));
+       }},
       {"iota_mask", {{3, 3}},
        [](Graph& g, const V& p) {
          Value i = g.Iota(TensorShape{"s32", {3, 3}}, 0);
@@ -445,6 +472,86 @@ TEST(GradTest, TransformerCrossEntropyCausalAnnotated) {
   o.parallel.model = 2;
   o.parallel.constrain_activations = true;
   CheckTransformerGradients(o, 4);
+}
+
+TEST(GradTest, UNetGradients) {
+  UNetOptions o;
+  o.batch = 2;
+  o.size = 8;
+  o.in_channels = 2;
+  o.channels = 2;
+  o.levels = 3;  // both up-samplings: transposed convolution and resize + convolution
+  o.dtype = "f64";
+  o.output_gradients = true;
+  auto m = ParseAndVerify(BuildUNetTrainingStep(o));
+  ASSERT_NE(m, nullptr);
+  std::mt19937 rng(13);
+  std::vector<Literal> args = ModelArgs(*m, rng, 4);
+  std::vector<int> wrt;
+  for (int i = 2; i < static_cast<int>(args.size()); ++i) wrt.push_back(i);
+  CheckGradients(*m, std::move(args), wrt, 1e-6, 1e-5, 1e-8, 6);
+}
+
+TEST(GradTest, DlrmGradients) {
+  DlrmOptions o;
+  o.batch = 4;
+  o.dense = 3;
+  o.bottom = {4, 3};
+  o.tables = 2;
+  o.rows = 8;
+  o.lookups = 2;
+  o.top = {4, 1};
+  o.dtype = "f64";
+  o.output_gradients = true;
+  auto m = ParseAndVerify(BuildDlrmTrainingStep(o));
+  ASSERT_NE(m, nullptr);
+  std::mt19937 rng(17);
+  std::vector<Literal> args = ModelArgs(*m, rng, o.rows);
+  std::vector<int> wrt;
+  for (int i = 2 + static_cast<int>(o.tables); i < static_cast<int>(args.size()); ++i) wrt.push_back(i);
+  CheckGradients(*m, std::move(args), wrt, 1e-6, 1e-5, 1e-8, 8);
+}
+
+TEST(GradTest, AdagradUpdate) {
+  // The f32 Adagrad step equals a' = a + g², w' = w - lr g / (sqrt(a') + 1e-7) of the gradient-
+  // output module's g.
+  DlrmOptions o;
+  o.batch = 4;
+  o.dense = 3;
+  o.bottom = {4, 3};
+  o.tables = 1;
+  o.rows = 8;
+  o.lookups = 2;
+  o.top = {1};
+  o.learning_rate = 0.5f;
+  o.optimizer = "adagrad";
+  auto step = ParseAndVerify(BuildDlrmTrainingStep(o));
+  o.output_gradients = true;
+  auto grads = ParseAndVerify(BuildDlrmTrainingStep(o));
+  ASSERT_TRUE(step && grads);
+  std::mt19937 rng(19);
+  std::vector<Literal> args = ModelArgs(*step, rng, o.rows);
+  for (Literal& a : args)  // accumulators are sums of squares: non-negative
+    if (a.shape().dtype() == DType::kF32)
+      for (int64_t i = 0; i < a.num_elements(); ++i) a.SetDouble(i, std::fabs(a.GetDouble(i)));
+  std::vector<Literal> grad_args(args.begin(), args.begin() + grads->entry()->num_parameters());
+  StatusOr<Literal> a = RunModule(*step, args);
+  StatusOr<Literal> b = RunModule(*grads, grad_args);
+  ASSERT_TRUE(a.ok() && b.ok()) << a.status() << b.status();
+  const int first_weight = 3;  // x, y, idx_0
+  const int weights = static_cast<int>(b->elements().size()) - 1;
+  ASSERT_EQ(static_cast<int>(a->elements().size()), 1 + 2 * weights);
+  for (int k = 0; k < weights; ++k) {
+    const Literal& w = args[first_weight + k];
+    const Literal& acc = args[first_weight + weights + k];
+    const Literal& g = b->element(k + 1);
+    for (int64_t i = 0; i < w.num_elements(); ++i) {
+      const double acc_new = acc.GetDouble(i) + g.GetDouble(i) * g.GetDouble(i);
+      EXPECT_NEAR(a->element(1 + weights + k).GetDouble(i), acc_new, 1e-5 * std::max(1.0, acc_new));
+      const double w_new = w.GetDouble(i) - 0.5 * g.GetDouble(i) / (std::sqrt(acc_new) + 1e-7);
+      EXPECT_NEAR(a->element(1 + k).GetDouble(i), w_new, 1e-4 * std::max(1.0, std::fabs(w_new)));
+    }
+  }
 }
 
 }  // namespace

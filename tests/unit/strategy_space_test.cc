@@ -1,6 +1,8 @@
 // The strategy space of `spmdc auto` (src/auto/strategy_space.h) and the plans built on it
 // (src/auto/plan.h): enumeration, operand splits from the rules, costs, annotations as
 // constraints, and the zoo's auto plans against the standard ones.
+#include <cmath>
+
 #include "auto/plan.h"
 #include "auto/strategy_space.h"
 #include "cost/hardware.h"
@@ -121,6 +123,102 @@ ENTRY e {
   EXPECT_EQ(partial, 1);
 }
 
+// Convolutions take the einsum view (as the partitioner does): a batch-split forward conv needs its
+// input split on the batch (propagation's backward rule says nothing for convs with windowed
+// spatial dims, which left every operand replicated and priced data parallelism of a conv net
+// as gathering each activation), and a kernel gradient, which contracts the batch, has the
+// partial (all-reduced) strategy data parallelism uses.
+TEST(StrategySpace, ConvolutionsSplitLikeDots) {
+  auto m = Parse(R"(HloModule m
+ENTRY e {
+  x = f32[8,16,16,4] parameter(0)
+  w = f32[3,3,4,8] parameter(1)
+  g = f32[8,16,16,8] parameter(2)
+  y = f32[8,16,16,8] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  dw = f32[3,3,4,8] convolution(x, g), window={size=16x16 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf
+  ROOT t = (f32[8,16,16,8], f32[3,3,4,8]) tuple(y, dw)
+})");
+  const StrategySpace s = Build(*m, M("data=8"));
+  bool batch = false;
+  for (const Strategy& st : NodeOf(s, "y").strategies)
+    if (st.output == AxisMasks{1, 0, 0, 0}) {
+      batch = true;
+      EXPECT_EQ(st.operands[0], (AxisMasks{1, 0, 0, 0}));
+      EXPECT_EQ(st.operands[1], (AxisMasks{0, 0, 0, 0}));
+      EXPECT_EQ(st.partial_axes, 0u);
+    }
+  EXPECT_TRUE(batch);
+  bool partial = false;
+  for (const Strategy& st : NodeOf(s, "dw").strategies)
+    if (st.partial_axes == 1u) {
+      partial = true;
+      EXPECT_EQ(st.output, (AxisMasks{0, 0, 0, 0}));
+      EXPECT_EQ(st.operands[0], (AxisMasks{1, 0, 0, 0}));
+      EXPECT_EQ(st.operands[1], (AxisMasks{1, 0, 0, 0}));
+      EXPECT_GT(st.communication_seconds, 0);
+    }
+  EXPECT_TRUE(partial);
+}
+
+// All-reduce reassociation: two dots contracting a split dim, summed. The clean-up all-reduces
+// their sum once (add(all-reduce(a), all-reduce(b)) -> all-reduce(a + b)); the space prices that
+// too: each dot may leave its partial sum pending (no all-reduce), which only an add summing
+// pending sums alike may take, and that add all-reduces once. Annotated so, the search's estimate
+// has one all-reduce, as the partitioned program does.
+TEST(StrategySpace, SummedPartialSumsAllReduceOnce) {
+  const char* text = R"(HloModule m
+ENTRY e {
+  x0 = f32[64,256] parameter(0), sharding={devices=[1,4]<=[4]}
+  w0 = f32[256,128] parameter(1), sharding={devices=[4,1]<=[4]}
+  x1 = f32[64,256] parameter(2), sharding={devices=[1,4]<=[4]}
+  w1 = f32[256,128] parameter(3), sharding={devices=[4,1]<=[4]}
+  d0 = f32[64,128] dot(x0, w0), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  d1 = f32[64,128] dot(x1, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT s = f32[64,128] add(d0, d1), sharding={replicated}
+})";
+  auto m = Parse(text);
+  const StrategySpace s = Build(*m, M("a=4"));
+  int pending = 0;
+  for (const Strategy& st : NodeOf(s, "d0").strategies)
+    if (st.pending_axes) {
+      ++pending;
+      EXPECT_EQ(st.pending_axes, st.partial_axes);
+      EXPECT_EQ(st.communication_seconds, 0);
+    }
+  EXPECT_GT(pending, 0);
+  // The add (annotated replicated) also sums pending partial sums over a, all-reducing once.
+  const StrategySpace& fs = s;
+  int summing = 0;
+  for (const Strategy& st : NodeOf(fs, "s").strategies)
+    if (!st.operand_pending.empty()) {
+      ++summing;
+      EXPECT_EQ(st.operand_pending, (std::vector<uint32_t>{1, 1}));
+      EXPECT_EQ(st.partial_axes, 1u);
+      EXPECT_GT(st.communication_seconds, 0);
+    }
+  EXPECT_EQ(summing, 1);  // the one split that leaves axis a free: [None, None]
+  // A pending partial sum meets only a summing add: the other entries of the edge are infinite.
+  for (const StrategyEdge& e : fs.edges) {
+    if (fs.nodes[e.producer].instr->name() != "d0") continue;
+    const StrategyNode& prod = fs.nodes[e.producer];
+    const StrategyNode& cons = fs.nodes[e.consumer];
+    for (size_t a = 0; a < prod.strategies.size(); ++a)
+      for (size_t b = 0; b < cons.strategies.size(); ++b) {
+        const bool sums = !cons.strategies[b].operand_pending.empty();
+        const bool ok = prod.strategies[a].pending_axes == (sums ? cons.strategies[b].operand_pending[e.operand] : 0u) &&
+                        (!sums || prod.strategies[a].output == cons.strategies[b].operands[e.operand]);
+        EXPECT_EQ(std::isinf(e.seconds[a * cons.strategies.size() + b]), !ok);
+      }
+  }
+  // Planned with the weights split on the contracted dim and the sum replicated: one all-reduce,
+  // in the estimate as in the partitioned program.
+  PlanOptions o(M("a=4"));
+  o.hardware = &H100();
+  auto r = PlanAuto(*m, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NEAR(r->model_cost_seconds, r->search.step_seconds, 0.25 * r->search.step_seconds);
+}
+
 TEST(StrategySpace, EdgesPriceResharding) {
   auto m = Parse(kMatmul);
   const StrategySpace s = Build(*m, M("a=8"));
@@ -221,6 +319,41 @@ TEST(AutoPlan, ZooPlansAreAtLeastAsFastAsTheStandardPlans) {
       if (p.fits) EXPECT_LE(chosen.step_seconds, p.step_seconds) << p.name;
     EXPECT_LE(r->lower_bound_seconds, r->model_cost_seconds * (1 + 1e-9));
   }
+}
+
+// The MoE step has experts (wi, wo: their leading dim is a batch dim of the expert dots): the
+// expert-parallel standard plan splits them, and their Adam moments, over the mesh with the batch,
+// and replicates every other weight.
+TEST(AutoPlan, ExpertParallelSplitsTheExperts) {
+  auto m = Parse(*BuildExample("moe-single"));
+  PlanOptions o(M("data=8"));
+  o.hardware = &H100();
+  o.time_limit_s = 20;
+  auto r = PlanAuto(*m, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const PricedPlan* ep = nullptr;
+  for (const PricedPlan& p : r->standard)
+    if (p.name == "expert-parallel") ep = &p;
+  ASSERT_NE(ep, nullptr);
+  int experts = 0;
+  for (const Instruction* p : m->entry()->parameters()) {
+    const Sharding& s = ep->parameter_shardings[p->parameter_number()];
+    const std::string& name = p->name();
+    if (name.find("wi") != std::string::npos || name.find("wo_experts") != std::string::npos) {
+      ++experts;
+      EXPECT_EQ(MasksFromSharding(M("data=8"), s, p->shape().rank()), (AxisMasks{1, 0, 0})) << name;
+    } else if (name.rfind("x.", 0) == 0 || name.rfind("labels", 0) == 0) {
+      EXPECT_EQ((*MasksFromSharding(M("data=8"), s, p->shape().rank()))[0], 1u) << name;
+    } else if (p->shape().rank() > 0) {
+      EXPECT_TRUE(s.IsReplicated()) << name << " " << s.ToString();
+    }
+  }
+  EXPECT_EQ(experts, 6);  // wi, wo_experts and their two moments each
+  // A model without experts has no such plan.
+  auto dense = Parse(*BuildExample("transformer"));
+  auto d = PlanAuto(*dense, o);
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  for (const PricedPlan& p : d->standard) EXPECT_NE(p.name, "expert-parallel");
 }
 
 TEST(AutoPlan, ImpossibleLimitNamesTheSmallestPlan) {

@@ -2,7 +2,9 @@
 // [--search ilp|mcts] [--ignore-annotations] [-o OUT] [--specs SPECS.json]: chooses a sharding
 // for every instruction (src/auto/plan.h; --search mcts: src/auto/tactic_search.h), writes the
 // annotated module, the entry parameters' and outputs' JAX-style PartitionSpecs, and prints the
-// chosen plan beside the standard ones on stderr.
+// chosen plan beside the standard ones and the weight-update-sharded variants on stderr. A chosen
+// variant's module is the one after the rewrite: compile and verify take it without
+// --shard-weight-update.
 // With --pipeline auto|S [--microbatches M] [--schedule gpipe|1f1b] [--plan PLAN.json] [--verify]:
 // Alpa's stage search over the mesh's devices (src/auto/stage_search.h) on the module as the
 // pipeline runs it (its layer-call form inlined, the layers on one microbatch:
@@ -126,18 +128,23 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
                      Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
                      r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
   }
-  s += fmt::format("{:<15} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", "plan", "step time", "compute",
+  s += fmt::format("{:<22} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", "plan", "step time", "compute",
                    "communication", "comm bytes", "peak memory", "fits");
   auto row = [&](const autoshard::PricedPlan& p) {
-    s += fmt::format("{:<15} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", p.name, Time(p.step_seconds),
+    s += fmt::format("{:<22} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", p.name, Time(p.step_seconds),
                      Time(p.compute_seconds), Time(p.communication_seconds), FormatBytes(p.collective_bytes),
                      FormatBytes(p.peak_bytes), p.fits ? "yes" : "no");
   };
   row(r.search);
   for (const autoshard::PricedPlan& p : r.standard) row(p);
+  for (const autoshard::PricedPlan& p : r.update_sharded) row(p);
   const autoshard::PricedPlan& c = r.Chosen();
   if (!c.fits) return s;
-  if (r.chosen < 0) {
+  if (r.chosen_update >= 0) {
+    s += fmt::format("spmdc auto: chosen: {} ({}), {}; the search's plan: {}\n", c.name, c.description,
+                     Time(c.step_seconds), Time(r.search.step_seconds));
+    s += "spmdc auto: " + c.weight_update + "\n";
+  } else if (r.chosen < 0) {
     const autoshard::PricedPlan* best = nullptr;
     for (const autoshard::PricedPlan& p : r.standard)
       if (p.fits && (!best || p.step_seconds < best->step_seconds)) best = &p;
@@ -390,6 +397,7 @@ Command AddAutoCommand(CLI::App& root) {
     int64_t work_limit = 0;
     bool ignore_annotations = false;
     bool no_standard = false;
+    bool no_weight_update = false;
     std::string out;
     std::string specs;
     std::string pipeline;
@@ -418,7 +426,10 @@ Command AddAutoCommand(CLI::App& root) {
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 62));
   app->add_flag("--ignore-annotations", args->ignore_annotations,
                 "drop the module's shardings instead of keeping them as constraints");
-  app->add_flag("--no-standard-plans", args->no_standard, "do not price the standard plans");
+  app->add_flag("--no-standard-plans", args->no_standard,
+                "do not price the standard plans (nor the weight-update-sharded variants)");
+  app->add_flag("--no-weight-update-sharding", args->no_weight_update,
+                "do not price the plans with their weight update sharded (+wus, +wus-keep)");
   app->add_option("--specs", args->specs, "write the PartitionSpecs of the entry parameters and outputs (JSON)")
       ->type_name("SPECS.json");
   app->add_option("--pipeline", args->pipeline,
@@ -562,6 +573,7 @@ Command AddAutoCommand(CLI::App& root) {
             options.work_limit = args->work_limit;
             options.keep_annotations = !args->ignore_annotations;
             options.standard_plans = !args->no_standard;
+            options.weight_update_sharding = !args->no_weight_update;
             if (args->search == "mcts") options.search = autoshard::SearchKind::kMcts;
             ASSIGN_OR_RETURN(autoshard::AutoResult result, autoshard::PlanAuto(*module, options));
             std::fputs(Report(result, mesh, hw).c_str(), stderr);
