@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
+#include "sharding/sharding.h"
 
 namespace spmdc::autoshard {
 namespace {
@@ -39,7 +40,8 @@ std::string BodySignature(const Instruction& instr) {
   return text.substr(eq + 3, open + opcode.size() - (eq + 3)) + text.substr(pos);
 }
 
-StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_layers) {
+StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_layers,
+                                        const absl::flat_hash_map<std::string, int>* given) {
   const Computation* entry = module.entry();
   if (!entry || !entry->root()) return InvalidArgument("the module has no entry computation");
   LayerClustering out;
@@ -111,53 +113,6 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
   std::vector<int> seq_pos(n, kNone);
   for (int j = 0; j < m; ++j) seq_pos[seq[j]] = j;
 
-  // Values crossing each cut c (between seq[c-1] and seq[c]): a difference array over the
-  // interval from a value's definition to its last forward use.
-  // Values read across more than half of the forward pass (a tied embedding, a mask built from
-  // the input) are read by most layers whatever the cuts: they are every stage's inputs, like the
-  // weights, and do not count.
-  const int global_span = m / 2;
-  std::vector<int> crossing(m + 1, 0);
-  for (int j = 0; j < m; ++j) {
-    int last = j;
-    for (const Instruction* u : out.schedule[seq[j]]->users()) {
-      const int up = seq_pos[pos.at(u)];
-      if (up != kNone) last = std::max(last, up);
-    }
-    if (last > j && last - j <= global_span) {
-      crossing[j + 1] += 1;
-      crossing[last + 1] -= 1;
-    }
-  }
-  // A parameter read on both sides of a cut crosses it too (the input that the first layer's
-  // residual add reads again): from its first forward use to its last.
-  for (const Instruction* p : entry->parameters()) {
-    int first = m, last = -1;
-    for (const Instruction* u : p->users()) {
-      const int up = seq_pos[pos.at(u)];
-      if (up == kNone) continue;
-      first = std::min(first, up), last = std::max(last, up);
-    }
-    if (last > first && last - first <= global_span) {
-      crossing[first + 1] += 1;
-      crossing[last + 1] -= 1;
-    }
-  }
-  std::vector<int> seg_start = {0};
-  for (int c = 1, running = crossing[0]; c < m; ++c) {
-    running += crossing[c];
-    if (running == 1) seg_start.push_back(c);
-  }
-  const int num_segments = static_cast<int>(seg_start.size());
-  if (num_segments < 2)
-    return Unimplemented("--pipeline: the forward pass has no point that a single value crosses (no layer "
-                         "boundary to place a stage boundary at)");
-  std::vector<int> segment_of(m);
-  for (int s = 0; s < num_segments; ++s) {
-    const int end = s + 1 < num_segments ? seg_start[s + 1] : m;
-    for (int j = seg_start[s]; j < end; ++j) segment_of[j] = s;
-  }
-
   // Signatures: the per-instruction body once, then groups with local operand references.
   std::vector<std::string> body(n);
   for (int i = 0; i < n; ++i) body[i] = BodySignature(*out.schedule[i]);
@@ -184,51 +139,136 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
     }
     return sig;
   };
-  std::vector<int> seg_id(num_segments);
-  {
-    std::map<std::string, int> ids;
+  // The given layers (a layer-call form's calls inlined), or the cuts and the repeated block.
+  std::vector<int> given_at(n, kNone);
+  std::vector<int> seq_layer(m, 0);
+  if (given != nullptr) {
+    int num_layers = 0;
+    for (int i = 0; i < n; ++i) {
+      auto it = given->find(out.schedule[i]->name());
+      if (it == given->end()) continue;
+      if (it->second < 0) return InvalidArgument("layer {} given for %{}", it->second, out.schedule[i]->name());
+      given_at[i] = it->second;
+      num_layers = std::max(num_layers, it->second + 1);
+    }
+    if (num_layers == 0) return InvalidArgument("--pipeline: no instruction of the entry is given a layer");
+    // A forward value not given joins the first layer it feeds; feeding none, the last.
+    std::vector<int> down(n, kNone);
+    for (int i = n - 1; i >= 0; --i) {
+      if (!forward[i]) continue;
+      if (given_at[i] != kNone) {
+        down[i] = given_at[i];
+        continue;
+      }
+      for (const Instruction* u : out.schedule[i]->users()) {
+        const int q = pos.at(u);
+        if (forward[q] && down[q] != kNone && (down[i] == kNone || down[q] < down[i])) down[i] = down[q];
+      }
+    }
+    for (int j = 0; j < m; ++j) seq_layer[j] = down[seq[j]] != kNone ? down[seq[j]] : num_layers - 1;
+    out.num_layers = num_layers;
+    out.given = true;
+    out.repeated = true;
+    out.period_segments = 1;
+    out.num_segments = num_layers;
+    out.first_block_segment = 0;
+    out.forward_segment.assign(n, kNone);
+    for (int j = 0; j < m; ++j) out.forward_segment[seq[j]] = seq_layer[j];
+  } else {
+    // Values crossing each cut c (between seq[c-1] and seq[c]): a difference array over the
+    // interval from a value's definition to its last forward use.
+    // Values read across more than half of the forward pass (a tied embedding, a mask built from
+    // the input) are read by most layers whatever the cuts: they are every stage's inputs, like the
+    // weights, and do not count.
+    const int global_span = m / 2;
+    std::vector<int> crossing(m + 1, 0);
+    for (int j = 0; j < m; ++j) {
+      int last = j;
+      for (const Instruction* u : out.schedule[seq[j]]->users()) {
+        const int up = seq_pos[pos.at(u)];
+        if (up != kNone) last = std::max(last, up);
+      }
+      if (last > j && last - j <= global_span) {
+        crossing[j + 1] += 1;
+        crossing[last + 1] -= 1;
+      }
+    }
+    // A parameter read on both sides of a cut crosses it too (the input that the first layer's
+    // residual add reads again): from its first forward use to its last.
+    for (const Instruction* p : entry->parameters()) {
+      int first = m, last = -1;
+      for (const Instruction* u : p->users()) {
+        const int up = seq_pos[pos.at(u)];
+        if (up == kNone) continue;
+        first = std::min(first, up), last = std::max(last, up);
+      }
+      if (last > first && last - first <= global_span) {
+        crossing[first + 1] += 1;
+        crossing[last + 1] -= 1;
+      }
+    }
+    std::vector<int> seg_start = {0};
+    for (int c = 1, running = crossing[0]; c < m; ++c) {
+      running += crossing[c];
+      if (running == 1) seg_start.push_back(c);
+    }
+    const int num_segments = static_cast<int>(seg_start.size());
+    if (num_segments < 2)
+      return Unimplemented("--pipeline: the forward pass has no point that a single value crosses (no layer "
+                           "boundary to place a stage boundary at)");
+    std::vector<int> segment_of(m);
     for (int s = 0; s < num_segments; ++s) {
       const int end = s + 1 < num_segments ? seg_start[s + 1] : m;
-      std::vector<int> members(seq.begin() + seg_start[s], seq.begin() + end);
-      seg_id[s] = ids.try_emplace(group_signature(members), static_cast<int>(ids.size())).first->second;
+      for (int j = seg_start[s]; j < end; ++j) segment_of[j] = s;
     }
-  }
-  // The repeating block: period p, offset o, r equal consecutive blocks (most blocks, then the
-  // shortest period, then the earliest offset).
-  int best_r = 1, best_p = 1, best_o = 0;
-  for (int p = 1; 2 * p <= num_segments; ++p) {
-    for (int o = 0; o < p && o + 2 * p <= num_segments; ++o) {
-      int r = 1;
-      while (o + (r + 1) * p <= num_segments &&
-             std::equal(seg_id.begin() + o, seg_id.begin() + o + p, seg_id.begin() + o + r * p))
-        ++r;
-      if (r > best_r) best_r = r, best_p = p, best_o = o;
+
+    std::vector<int> seg_id(num_segments);
+    {
+      std::map<std::string, int> ids;
+      for (int s = 0; s < num_segments; ++s) {
+        const int end = s + 1 < num_segments ? seg_start[s + 1] : m;
+        std::vector<int> members(seq.begin() + seg_start[s], seq.begin() + end);
+        seg_id[s] = ids.try_emplace(group_signature(members), static_cast<int>(ids.size())).first->second;
+      }
     }
-  }
-  out.num_segments = num_segments;
-  out.forward_segment.assign(n, kNone);
-  for (int j = 0; j < m; ++j) out.forward_segment[seq[j]] = segment_of[j];
-  std::vector<int> layer_of_segment(num_segments);
-  if (best_r >= 2) {
-    out.first_block_segment = best_o;
-    out.repeated = true;
-    out.period_segments = best_p;
-    out.num_layers = best_r;
-    for (int s = 0; s < num_segments; ++s)
-      layer_of_segment[s] = s < best_o ? 0 : std::min((s - best_o) / best_p, best_r - 1);
-  } else {
-    if (num_segments > max_untied_layers)
-      return Unimplemented("--pipeline: the forward pass has {} segments between single-value cuts and no "
-                           "repeated layer; at most {} untied layers are searched",
-                           num_segments, max_untied_layers);
-    out.num_layers = num_segments;
-    for (int s = 0; s < num_segments; ++s) layer_of_segment[s] = s;
+    // The repeating block: period p, offset o, r equal consecutive blocks (most blocks, then the
+    // shortest period, then the earliest offset).
+    int best_r = 1, best_p = 1, best_o = 0;
+    for (int p = 1; 2 * p <= num_segments; ++p) {
+      for (int o = 0; o < p && o + 2 * p <= num_segments; ++o) {
+        int r = 1;
+        while (o + (r + 1) * p <= num_segments &&
+               std::equal(seg_id.begin() + o, seg_id.begin() + o + p, seg_id.begin() + o + r * p))
+          ++r;
+        if (r > best_r) best_r = r, best_p = p, best_o = o;
+      }
+    }
+    out.num_segments = num_segments;
+    out.forward_segment.assign(n, kNone);
+    for (int j = 0; j < m; ++j) out.forward_segment[seq[j]] = segment_of[j];
+    std::vector<int> layer_of_segment(num_segments);
+    if (best_r >= 2) {
+      out.first_block_segment = best_o;
+      out.repeated = true;
+      out.period_segments = best_p;
+      out.num_layers = best_r;
+      for (int s = 0; s < num_segments; ++s)
+        layer_of_segment[s] = s < best_o ? 0 : std::min((s - best_o) / best_p, best_r - 1);
+    } else {
+      if (num_segments > max_untied_layers)
+        return Unimplemented("--pipeline: the forward pass has {} segments between single-value cuts and no "
+                             "repeated layer; at most {} untied layers are searched",
+                             num_segments, max_untied_layers);
+      out.num_layers = num_segments;
+      for (int s = 0; s < num_segments; ++s) layer_of_segment[s] = s;
+    }
+    for (int j = 0; j < m; ++j) seq_layer[j] = layer_of_segment[segment_of[j]];
   }
   const int L = out.num_layers;
 
   // Forward values: their layer, and `key`, the largest layer that reads them in the forward pass.
   std::vector<int> layer(n, kNone), key(n, kNone);
-  for (int j = 0; j < m; ++j) layer[seq[j]] = key[seq[j]] = layer_of_segment[segment_of[j]];
+  for (int j = 0; j < m; ++j) layer[seq[j]] = key[seq[j]] = seq_layer[j];
   for (int j = 0; j < m; ++j) {
     const Instruction* x = out.schedule[seq[j]];
     for (const Instruction* op : x->operands()) {
@@ -242,6 +282,10 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
   for (int i = 0; i < n; ++i) {
     const Instruction* x = out.schedule[i];
     if (free[i] || seq_pos[i] != kNone || x->opcode() == Opcode::kParameter || (tuple_root && x == root)) continue;
+    if (given_at[i] != kNone) {
+      layer[i] = given_at[i];
+      continue;
+    }
     int l = std::numeric_limits<int>::max();
     for (const Instruction* op : x->operands()) {
       const int opi = pos.at(op);
@@ -268,7 +312,8 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
     std::vector<char> moving(n, 0);
     for (int i = n - 1; i >= 0; --i) {
       const Instruction* x = out.schedule[i];
-      if (free[i] || forward[i] || x->opcode() == Opcode::kParameter || (tuple_root && x == root)) continue;
+      if (free[i] || forward[i] || given_at[i] != kNone || x->opcode() == Opcode::kParameter || (tuple_root && x == root))
+        continue;
       int target = kNone;
       bool only_root = true;
       for (const Instruction* u : x->users()) {
@@ -321,10 +366,30 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
   }
   out.forward_bytes = std::move(fwd);
   out.backward_bytes = std::move(bwd);
+  // Free values that one layer alone reads (through other free values too): kNone for none yet,
+  // kShared for several readers (or the result).
+  constexpr int kShared = -2;
+  std::vector<int> free_reader(n, kNone);
+  for (int i = n - 1; i >= 0; --i) {
+    if (!free[i]) continue;
+    int reader = kNone;
+    for (const Instruction* u : out.schedule[i]->users()) {
+      const int ui = pos.at(u);
+      const int r = free[ui] ? free_reader[ui] : (layer[ui] == kNone ? kShared : layer[ui]);
+      if (r == kNone) continue;
+      reader = reader == kNone || reader == r ? r : kShared;
+    }
+    free_reader[i] = reader;
+  }
+  out.tie_members.assign(L, {});
+  for (int i = 0; i < n; ++i) {
+    const int l = layer[i] != kNone ? layer[i] : (free[i] && free_reader[i] >= 0 ? free_reader[i] : kNone);
+    if (l != kNone) out.tie_members[l].push_back(i);
+  }
   std::map<std::string, int> classes;
   for (int l = 0; l < L; ++l)
     out.tie_class.push_back(
-        classes.try_emplace(group_signature(members[l]), static_cast<int>(classes.size())).first->second);
+        classes.try_emplace(group_signature(out.tie_members[l]), static_cast<int>(classes.size())).first->second);
   out.num_classes = static_cast<int>(classes.size());
   return out;
 }
@@ -419,6 +484,74 @@ StatusOr<std::unique_ptr<Module>> ExtractLayers(const Module& module, const Laye
     for (Instruction* x : c->instructions()) x->clear_sharding();
   sub->set_num_partitions(1);
   return sub;
+}
+
+std::vector<std::vector<int>> LayerMembers(const LayerClustering& layers) {
+  std::vector<std::vector<int>> members(layers.num_layers);
+  for (size_t i = 0; i < layers.layer_of.size(); ++i)
+    if (layers.layer_of[i] >= 0) members[layers.layer_of[i]].push_back(static_cast<int>(i));
+  return members;
+}
+
+StatusOr<CarriedPlan> CarryPlan(Module& module, Computation& target,
+                                const absl::flat_hash_map<const Instruction*, const Instruction*>& twin_of) {
+  CarriedPlan stats;
+  // A Sharding custom call before an operand stands for the operand (the reshard is the use's).
+  auto plain = [](const Instruction* t) {
+    return t->IsCustomCall("Sharding") && t->operand_count() == 1 ? t->operand(0) : t;
+  };
+  const std::vector<Instruction*> order = target.MakeInstructionPostOrder();
+  absl::flat_hash_map<const Instruction*, const Instruction*> twin = twin_of;
+  for (Instruction* x : order) {
+    auto t = twin.find(x);
+    if (t == twin.end()) continue;
+    for (int64_t k = 0; k < x->operand_count() && k < t->second->operand_count(); ++k) {
+      const Instruction* op = x->operand(k);
+      if (op->opcode() == Opcode::kParameter && !twin.contains(op)) twin[op] = plain(t->second->operand(k));
+    }
+  }
+  struct Reshard {
+    Instruction* user;
+    int64_t operand;
+    std::shared_ptr<const Sharding> sharding;
+  };
+  std::vector<Reshard> reshards;
+  for (Instruction* x : order) {
+    auto t = twin.find(x);
+    if (t == twin.end()) {
+      stats.unmatched += x->shape().IsArray() && x->opcode() != Opcode::kConstant;
+      continue;
+    }
+    const Shape& a = x->shape();
+    const Shape& b = t->second->shape();
+    if (a.IsArray() != b.IsArray() || (a.IsArray() && (a.rank() != b.rank() || a.dtype() != b.dtype())))
+      return Internal("%{} of {} is {}, its twin %{} in the plan {}", x->name(), target.name(), a.ToString(false),
+                      t->second->name(), b.ToString(false));
+    if (!a.IsArray() || !t->second->has_sharding()) continue;
+    x->set_sharding(t->second->sharding_ptr());
+    ++stats.annotated;
+    if (x->opcode() == Opcode::kParameter) continue;
+    for (int64_t k = 0; k < x->operand_count() && k < t->second->operand_count(); ++k) {
+      const Instruction* to = t->second->operand(k);
+      if (to->IsCustomCall("Sharding") && to->operand_count() == 1 && to->has_sharding())
+        reshards.push_back({x, k, to->sharding_ptr()});
+    }
+  }
+  // One custom call per (operand, sharding), as the planner writes them.
+  absl::flat_hash_map<std::pair<const Instruction*, std::string>, Instruction*> made;
+  for (const Reshard& r : reshards) {
+    Instruction* op = r.user->operand(r.operand);
+    auto [it, fresh] = made.try_emplace({op, r.sharding->ToString(false)}, nullptr);
+    if (fresh) {
+      it->second = target.AddInstruction(Opcode::kCustomCall, op->shape(), module.UniqueName(op->name() + ".reshard"),
+                                         {op});
+      it->second->attrs().Set(AttrId::kCustomCallTarget, std::string("Sharding"));
+      it->second->set_sharding(r.sharding);
+      ++stats.reshards;
+    }
+    r.user->ReplaceOperandWith(r.operand, it->second);
+  }
+  return stats;
 }
 
 }  // namespace spmdc::autoshard

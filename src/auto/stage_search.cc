@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -190,11 +191,36 @@ struct LogicalMesh {
 
 // A tie unit priced on one logical mesh.
 struct UnitCost {
-  double seconds = 0;  // the whole batch
+  // As priced: the unit's step (its layers' forward, backward and update; on a microbatched
+  // module the layers on one microbatch, the rest of the step at full size).
+  double seconds = 0;
   double compute_seconds = 0;
-  double weight_bytes = 0, other_bytes = 0;
+  double weight_bytes = 0, other_bytes = 0;  // the peak: weights with their updates, the rest
+  // Per microbatch, for the stage DP (filled by PerMicrobatch for single layers): the time, and
+  // the memory held per microbatch in flight; on a microbatched module (Scaling::loop) that is
+  // the layer's input, and what one microbatch's layer needs while it runs is transient, the
+  // gradient accumulators are held with the weights.
+  double mb_seconds = 0, mb_compute_seconds = 0, mb_activation_bytes = 0;
+  // The pipeline's loops also hold each layer's weights as loop values of their own
+  // (loop_weight_bytes: the parameters its forward and backward read), so that an iteration
+  // reads them without a slice.
+  double transient_bytes = 0, accumulator_bytes = 0, loop_weight_bytes = 0;
   std::string summary;
   std::shared_ptr<const UnitPlan> plan;
+};
+
+// How the units' prices become per-microbatch stage costs (PipelineOptions::given_layers).
+struct Scaling {
+  int64_t microbatches = 1;
+  // The module runs its layers on one microbatch (pipeline/layer_plan.h); `loop` names their
+  // instructions (the copies of the layer calls): per microbatch, a unit costs that part in full
+  // and the rest of its step (the update, the loss head, the embedding) once per M microbatches.
+  // Else the module is the whole step's and a unit costs 1/M of it.
+  const absl::flat_hash_map<std::string, int>* loop = nullptr;
+  // Of the loop's outputs, those accumulated over microbatches: each adds its masked value to an
+  // accumulator per microbatch, as the pipeline's backward loop does.
+  const absl::flat_hash_set<std::string>* accumulated = nullptr;
+  const std::vector<std::string>* layer_inputs = nullptr;  // per layer (PipelineOptions)
 };
 
 // The intra-op plans tried for every unit and logical mesh: the fastest (within the device
@@ -208,7 +234,7 @@ constexpr double kLeanMargin = 1.1;
 
 // `weights`: the names of the original module's weights (a unit's other parameters are the
 // inputs and the values other layers compute, which scale with the batch).
-UnitCost Describe(const PricedPlan& plan, const Mesh& mesh, const Module& unit,
+UnitCost Describe(const PricedPlan& plan, const Mesh& mesh, const Module& unit, int layer,
                   const absl::flat_hash_set<std::string>& weights) {
   UnitCost c;
   c.seconds = plan.step_seconds;
@@ -245,6 +271,8 @@ UnitCost Describe(const PricedPlan& plan, const Mesh& mesh, const Module& unit,
   c.weight_bytes = std::min(peak, 2 * weight_bytes);
   c.other_bytes = peak - c.weight_bytes;
   auto unit_plan = std::make_shared<UnitPlan>();
+  unit_plan->layer = layer;
+  if (plan.annotated) unit_plan->annotated = plan.annotated->Clone();
   for (int64_t i = 0; i < entry.num_parameters() && i < static_cast<int64_t>(plan.parameter_shardings.size()); ++i)
     unit_plan->parameters.push_back({entry.parameter(i)->name(), plan.parameter_shardings[i]});
   c.plan = std::move(unit_plan);
@@ -256,9 +284,14 @@ UnitCost Describe(const PricedPlan& plan, const Mesh& mesh, const Module& unit,
 
 // The unit's kVariants plans on `lm` (a variant that cannot be had repeats the one before).
 // `solves` counts the PlanAuto runs.
-StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit, const LogicalMesh& lm, const PipelineOptions& options,
+// `boundary`: (a parameter of the unit, a value of it) pairs: after the fastest plan, the unit is
+// planned again (every variant) with each parameter split as that plan splits its value.
+StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit_in, int layer, const LogicalMesh& lm, const PipelineOptions& options,
                                           int64_t memory_limit, const absl::flat_hash_set<std::string>& weights,
+                                          const std::vector<std::pair<std::string, std::string>>& boundary,
                                           int64_t& solves) {
+  std::unique_ptr<Module> tied;
+  const Module* unit_ptr = &unit_in;
   ASSIGN_OR_RETURN(Mesh mesh, Mesh::Parse(lm.ToString()));
   PlanOptions po(mesh);
   po.hardware = options.hardware;
@@ -268,17 +301,50 @@ StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit, const LogicalMesh&
   po.keep_annotations = false;
   po.standard_plans = false;
   po.use_milp = false;
-  StatusOr<AutoResult> fast = PlanAuto(unit, po);
+  StatusOr<AutoResult> fast = PlanAuto(unit_in, po);
   ++solves;
   if (!fast.ok() && fast.status().code() == absl::StatusCode::kResourceExhausted) {
     // Nothing fits the whole batch's activations: take the fastest plan, and let the stage
     // search's memory check (which counts only the microbatches in flight) decide.
     po.memory_limit = std::numeric_limits<int64_t>::max() / 4;
-    fast = PlanAuto(unit, po);
+    fast = PlanAuto(unit_in, po);
     ++solves;
   }
   if (!fast.ok()) return fast.status();
-  std::vector<UnitCost> out = {Describe(fast->Chosen(), mesh, unit, weights)};
+  if (!boundary.empty()) {
+    absl::flat_hash_map<std::string, const Instruction*> planned;
+    for (const Instruction* i : fast->Chosen().annotated->entry()->instructions()) planned[i->name()] = i;
+    tied = unit_in.Clone();
+    bool any = false;
+    for (Instruction* p : tied->entry()->parameters())
+      for (const auto& [param, value] : boundary) {
+        auto v = planned.find(value);
+        if (p->name() != param || v == planned.end() || !v->second->has_sharding() || !(v->second->shape() == p->shape()))
+          continue;
+        p->set_sharding(v->second->sharding_ptr());
+        any = true;
+      }
+    if (any) {
+      tied->set_num_partitions(mesh.num_devices());
+      po.keep_annotations = true;
+      po.memory_limit = memory_limit;
+      StatusOr<AutoResult> again = PlanAuto(*tied, po);
+      ++solves;
+      if (!again.ok() && again.status().code() == absl::StatusCode::kResourceExhausted) {
+        po.memory_limit = std::numeric_limits<int64_t>::max() / 4;
+        again = PlanAuto(*tied, po);
+        ++solves;
+      }
+      if (again.ok()) {
+        fast = std::move(again);
+        unit_ptr = tied.get();
+      } else {
+        po.keep_annotations = false;
+      }
+    }
+  }
+  const Module& unit = *unit_ptr;
+  std::vector<UnitCost> out = {Describe(fast->Chosen(), mesh, unit, layer, weights)};
   const double fast_peak = static_cast<double>(fast->Chosen().peak_bytes);
   const double lean_limit = kLeanMargin * static_cast<double>(fast->space->SmallestPeakBytes());
   int64_t lean_peak = fast->Chosen().peak_bytes;
@@ -292,7 +358,7 @@ StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit, const LogicalMesh&
       ++solves;
     }
     if (r.ok() && r->Chosen().fits) {
-      out.push_back(Describe(r->Chosen(), mesh, unit, weights));
+      out.push_back(Describe(r->Chosen(), mesh, unit, layer, weights));
       if (v == 1) lean_peak = r->Chosen().peak_bytes;
     } else if (r.ok() || r.status().code() == absl::StatusCode::kResourceExhausted) {
       out.push_back(out.back());
@@ -301,6 +367,164 @@ StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit, const LogicalMesh&
     }
   }
   return out;
+}
+
+// The part of an annotated unit that the pipeline's loops run per microbatch: the instructions
+// `loop` names (and the constants and Sharding custom calls they use), the values they read from
+// the rest as parameters and those the rest reads as outputs, every sharding kept; an output
+// `accumulated` names is added, where a mask allows, to an accumulator of its sharding.
+StatusOr<std::unique_ptr<Module>> LoopPart(const Module& annotated, const absl::flat_hash_map<std::string, int>& loop,
+                                           const absl::flat_hash_set<std::string>* accumulated) {
+  std::unique_ptr<Module> m = annotated.Clone();
+  Computation& e = *m->entry();
+  const std::vector<Instruction*> order = e.MakeInstructionPostOrder();
+  absl::flat_hash_set<const Instruction*> free, keep;
+  for (Instruction* x : order) {
+    bool f = x->opcode() != Opcode::kParameter && x != e.root() && x->shape().IsArray();
+    for (const Instruction* op : x->operands()) f = f && free.contains(op);
+    if (f) free.insert(x);
+  }
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Instruction* x = *it;
+    if (x == e.root()) continue;
+    bool k = loop.contains(x->name());
+    if (!k && (free.contains(x) || x->IsCustomCall("Sharding") || x->opcode() == Opcode::kParameter))
+      for (const Instruction* u : x->users()) k = k || keep.contains(u);
+    if (k) keep.insert(x);
+  }
+  std::vector<Instruction*> outputs;
+  absl::flat_hash_map<Instruction*, Instruction*> as_parameter;
+  for (Instruction* x : order) {
+    if (!keep.contains(x)) continue;
+    bool read_outside = false;
+    for (const Instruction* u : x->users()) read_outside = read_outside || !keep.contains(u);
+    if (read_outside && x->opcode() != Opcode::kParameter && !free.contains(x)) outputs.push_back(x);
+    for (int64_t k = 0; k < x->operand_count(); ++k) {
+      Instruction* op = x->operand(k);
+      if (keep.contains(op)) continue;
+      auto [p, fresh] = as_parameter.try_emplace(op, nullptr);
+      if (fresh) {
+        p->second = e.AddInstruction(Opcode::kParameter, op->shape(), m->UniqueName(op->name() + ".loop_in"));
+        p->second->set_sharding(op->sharding_ptr());
+      }
+      x->ReplaceOperandWith(k, p->second);
+    }
+  }
+  Instruction* mask = nullptr;
+  for (Instruction*& o : outputs) {
+    if (accumulated == nullptr || !accumulated->contains(o->name()) || !o->shape().IsArray()) continue;
+    if (mask == nullptr) mask = e.AddInstruction(Opcode::kParameter, Shape(DType::kPred, {}), m->UniqueName("loop_mask"));
+    const Shape& shape = o->shape();
+    Instruction* acc = e.AddInstruction(Opcode::kParameter, shape, m->UniqueName(o->name() + ".acc"));
+    Instruction* bmask = e.AddInstruction(Opcode::kBroadcast, Shape(DType::kPred, shape.dims()), m->UniqueName("loop_mask"), {mask});
+    bmask->attrs().Set(AttrId::kDimensions, std::vector<int64_t>{});
+    Instruction* zero = e.AddInstruction(Opcode::kConstant, Shape(shape.dtype(), {}), m->UniqueName("zero"));
+    zero->set_literal(Literal(Shape(shape.dtype(), {})));
+    Instruction* zeros = e.AddInstruction(Opcode::kBroadcast, shape, m->UniqueName("zeros"), {zero});
+    zeros->attrs().Set(AttrId::kDimensions, std::vector<int64_t>{});
+    Instruction* kept = e.AddInstruction(Opcode::kSelect, shape, m->UniqueName(o->name() + ".kept"), {bmask, o, zeros});
+    Instruction* sum = e.AddInstruction(Opcode::kAdd, shape, m->UniqueName(o->name() + ".sum"), {acc, kept});
+    for (Instruction* x : {acc, kept, sum}) x->set_sharding(o->sharding_ptr());
+    o = sum;
+  }
+  std::vector<Shape> shapes;
+  std::vector<Sharding> shardings;
+  bool all = true;
+  for (const Instruction* o : outputs) {
+    shapes.push_back(o->shape());
+    if (o->has_sharding()) shardings.push_back(*o->sharding());
+    all = all && o->has_sharding();
+  }
+  Instruction* root = e.AddInstruction(Opcode::kTuple, Shape::Tuple(shapes), m->UniqueName("loop_outputs"), outputs);
+  if (all) root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(shardings))));
+  e.set_root(root);
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    if (!keep.contains(*it)) RETURN_IF_ERROR(e.RemoveInstruction(*it));
+  std::vector<Instruction*> params;
+  for (Instruction* x : e.instructions())
+    if (x->opcode() == Opcode::kParameter) params.push_back(x);
+  for (int64_t k = 0; k < static_cast<int64_t>(params.size()); ++k) params[k]->set_parameter_number(k);
+  RETURN_IF_ERROR(e.RebuildParameterList());
+  return m;
+}
+
+// Bytes per device of `name`'s value in an annotated module (or of NAME.in, the parameter that
+// stands for it where another layer computes it); 0 when there is neither.
+double ShardBytes(const Module& annotated, const std::string& name) {
+  for (const std::string& n : {name, name + ".in"})
+    for (const Instruction* i : annotated.entry()->instructions())
+      if (i->name() == n && i->shape().IsArray())
+        return static_cast<double>(
+            (i->has_sharding() ? i->sharding()->ShardShape(i->shape()) : i->shape()).byte_size());
+  return 0;
+}
+
+// A single layer's per-microbatch costs from its step's (see Scaling), `annotated` its plan.
+Status PerMicrobatch(UnitCost& c, const Scaling& scaling, const Module& annotated, int layer, const Mesh& mesh,
+                     const HardwareProfile& hw) {
+  const double M = static_cast<double>(scaling.microbatches);
+  if (scaling.loop == nullptr) {
+    c.mb_seconds = c.seconds / M;
+    c.mb_compute_seconds = c.compute_seconds / M;
+    c.mb_activation_bytes = c.other_bytes / M;
+    return absl::OkStatus();
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> loop, LoopPart(annotated, *scaling.loop, scaling.accumulated));
+  ASSIGN_OR_RETURN(PricedPlan body, PricePlan(std::move(loop), mesh, hw, std::numeric_limits<int64_t>::max()));
+  c.mb_seconds = body.step_seconds + std::max(0.0, c.seconds - body.step_seconds) / M;
+  c.mb_compute_seconds = body.compute_seconds + std::max(0.0, c.compute_seconds - body.compute_seconds) / M;
+  if (scaling.accumulated != nullptr)
+    for (const Instruction* i : annotated.entry()->instructions())
+      if (scaling.accumulated->contains(i->name())) c.accumulator_bytes += ShardBytes(annotated, i->name());
+  if (scaling.layer_inputs != nullptr && layer >= 0 && layer < static_cast<int>(scaling.layer_inputs->size()))
+    c.mb_activation_bytes = ShardBytes(annotated, (*scaling.layer_inputs)[layer]);
+  for (const Instruction* p : annotated.entry()->parameters()) {
+    const std::string& n = p->name();
+    if (n.size() > 3 && n.compare(n.size() - 3, 3, ".in") == 0) continue;  // another layer's value
+    bool read = false;
+    for (const Instruction* u : p->users()) {
+      if (u->IsCustomCall("Sharding") && u->user_count() > 0) u = u->users()[0];
+      read = read || scaling.loop->contains(u->name());
+    }
+    if (read) c.loop_weight_bytes += ShardBytes(annotated, n);
+  }
+  c.transient_bytes = std::max(0.0, c.other_bytes - c.accumulator_bytes);
+  return absl::OkStatus();
+}
+
+// A pair of consecutive layers as the stage search ties them: every instruction takes the plan
+// of its twin in its class's representative layer (`twin_name`; `class_cost` holds the classes'
+// plans on `lm`), then the pair is partitioned and priced as planned.
+StatusOr<UnitCost> PriceTiedPair(const Module& pair, int first, const LogicalMesh& lm, const HardwareProfile& hw,
+                                 int64_t memory_limit,
+                                 const absl::flat_hash_map<std::string, std::pair<int, std::string>>& twin_name,
+                                 const std::vector<const UnitCost*>& class_cost,
+                                 const absl::flat_hash_set<std::string>& weights) {
+  ASSIGN_OR_RETURN(Mesh mesh, Mesh::Parse(lm.ToString()));
+  std::vector<absl::flat_hash_map<std::string, const Instruction*>> planned(class_cost.size());
+  for (size_t c = 0; c < class_cost.size(); ++c)
+    for (const Instruction* i : class_cost[c]->plan->annotated->entry()->instructions()) planned[c][i->name()] = i;
+  std::unique_ptr<Module> m = pair.Clone();
+  absl::flat_hash_map<const Instruction*, const Instruction*> twin;
+  for (const Instruction* x : m->entry()->instructions()) {
+    auto t = twin_name.find(x->name());
+    if (t == twin_name.end()) {
+      // No layer's (a value computed from constants, copied into every unit that reads it): as
+      // a class plan that has it has it.
+      for (const auto& names : planned)
+        if (auto p = names.find(x->name()); p != names.end() && x->opcode() != Opcode::kParameter) {
+          twin[x] = p->second;
+          break;
+        }
+      continue;
+    }
+    auto p = planned[t->second.first].find(t->second.second);
+    if (p != planned[t->second.first].end()) twin[x] = p->second;
+  }
+  RETURN_IF_ERROR(CarryPlan(*m, *m->entry(), twin).status());
+  m->set_num_partitions(mesh.num_devices());
+  ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(std::move(m), mesh, hw, memory_limit));
+  return Describe(priced, mesh, pair, first, weights);
 }
 
 }  // namespace
@@ -420,7 +644,7 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
   if (options.stages && *options.stages < 1) return InvalidArgument("--pipeline {}: must be at least 1", *options.stages);
   PipelineResult r;
   r.memory_limit = options.memory_limit ? *options.memory_limit : static_cast<int64_t>(hw.hbm_bytes);
-  ASSIGN_OR_RETURN(r.layers, ClusterLayers(module));
+  ASSIGN_OR_RETURN(r.layers, ClusterLayers(module, 64, options.given_layers));
   const LayerClustering& layers = r.layers;
   const int L = layers.num_layers;
   if (options.stages && *options.stages > L)
@@ -459,18 +683,30 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
     int first = 0, last = 0;
     std::unique_ptr<Module> module;
   };
-  std::vector<Unit> units;
-  std::vector<int> unit_of_class(layers.num_classes);
-  std::map<std::pair<int, int>, int> unit_of_pair;
+  std::vector<Unit> singles, pairs;
+  std::map<std::pair<int, int>, int> pair_index;
   for (int c = 0; c < layers.num_classes; ++c) {
     ASSIGN_OR_RETURN(auto sub, ExtractLayers(module, layers, single_of_class[c], single_of_class[c]));
-    unit_of_class[c] = static_cast<int>(units.size());
-    units.push_back({single_of_class[c], single_of_class[c], std::move(sub)});
+    singles.push_back({single_of_class[c], single_of_class[c], std::move(sub)});
   }
   for (const auto& [classes, l] : pair_first) {
     ASSIGN_OR_RETURN(auto sub, ExtractLayers(module, layers, l, l + 1));
-    unit_of_pair[classes] = static_cast<int>(units.size());
-    units.push_back({l, l + 1, std::move(sub)});
+    pair_index[classes] = static_cast<int>(pairs.size());
+    pairs.push_back({l, l + 1, std::move(sub)});
+  }
+  // Tying: every instruction of a layer -> (its class, its twin in the class's representative
+  // layer, by position), so that a pair is priced with its layers' class plans.
+  absl::flat_hash_map<std::string, std::pair<int, std::string>> twin_name;
+  {
+    const std::vector<std::vector<int>> members = LayerMembers(layers);
+    for (int l = 0; l < L; ++l) {
+      const int c = layers.tie_class[l];
+      const std::vector<int>& own = members[l];
+      const std::vector<int>& rep = members[single_of_class[c]];
+      if (own.size() != rep.size()) continue;  // equal signatures: never
+      for (size_t k = 0; k < own.size(); ++k)
+        twin_name[layers.schedule[own[k]]->name()] = {c, layers.schedule[rep[k]]->name()};
+    }
   }
 
   // Price every unit on every logical mesh; then every span from prefix sums over the layers.
@@ -484,47 +720,60 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
     for (const Instruction* p : module.entry()->parameters())
       if (std::find(outputs.begin(), outputs.end(), p->shape()) != outputs.end()) parameter_names.insert(p->name());
   }
+  const Scaling scaling{.microbatches = M,
+                        .loop = options.given_layers,
+                        .accumulated = options.accumulated,
+                        .layer_inputs = options.layer_inputs};
   const auto start = std::chrono::steady_clock::now();
   r.table = StageCostTable(L, r.submeshes);
   // The layer whose plan describes a span: one of the most common class (the repeated body).
   std::vector<int> class_count(layers.num_classes, 0);
   for (int c : layers.tie_class) ++class_count[c];
   // Receiving a stage's inputs per microbatch: the activations at its first boundary and the
-  // gradients at its last, each device its 1/n share, over the outermost link.
+  // gradients at its last, each device its 1/n share, over the outermost link. (On a
+  // microbatched module they are a microbatch's already.)
+  const double boundary_scale = scaling.loop != nullptr ? 1.0 : 1.0 / static_cast<double>(M);
   auto TransferSeconds = [&](int k, int i, int64_t devices) {
     if (hw.links.empty()) return 0.0;
     const HardwareProfile::Link& link = hw.links.back();
     double s = 0;
     for (int64_t bytes : {k > 0 ? layers.forward_bytes[k] : 0, i + 1 < L ? layers.backward_bytes[i + 1] : 0}) {
       if (bytes == 0) continue;
-      const double share = static_cast<double>(bytes) / static_cast<double>(M * devices);
+      const double share = static_cast<double>(bytes) * boundary_scale / static_cast<double>(devices);
       s += link.latency + (link.bandwidth > 0 ? share / link.bandwidth : 0);
     }
     return s;
   };
   // Every span's option on submesh `m` from the units' costs on one logical mesh and variant.
-  auto add_spans = [&](const std::vector<UnitCost>& cost, size_t m, const LogicalMesh& lm, int v) {
-    // Per layer its class's cost; per boundary l | l + 1 the pair's excess over its layers.
-    // A span never costs less than the compute of its layers (the pairs' excess can be negative:
-    // two layers planned together need not pay for the boundary in between).
+  auto add_spans = [&](const std::vector<UnitCost>& single, const std::vector<UnitCost>& pair, size_t m,
+                       const LogicalMesh& lm, int v) {
+    // Per layer its class's cost per microbatch; per boundary l | l + 1 the pair's excess over
+    // its layers (the same plans: the resharding between them), a microbatch's. A span never
+    // costs less than the compute of its layers.
     std::vector<double> pt(L + 1, 0), pc(L + 1, 0), pw(L + 1, 0), pa(L + 1, 0), qt(L, 0), qw(L, 0), qa(L, 0);
     for (int l = 0; l < L; ++l) {
-      const UnitCost& c = cost[unit_of_class[layers.tie_class[l]]];
-      pt[l + 1] = pt[l] + c.seconds, pw[l + 1] = pw[l] + c.weight_bytes, pa[l + 1] = pa[l] + c.other_bytes;
-      pc[l + 1] = pc[l] + c.compute_seconds;
+      const UnitCost& c = single[layers.tie_class[l]];
+      pt[l + 1] = pt[l] + c.mb_seconds, pa[l + 1] = pa[l] + c.mb_activation_bytes;
+      pw[l + 1] = pw[l] + c.weight_bytes + c.accumulator_bytes + c.loop_weight_bytes;
+      pc[l + 1] = pc[l] + c.mb_compute_seconds;
     }
     for (int l = 0; l + 1 < L; ++l) {
-      const UnitCost& a = cost[unit_of_class[layers.tie_class[l]]];
-      const UnitCost& b = cost[unit_of_class[layers.tie_class[l + 1]]];
-      const UnitCost& p = cost[unit_of_pair.at({layers.tie_class[l], layers.tie_class[l + 1]})];
-      qt[l + 1] = qt[l] + (p.seconds - a.seconds - b.seconds);
+      const UnitCost& a = single[layers.tie_class[l]];
+      const UnitCost& b = single[layers.tie_class[l + 1]];
+      const UnitCost& p = pair[pair_index.at({layers.tie_class[l], layers.tie_class[l + 1]})];
+      qt[l + 1] = qt[l] + (p.seconds - a.seconds - b.seconds) * boundary_scale;
       qw[l + 1] = qw[l] + (p.weight_bytes - a.weight_bytes - b.weight_bytes);
-      qa[l + 1] = qa[l] + (p.other_bytes - a.other_bytes - b.other_bytes);
+      // Where only the layers' inputs are held, the pairs' other memory is transient (its max).
+      if (scaling.loop == nullptr) qa[l + 1] = qa[l] + (p.other_bytes - a.other_bytes - b.other_bytes) * boundary_scale;
     }
+    auto class_plans = std::make_shared<std::vector<std::shared_ptr<const UnitPlan>>>();
+    for (const UnitCost& c : single) class_plans->push_back(c.plan);
     for (int k = 0; k < L; ++k) {
       int rep = k;
+      double transient = 0;
       for (int i = k; i < L; ++i) {
         if (class_count[layers.tie_class[i]] > class_count[layers.tie_class[rep]]) rep = i;
+        transient = std::max(transient, single[layers.tie_class[i]].transient_bytes);
         // Pairs inside [k, i] are the boundaries k|k+1 ... i-1|i: qt[i] - qt[k].
         const double t = std::max(pc[i + 1] - pc[k], pt[i + 1] - pt[k] + qt[i] - qt[k]);
         const double w = std::max(0.0, pw[i + 1] - pw[k] + qw[i] - qw[k]);
@@ -533,56 +782,109 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
         o.mesh = lm.ToString();
         o.variant = kVariantNames[v];
         o.transfer_seconds = TransferSeconds(k, i, r.submeshes[m].devices());
-        o.seconds = t / static_cast<double>(M) + o.transfer_seconds;
+        o.seconds = t + o.transfer_seconds;
         o.weight_bytes = static_cast<int64_t>(std::ceil(w));
-        o.activation_bytes = static_cast<int64_t>(std::ceil(a / static_cast<double>(M)));
-        o.summary = cost[unit_of_class[layers.tie_class[rep]]].summary;
-        o.plan = cost[unit_of_class[layers.tie_class[rep]]].plan;
+        o.activation_bytes = static_cast<int64_t>(std::ceil(a));
+        o.transient_bytes = static_cast<int64_t>(std::ceil(transient));
+        o.summary = single[layers.tie_class[rep]].summary;
+        o.plan = single[layers.tie_class[rep]].plan;
+        o.class_plans = class_plans;
         r.table.at(k, i, static_cast<int>(m)).push_back(std::move(o));
       }
     }
   };
-  // The (logical mesh, unit) pricings are independent: a pool of threads takes them in order;
-  // each one's result depends only on its inputs (work limits, not clocks, end the searches), so
-  // the table is the same for any thread count.
-  struct Job {
+  // The (logical mesh, unit) pricings are independent, the pairs' after their classes': a pool
+  // of threads takes the single layers, then the pairs, in order; each result depends only on
+  // its inputs (work limits, not clocks, end the searches), so the table is the same for any
+  // thread count.
+  struct MeshAt {
     size_t m;
     const LogicalMesh* lm;
-    size_t unit;
   };
-  std::vector<Job> jobs;
+  std::vector<MeshAt> meshes;
   for (size_t m = 0; m < r.submeshes.size(); ++m)
-    for (const LogicalMesh& lm : logical[m])
-      for (size_t u = 0; u < units.size(); ++u) jobs.push_back({m, &lm, u});
-  std::vector<StatusOr<std::vector<UnitCost>>> priced(jobs.size(), absl::UnknownError("not priced"));
-  std::vector<int64_t> solves(jobs.size(), 0);
-  std::atomic<size_t> next_job{0};
-  auto worker = [&] {
-    for (size_t j = next_job++; j < jobs.size(); j = next_job++)
-      priced[j] = PriceUnit(*units[jobs[j].unit].module, *jobs[j].lm, options, r.memory_limit, parameter_names,
-                            solves[j]);
-  };
+    for (const LogicalMesh& lm : logical[m]) meshes.push_back({m, &lm});
+  const size_t C = singles.size(), P = pairs.size();
+  // A layer's boundary with the next one, where the layers are given: its input as its output,
+  // its output cotangent as its input cotangent.
+  std::vector<std::vector<std::pair<std::string, std::string>>> boundary(C);
+  if (options.layer_inputs != nullptr && options.layer_cotangents != nullptr)
+    for (size_t c = 0; c < C; ++c) {
+      const int l = singles[c].first;
+      if (l + 1 >= L || l + 1 >= static_cast<int>(options.layer_inputs->size()) ||
+          l + 1 >= static_cast<int>(options.layer_cotangents->size()))
+        continue;
+      boundary[c].push_back({(*options.layer_inputs)[l] + ".in", (*options.layer_inputs)[l + 1]});
+      boundary[c].push_back({(*options.layer_cotangents)[l + 1] + ".in", (*options.layer_cotangents)[l]});
+    }
+  std::vector<StatusOr<std::vector<UnitCost>>> priced(meshes.size() * C, absl::UnknownError("not priced"));
+  std::vector<StatusOr<std::vector<UnitCost>>> priced_pairs(meshes.size() * P, absl::UnknownError("not priced"));
+  std::vector<int64_t> solves(meshes.size() * C, 0);
   const int threads = static_cast<int>(std::clamp<size_t>(
-      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency()), 1, jobs.size()));
-  {
+      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency()), 1,
+      std::max<size_t>(1, meshes.size() * C)));
+  auto run = [&](size_t jobs, const std::function<void(size_t)>& job) {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t j = next++; j < jobs; j = next++) job(j);
+    };
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();
     for (std::thread& t : pool) t.join();
-  }
-  r.threads = threads;
-  for (size_t j = 0; j < jobs.size(); ++j) {
+  };
+  run(meshes.size() * C, [&](size_t j) {
+    const Unit& u = singles[j % C];
+    StatusOr<std::vector<UnitCost>> cost = PriceUnit(*u.module, u.first, *meshes[j / C].lm, options, r.memory_limit,
+                                                     parameter_names, boundary[j % C], solves[j]);
+    if (cost.ok()) {
+      StatusOr<Mesh> mesh = Mesh::Parse(meshes[j / C].lm->ToString());
+      for (size_t v = 0; v < cost->size() && mesh.ok(); ++v) {
+        UnitCost& c = (*cost)[v];
+        if (v > 0 && c.plan == (*cost)[v - 1].plan) {  // a variant that repeats the one before
+          c = (*cost)[v - 1];
+          continue;
+        }
+        Status s = PerMicrobatch(c, scaling, *c.plan->annotated, u.first, *mesh, hw);
+        if (!s.ok()) cost = s;
+      }
+      if (!mesh.ok()) cost = mesh.status();
+    }
+    priced[j] = std::move(cost);
+  });
+  for (size_t j = 0; j < priced.size(); ++j) {
     if (!priced[j].ok()) return priced[j].status();
     r.intra_op_solves += solves[j];
     ++r.unit_pricings;
   }
-  for (size_t j = 0; j < jobs.size(); j += units.size()) {
+  run(meshes.size() * P, [&](size_t j) {
+    const size_t mi = j / P;
+    std::vector<const UnitCost*> class_cost(C);
+    std::vector<UnitCost> out;
     for (int v = 0; v < kVariants; ++v) {
-      std::vector<UnitCost> cost(units.size());
-      for (size_t u = 0; u < units.size(); ++u) cost[u] = (*priced[j + u])[v];
-      add_spans(cost, jobs[j].m, *jobs[j].lm, v);
+      for (size_t c = 0; c < C; ++c) class_cost[c] = &(*priced[mi * C + c])[v];
+      StatusOr<UnitCost> cost = PriceTiedPair(*pairs[j % P].module, pairs[j % P].first, *meshes[mi].lm, hw,
+                                              r.memory_limit, twin_name, class_cost, parameter_names);
+      if (!cost.ok()) {
+        priced_pairs[j] = cost.status();
+        return;
+      }
+      out.push_back(*std::move(cost));
     }
+    priced_pairs[j] = std::move(out);
+  });
+  for (size_t j = 0; j < priced_pairs.size(); ++j) {
+    if (!priced_pairs[j].ok()) return priced_pairs[j].status();
+    ++r.unit_pricings;
   }
+  r.threads = threads;
+  for (size_t mi = 0; mi < meshes.size(); ++mi)
+    for (int v = 0; v < kVariants; ++v) {
+      std::vector<UnitCost> single(C), pair(P);
+      for (size_t c = 0; c < C; ++c) single[c] = (*priced[mi * C + c])[v];
+      for (size_t q = 0; q < P; ++q) pair[q] = (*priced_pairs[mi * P + q])[v];
+      add_spans(single, pair, meshes[mi].m, *meshes[mi].lm, v);
+    }
   r.pricing_seconds = Seconds(start);
 
   const auto search_start = std::chrono::steady_clock::now();
@@ -622,6 +924,10 @@ StatusOr<PipelineResult> PlanPipeline(const Module& module, const PipelineOption
     e.devices_per_stage = r.submeshes[s0.submesh].devices();
     e.stage_mesh = o.mesh;
     e.layer_plan = o.plan;
+    if (o.class_plans) {
+      e.first_plan = (*o.class_plans)[r.layers.tie_class.front()];
+      e.last_plan = (*o.class_plans)[r.layers.tie_class.back()];
+    }
     r.emission = std::move(e);
   }
   return r;

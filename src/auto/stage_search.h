@@ -13,23 +13,31 @@
 //   value is non-increasing in t, so an interval [a, b] holds nothing better than
 //   G(b) + (M - 1) a): the answer is the exact optimum over the table. Devices are covered exactly
 //   (Alpa's rule). Memory: a stage holds its weights plus the activations of the microbatches in
-//   flight: 1F1B holds min(s + 1, M) for a stage with s later stages, GPipe all M.
+//   flight (1F1B holds min(s + 1, M) for a stage with s later stages, GPipe all M) plus what one
+//   microbatch needs while it runs (StageOption::transient_bytes).
 // - PlanPipeline, over a module: cluster its layers (layers.h), price spans with the intra-op
 //   solver of `spmdc auto` (PlanAuto: strategy space, solver, the full cost model of the
 //   partitioned per-device program), then SearchStages. Pricing every span on every submesh is
 //   what makes Alpa slow (hours of profiling); here identical layers are tied (AUTO.md §3): each
-//   tie class is solved once per logical submesh, and so is each pair of consecutive classes, so
-//   that a span's time is the sum of its layers' times plus, for every boundary inside it, the
-//   pair's excess over its two layers (the resharding between them). The first and last layers
-//   (no input gradient; the final norm, logits and loss) are their own classes.
+//   tie class's representative layer is planned once per logical submesh, and each pair of
+//   consecutive classes is priced with its classes' plans carried onto it by position
+//   (layers.h CarryPlan), so that a span's time is the sum of its layers' times plus, for every
+//   boundary inside it, the pair's excess over its two layers (the resharding between them under
+//   the plans every layer of the span has). The first and last layers (no input gradient; the
+//   final norm, logits and loss) are their own classes.
 //
-// Costs are estimates of the module as given (its batch is the whole step's): a stage's time
-// per microbatch is its priced time / M plus receiving, per microbatch, its share of what crosses
-// its boundaries (the activations from the stage before, the gradients from the stage after) over
-// the profile's outermost link (stages sit on different hosts in general; this keeps a stage's
-// cost independent of its neighbours, as the DP needs); its memory splits into weights (a weight
-// and its update, per device as the plan shards them) and the rest, which scales with the
-// microbatches held.
+// Costs, on a module as `spmdc auto --pipeline` gives it (PipelineOptions::given_layers: the
+// pipeline's layer-call form inlined, its layers on one microbatch, pipeline/layer_plan.h): a
+// stage's time per microbatch is its layers' loop parts (the layer copies priced alone, with
+// the masked accumulation of their weight gradients) plus the rest of their units' steps (the
+// update, the head, the embedding) over M; its memory is the weights, optimizer state, updates,
+// gradient accumulators and the loop's copy of the weights, plus the layers' inputs per
+// microbatch held, plus one layer's transient peak (the pipeline recomputes the rest). On any
+// other module (the whole step's batch), a stage's time per microbatch is its priced time / M
+// and its memory the weights and their updates plus the rest of the span's peak scaled to the
+// microbatches held. Either way, receiving, per microbatch, its share of what crosses its
+// boundaries over the profile's outermost link is added (stages sit on different hosts in
+// general; this keeps a stage's cost independent of its neighbours, as the DP needs).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "auto/layers.h"
 #include "cost/hardware.h"
 #include "ir/module.h"
@@ -59,9 +68,13 @@ struct Submesh {
 
 // The intra-op plan of one layer (a tie unit) on a logical mesh: the shardings of its
 // parameters, by name (the module's weights keep theirs; the activation a layer receives is
-// NAME.in), on the logical mesh's devices 0..n-1.
+// NAME.in), on the logical mesh's devices 0..n-1, and the whole plan: the layer as ExtractLayers
+// made it (instructions named as in the planned module), a sharding on every instruction and a
+// `Sharding` custom call where an operand is resharded before its use, as `spmdc auto` writes it.
 struct UnitPlan {
+  int layer = -1;  // the layer of the planned module it is
   std::vector<std::pair<std::string, Sharding>> parameters;
+  std::shared_ptr<const Module> annotated;
 };
 
 // One intra-op plan of a span on a submesh.
@@ -72,9 +85,17 @@ struct StageOption {
   double transfer_seconds = 0;   // receiving the span's inputs from the neighbouring stages
   int64_t weight_bytes = 0;      // per device, whatever the microbatches in flight
   int64_t activation_bytes = 0;  // per device, per microbatch in flight
+  // Per device, once: what one microbatch's layer needs while it runs, where only the layers'
+  // inputs are held between the forward and the backward (the pipeline's layers recompute the
+  // rest: PipelineOptions::given_layers); 0 where every activation is held.
+  int64_t transient_bytes = 0;
   std::string summary;           // the plan in one line (a representative layer's weight specs)
   std::shared_ptr<const UnitPlan> plan;  // that representative layer's plan
-  int64_t MemoryBytes(int64_t held_microbatches) const { return weight_bytes + activation_bytes * held_microbatches; }
+  // Every tie class's plan on this mesh (by class; the representative's is one of them).
+  std::shared_ptr<const std::vector<std::shared_ptr<const UnitPlan>>> class_plans;
+  int64_t MemoryBytes(int64_t held_microbatches) const {
+    return weight_bytes + activation_bytes * held_microbatches + transient_bytes;
+  }
 };
 
 // Options of every (span of layers [first, last], submesh).
@@ -151,6 +172,20 @@ struct PipelineOptions {
   double time_limit_s = 60;  // for each intra-op search
   int64_t work_limit = 0;    // for each intra-op search (plan.h); 0: kDefaultStageWork
   int threads = 0;           // intra-op searches run in parallel; 0: one per core
+  // The layers, when the module is a layer-call form's calls inlined (pipeline/layer_plan.h):
+  // entry instruction name -> layer (layers.h's given layers); none: cuts are searched.
+  const absl::flat_hash_map<std::string, int>* given_layers = nullptr;
+  // With given layers: the values the pipeline accumulates over microbatches (the weight
+  // gradients), priced per microbatch with their accumulation (a masked add) and held (the
+  // accumulators) through the backward; and per layer, the name of its input, the one value a
+  // stage holds per microbatch in flight (the pipeline's stash).
+  const absl::flat_hash_set<std::string>* accumulated = nullptr;
+  const std::vector<std::string>* layer_inputs = nullptr;
+  // Per layer, the name of its input cotangent (the backward's output to the layer before): with
+  // the inputs, a layer is planned a second time with its input as its own output is planned
+  // and its output cotangent as its own input cotangent, so that one layer's plan fits the next
+  // (every layer of a class has the same plan).
+  const std::vector<std::string>* layer_cotangents = nullptr;
 };
 
 // The per-search work budget of the intra-op solves when none is given: the stage search runs
@@ -167,6 +202,8 @@ struct PipelineEmission {
   int64_t devices_per_stage = 0;
   std::string stage_mesh;       // each stage's logical mesh, "data=2,model=4"
   std::shared_ptr<const UnitPlan> layer_plan;  // a representative layer's intra-op plan on it
+  // The plans of the first and the last layer's classes on it (the embedding, the loss head).
+  std::shared_ptr<const UnitPlan> first_plan, last_plan;
 };
 
 struct PipelineResult {

@@ -33,7 +33,7 @@ class Batcher {
   Batcher(const Computation& layer, const LayerBatching& o, Module& module)
       : layer_(layer), o_(o), module_(module) {}
 
-  StatusOr<std::string> Run(const std::string& name);
+  StatusOr<std::string> Run(const std::string& name, absl::flat_hash_map<std::string, std::string>* names);
 
  private:
   Status Analyze();
@@ -135,7 +135,7 @@ Status Batcher::Forward(const Instruction* instr, bool* changed) {
   for (const Info* i : ops) any_partial |= i->partial;
   switch (opc) {
     case Opcode::kParameter:
-      out.staged = true;
+      out.staged = o_.stages > 0;  // 0: no stage dim (one stage's microbatch, for planning)
       if (o_.batched_params[instr->parameter_number()]) {
         if (instr->shape().rank() == 0 || instr->shape().dim(0) != o_.batch)
           return Unsupported(instr, fmt::format("dim 0 is not the batch of {}", o_.batch));
@@ -265,6 +265,13 @@ Status Batcher::Forward(const Instruction* instr, bool* changed) {
     }
     case Opcode::kTuple:
       if (instr != layer_.root()) return Unsupported(instr, "a tuple inside the layer");
+      break;
+    case Opcode::kCustomCall:
+      // A sharding constraint is the identity.
+      if (!instr->IsCustomCall("Sharding") || instr->operand_count() != 1)
+        return Unsupported(instr, "the custom call is not supported in a pipelined layer");
+      out.partial = ops[0]->partial;
+      if (ops[0]->bdim >= 0) RETURN_IF_ERROR(set_bdim(ops[0]->bdim));
       break;
     default: {
       if (!IsElementwiseOpcode(opc)) return Unsupported(instr, "the opcode is not supported in a pipelined layer");
@@ -472,6 +479,10 @@ StatusOr<std::string> Batcher::EmitInstruction(const Instruction* instr) {
     case Opcode::kReshape:
     case Opcode::kTuple:
       return head;
+    case Opcode::kCustomCall:
+      // A partial sum per data piece is not the value the constraint is for: a copy.
+      if (pieces) return fmt::format("{} copy({})", NewShape(instr), ops[0]);
+      return fmt::format("{}, custom_call_target=\"Sharding\"", head);
     case Opcode::kSlice: {
       const SliceSpec& spec = *instr->attr<SliceSpec>(AttrId::kSlice);
       std::vector<std::string> parts;
@@ -515,7 +526,7 @@ StatusOr<std::string> Batcher::EmitInstruction(const Instruction* instr) {
   }
 }
 
-StatusOr<std::string> Batcher::Run(const std::string& name) {
+StatusOr<std::string> Batcher::Run(const std::string& name, absl::flat_hash_map<std::string, std::string>* names) {
   if (static_cast<int64_t>(o_.batched_params.size()) != layer_.num_parameters())
     return Internal("pipeline: {} batched-parameter flags for {} parameters", o_.batched_params.size(),
                     layer_.num_parameters());
@@ -523,16 +534,64 @@ StatusOr<std::string> Batcher::Run(const std::string& name) {
   for (const Instruction* i : layer_.MakeInstructionPostOrder()) {
     names_[i] = Fresh(i->name());
     ASSIGN_OR_RETURN(std::string rhs, EmitInstruction(i));
+    if (i->has_sharding() && i->shape().IsArray() && !Pieces(i) && o_.stages > 0) {
+      const Info& in = info_.at(i);
+      std::optional<Sharding> s =
+          StageSharding(*i->sharding(), i->shape().rank(), o_.source_devices, o_.stages, in.staged ? 1 : 0, in.staged);
+      if (s) rhs += ", sharding=" + s->ToString(false);
+    }
     body_ += fmt::format("  {}{} = {}\n", i == layer_.root() ? "ROOT " : "", names_[i], rhs);
   }
+  if (names != nullptr)
+    for (const auto& [i, n] : names_) (*names)[i->name()] = n;
   return fmt::format("{} {{\n{}}}\n", name, body_);
 }
 
 }  // namespace
 
+std::optional<Sharding> StageSharding(const Sharding& source, int64_t rank, int64_t source_devices, int64_t stages,
+                                      int64_t lead, bool staged) {
+  const int64_t n = source_devices;
+  std::vector<int64_t> dims(staged ? 1 : 0, stages);
+  dims.resize(lead, 1);
+  std::vector<int64_t> devices;
+  if (source.IsReplicated()) {
+    if (!staged || stages == 1) return source;
+    dims.resize(lead + rank, 1);
+    if (n > 1) dims.push_back(n);
+    for (int64_t s = 0; s < stages; ++s)
+      for (int64_t d = 0; d < n; ++d) devices.push_back(PipelinedDevice(d, s, n));
+    TileAssignment tiles = TileAssignment::FromDevices(std::move(dims), std::move(devices));
+    return n > 1 ? Sharding::PartialTile(std::move(tiles)) : Sharding::Tile(std::move(tiles));
+  }
+  if (!source.IsTiled() || source.IsManualSubgroup() ||
+      !(source.subgroup_types().empty() || source.ReplicateOnLastTileDim()) ||
+      source.tile_assignment().num_elements() != n)
+    return std::nullopt;
+  const TileAssignment& ta = source.tile_assignment();
+  dims.insert(dims.end(), ta.dims().begin(), ta.dims().end());
+  bool replicated = source.ReplicateOnLastTileDim();
+  if (staged) {
+    for (int64_t s = 0; s < stages; ++s)
+      for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(PipelinedDevice(ta.At(i), s, n));
+  } else {
+    // Each tile's devices at every stage, the stages innermost in the replication dim.
+    if (replicated)
+      dims.back() *= stages;
+    else
+      dims.push_back(stages);
+    replicated = true;
+    for (int64_t i = 0; i < ta.num_elements(); ++i)
+      for (int64_t s = 0; s < stages; ++s) devices.push_back(PipelinedDevice(ta.At(i), s, n));
+  }
+  TileAssignment tiles = TileAssignment::FromDevices(std::move(dims), std::move(devices));
+  return replicated ? Sharding::PartialTile(std::move(tiles)) : Sharding::Tile(std::move(tiles));
+}
+
 StatusOr<std::string> EmitStagedLayer(const Computation& layer, const LayerBatching& options,
-                                      const std::string& name, Module& module) {
-  return Batcher(layer, options, module).Run(name);
+                                      const std::string& name, Module& module,
+                                      absl::flat_hash_map<std::string, std::string>* names) {
+  return Batcher(layer, options, module).Run(name, names);
 }
 
 }  // namespace spmdc::pipeline

@@ -15,16 +15,20 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "ir/module.h"
+#include "sharding/sharding.h"
 #include "support/status.h"
 
 namespace spmdc::pipeline {
 
 struct LayerBatching {
-  int64_t stages = 1;        // S: the leading dim every staged value gets
+  int64_t stages = 1;        // S: the leading dim every staged value gets; 0: none (one stage's
+                             // computation on a microbatch, as the stage search plans it)
   int64_t batch = 1;         // B: the size of the batch dim of the batched parameters (dim 0)
   int64_t microbatches = 1;  // M: divides B; batch dims shrink to B / M
   // Parameters whose dim 0 is the batch (the activation, and a backward layer's cotangent).
@@ -40,12 +44,33 @@ struct LayerBatching {
   // all-reduce), instead of the partitioner's all-reduce after every dot in every iteration.
   // A partial sum that a dot multiplies is FailedPrecondition (the caller batches without).
   int64_t data = 1;
+  // The source's devices (N): an instruction of the layer with a sharding over them (the stage
+  // search's plan, layer_plan.h) keeps it over each stage's devices (StageSharding), and a
+  // `Sharding` custom call stays a constraint; partial sums kept per data piece are left to
+  // propagation (the plan's sharding is for the sum).
+  int64_t source_devices = 1;
 };
+
+// The pipelined program's device of source device `d` at stage `s` of the N source devices: the
+// stages are the outermost axis (device s·N + d), so that each stage's devices are contiguous,
+// as the stage search places a stage on its submesh (whole hosts, tensor parallelism inside a
+// host; only the shifts between stages cross hosts).
+inline int64_t PipelinedDevice(int64_t d, int64_t s, int64_t source_devices) { return s * source_devices + d; }
+
+// The sharding, over the pipelined program's devices (PipelinedDevice), of
+// a value whose dims are `lead` new leading dims followed by the `rank` dims of a source value
+// that `source` splits over the N source devices: new dim 0 split over the S stages when `staged`
+// (the other new dims unsplit), else every tile replicated over the stages. nullopt for what
+// cannot be carried so (manual, maximal, subgroups other than replication, other device counts).
+std::optional<Sharding> StageSharding(const Sharding& source, int64_t rank, int64_t source_devices, int64_t stages,
+                                      int64_t lead, bool staged);
 
 // HLO text of the computation `name` (instruction names fresh in `module`, so the text can join
 // a module printed from it): parameters and root as `layer`'s, each with the leading stage dim
-// and batch dims shrunk.
+// and batch dims shrunk. `names`, when given, gets each of `layer`'s instruction names -> the
+// name of what stands for it in the text.
 StatusOr<std::string> EmitStagedLayer(const Computation& layer, const LayerBatching& options,
-                                      const std::string& name, Module& module);
+                                      const std::string& name, Module& module,
+                                      absl::flat_hash_map<std::string, std::string>* names = nullptr);
 
 }  // namespace spmdc::pipeline

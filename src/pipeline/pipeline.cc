@@ -88,13 +88,13 @@ std::vector<int64_t> Range(int64_t from, int64_t to) {
   return r;
 }
 
-// Source device d at stage s is device d·S + s: a source sharding keeps its tiles over the
-// source devices and is replicated over the stages.
-StatusOr<Sharding> Remap(const Sharding& s, int64_t stages) {
+// Source device d at stage s is PipelinedDevice(d, s): a source sharding keeps its tiles over
+// the source devices and is replicated over the stages.
+StatusOr<Sharding> Remap(const Sharding& s, int64_t stages, int64_t n) {
   if (s.IsTuple()) {
     std::vector<Sharding> elems;
     for (const Sharding& e : s.tuple_elements()) {
-      ASSIGN_OR_RETURN(Sharding r, Remap(e, stages));
+      ASSIGN_OR_RETURN(Sharding r, Remap(e, stages, n));
       elems.push_back(r);
     }
     return Sharding::Tuple(std::move(elems));
@@ -112,7 +112,7 @@ StatusOr<Sharding> Remap(const Sharding& s, int64_t stages) {
     dims.push_back(stages);
   std::vector<int64_t> devices;
   for (int64_t i = 0; i < ta.num_elements(); ++i)
-    for (int64_t st = 0; st < stages; ++st) devices.push_back(ta.At(i) * stages + st);
+    for (int64_t st = 0; st < stages; ++st) devices.push_back(PipelinedDevice(ta.At(i), st, n));
   return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
 }
 
@@ -135,6 +135,14 @@ class Generator {
   // `{devices=[...]...}` of a [S, ...] value (stage on dim 0) or, with staged false, of a value
   // replicated over the stages; its dim `batch_dim` split over the data devices when >= 0.
   std::string ShardingText(int64_t rank, bool staged, int64_t batch_dim) const;
+  // The sharding of an activation value: `lead` dims (the stage dim first when `staged`) before
+  // a microbatch's. The layer's input (in the backward, its output cotangent; `cotangent`
+  // overrides which) split as the layer computation's parameter is (the stage search's plan,
+  // layer_plan.h), else as ShardingText splits a batch over the data devices.
+  std::string ActSharding(int64_t lead, bool staged, std::optional<bool> cotangent = std::nullopt) const;
+  const Sharding* act_ = nullptr;   // F's parameter 0
+  const Sharding* dact_ = nullptr;  // G's cotangent parameter
+  bool cotangent_ = false;          // emitting the backward loop
   // Computations.
   std::string ForwardBody(const std::string& name, const std::string& layer);
   std::string BackwardBody(const std::string& name, const std::string& layer);
@@ -172,8 +180,21 @@ class Generator {
   };
   StashSlot SlotMask(std::string& b, int64_t r, const std::string& jbase, const std::string& iota_r,
                      const std::string& at_m);
-  // Layer r's [S, weight...] of stacked weight slot k `w` [S, R, weight...] (GPipe).
-  std::string LayerWeight(std::string& b, const std::string& w, int64_t k, int64_t r);
+  // The loop state's weights and gradient accumulators. GPipe keeps one element per layer of a
+  // stage ([S, weight...], [S, (P), gradient...]), so that an iteration reads its layers'
+  // weights and adds to their accumulators with no slice or update of a stacked buffer (which
+  // would move every weight once per iteration); the stacked forms are split once before the
+  // loops and joined once after. Circular stages pick slots per stage, so they keep the stacked
+  // [S, R, ...] forms.
+  int64_t LayerElems() const { return circular_ ? 1 : R_; }
+  std::string WeightElemShape(int64_t k) const {
+    return ShapeText(weight_shapes_[k].first, circular_ ? Cat({S_, R_}, weight_shapes_[k].second) : Cat({S_}, weight_shapes_[k].second));
+  }
+  std::string AccElemShape(int64_t j) const { return ShapeText(grad_shapes_[j].first, GradLoopDims(j, circular_)); }
+  // Reads the weights [k][r] and (backward) the accumulators [j][r] from loop state `p`.
+  void ReadLayerState(std::string& b, const std::string& p, bool backward, std::vector<std::vector<std::string>>* w,
+                      std::vector<std::vector<std::string>>* acc);
+  std::vector<std::vector<std::string>> layer_weights_;  // in the entry: per slot, per layer of a stage (GPipe)
   // [S, M]: stage s works on microbatch m[s] (`m` s32[S]).
   std::string AtStageMicrobatch(std::string& b, const std::string& m) {
     const std::string sm = ShapeText(DType::kS32, {S_, M_});
@@ -313,11 +334,18 @@ std::string Generator::ShardingText(int64_t rank, bool staged, int64_t batch_dim
         const int64_t stage = staged ? s : r % S_;
         const int64_t rest = staged ? r : r / S_;
         const int64_t piece = split ? d : rest / per;
-        devices.push_back((piece * per + rest % per) * S_ + stage);
+        devices.push_back(PipelinedDevice(piece * per + rest % per, stage, N_));
       }
   if (replicas > 1) tiles.push_back(replicas);
   return fmt::format("{{devices=[{}]{}{}}}", fmt::join(tiles, ","), fmt::join(devices, ","),
                      replicas > 1 ? " last_tile_dim_replicate" : "");
+}
+
+std::string Generator::ActSharding(int64_t lead, bool staged, std::optional<bool> cotangent) const {
+  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
+  if (const Sharding* a = cotangent.value_or(cotangent_) ? dact_ : act_)
+    if (std::optional<Sharding> s = StageSharding(*a, rank, N_, S_, lead, staged)) return s->ToString(false);
+  return ShardingText(lead + rank, staged, lead);
 }
 
 std::string Generator::StateShape(bool backward) const {
@@ -325,21 +353,24 @@ std::string Generator::StateShape(bool backward) const {
   const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
   const std::string done = ShapeText(act_type_, Cat({S_, M_}, mb_dims_));
   std::vector<std::string> parts = {"s32[]", act_s, act_m, done, ShapeText(act_type_, Cat({S_, M_, R_}, mb_dims_))};
-  for (const auto& [t, d] : weight_shapes_) parts.push_back(ShapeText(t, Cat({S_, R_}, d)));
+  for (int64_t k = 0; k < K_; ++k)
+    for (int64_t r = 0; r < LayerElems(); ++r) parts.push_back(WeightElemShape(k));
   if (backward)
-    for (int64_t j = 0; j < J_; ++j) parts.push_back(ShapeText(grad_shapes_[j].first, GradLoopDims(j, true)));
+    for (int64_t j = 0; j < J_; ++j)
+      for (int64_t r = 0; r < LayerElems(); ++r) parts.push_back(AccElemShape(j));
   if (circular_) parts.push_back(done);  // the microbatches waiting for their next repeat
   return fmt::format("({})", fmt::join(parts, ", "));
 }
 
 std::string Generator::StateSharding(bool backward) const {
-  const int64_t r = 1 + static_cast<int64_t>(rest_.size());  // rank of a microbatch
-  std::vector<std::string> parts = {"{replicated}", ShardingText(r + 1, true, 1), ShardingText(r + 1, false, 1),
-                                    ShardingText(r + 2, true, 2), ShardingText(r + 3, true, 3)};
-  for (int64_t k = 0; k < K_; ++k) parts.push_back(slot_sharding2_[k]);
+  std::vector<std::string> parts = {"{replicated}", ActSharding(1, true, backward), ActSharding(1, false, backward),
+                                    ActSharding(2, true, backward), ActSharding(3, true, false)};
+  for (int64_t k = 0; k < K_; ++k)
+    for (int64_t r = 0; r < LayerElems(); ++r) parts.push_back(circular_ ? slot_sharding2_[k] : slot_sharding1_[k]);
   if (backward)
-    for (int64_t j = 0; j < J_; ++j) parts.push_back(acc_sharding_[j]);
-  if (circular_) parts.push_back(ShardingText(r + 2, true, 2));
+    for (int64_t j = 0; j < J_; ++j)
+      for (int64_t r = 0; r < LayerElems(); ++r) parts.push_back(circular_ ? acc_sharding_[j] : call_sharding_[j]);
+  if (circular_) parts.push_back(ActSharding(2, true, backward));
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
 
@@ -360,7 +391,7 @@ std::string Generator::Collect(std::string& b, const std::string& cur, const std
   std::string mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", ps, at_m, at_s));
   std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims), mask));
   std::string cur_b = Emit(b, "pipe.done", fmt::format("{} broadcast({}), dimensions={}", shape, cur, Dims(Cat({0}, Range(2, rank + 2)))));
-  return Emit(b, "pipe.done", fmt::format("{} select({}, {}, {}), sharding={}", shape, mask_b, cur_b, buf, ShardingText(rank + 2, true, 2)));
+  return Emit(b, "pipe.done", fmt::format("{} select({}, {}, {}), sharding={}", shape, mask_b, cur_b, buf, ActSharding(2, true)));
 }
 
 std::string Generator::Extract(std::string& b, const std::string& loop, int64_t stage) {
@@ -388,13 +419,12 @@ std::string Generator::Composed(const std::vector<const Instruction*>& per_layer
   dims.insert(dims.end(), ta.dims().begin(), ta.dims().end());
   std::vector<int64_t> devices;
   for (int64_t st = 0; st < S_; ++st)
-    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(ta.At(i) * S_ + st);
+    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(PipelinedDevice(ta.At(i), st, N_));
   return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","),
                      s->ReplicateOnLastTileDim() ? " last_tile_dim_replicate" : "");
 }
 
 std::string Generator::Rotate(std::string& b, const std::string& cur, bool up) {
-  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
   auto part = [&](int64_t from, int64_t to) {
     std::vector<std::string> spec = {fmt::format("[{}:{}]", from, to)};
     for (int64_t d : mb_dims_) spec.push_back(fmt::format("[0:{}]", d));
@@ -405,7 +435,7 @@ std::string Generator::Rotate(std::string& b, const std::string& cur, bool up) {
   std::string first = up ? part(S_ - 1, S_) : part(1, S_);
   std::string second = up ? part(0, S_ - 1) : part(0, 1);
   return Emit(b, "pipe.shift", fmt::format("{} concatenate({}, {}), dimensions={{0}}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)),
-                                           first, second, ShardingText(rank + 1, true, 1)));
+                                           first, second, ActSharding(1, true)));
 }
 
 std::string Generator::Reducer(DType t) {
@@ -456,7 +486,7 @@ std::string Generator::CircularInput(std::string& b, const std::string& t, const
   mask = Emit(b, "pipe.at", fmt::format("{} and({}, {})", ps, mask, ready_b));
   const std::string mask_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims), mask));
   const std::string state_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", shape, state, Dims(Cat({0}, Range(2, rank + 2)))));
-  *circ = Emit(b, "pipe.circ", fmt::format("{} select({}, {}, {}), sharding={}", shape, mask_b, state_b, *circ, ShardingText(rank + 2, true, 2)));
+  *circ = Emit(b, "pipe.circ", fmt::format("{} select({}, {}, {}), sharding={}", shape, mask_b, state_b, *circ, ActSharding(2, true)));
   // Read microbatch t mod M (each stage its own row; only `stage`'s is used).
   const std::string read_b = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, dims),
                                                             at(iota_m, mod_m(t))));
@@ -464,7 +494,7 @@ std::string Generator::CircularInput(std::string& b, const std::string& t, const
   const std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", shape, zero));
   const std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", shape, read_b, *circ, zeros));
   return Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1}}, to_apply={}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)),
-                                        picked, zero, Reducer(act_type_), ShardingText(rank + 1, true, 1)));
+                                        picked, zero, Reducer(act_type_), ActSharding(1, true)));
 }
 
 std::string Generator::Condition(const std::string& name, const std::string& state_shape) {
@@ -502,7 +532,7 @@ std::string Generator::StageInput(std::string& b, const std::string& t, const st
     in_b = Emit(b, tag, fmt::format("{} select({}, {}, {})", act_s, fresh_b, in_b, back));
   }
   return Emit(b, "pipe.in", fmt::format("{} select({}, {}, {}), sharding={}", act_s, is_stage, in_b, own,
-                                        ShardingText(rank + 1, true, 1)));
+                                        ActSharding(1, true)));
 }
 
 Generator::StashSlot Generator::SlotMask(std::string& b, int64_t r, const std::string& jbase, const std::string& iota_r,
@@ -542,12 +572,19 @@ std::string Generator::UpdateRow(std::string& b, const std::string& buf, const s
                                          fmt::join(starts, ", "), sharding));
 }
 
-std::string Generator::LayerWeight(std::string& b, const std::string& w, int64_t k, int64_t r) {
-  const auto& [wt, wd] = weight_shapes_[k];
-  std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
-  for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
-  std::string ws = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), w, fmt::join(spec, ", ")));
-  return Emit(b, "pipe.w", fmt::format("{} reshape({})", ShapeText(wt, Cat({S_}, wd)), ws));
+void Generator::ReadLayerState(std::string& b, const std::string& p, bool backward,
+                               std::vector<std::vector<std::string>>* w, std::vector<std::vector<std::string>>* acc) {
+  auto gte = [&](const std::string& shape, int64_t i) {
+    return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
+  };
+  int64_t index = 5;
+  w->assign(K_, {});
+  for (int64_t k = 0; k < K_; ++k)
+    for (int64_t r = 0; r < LayerElems(); ++r) (*w)[k].push_back(gte(WeightElemShape(k), index++));
+  if (!backward) return;
+  acc->assign(J_, {});
+  for (int64_t j = 0; j < J_; ++j)
+    for (int64_t r = 0; r < LayerElems(); ++r) (*acc)[j].push_back(gte(AccElemShape(j), index++));
 }
 
 std::string Generator::ForwardBody(const std::string& name, const std::string& layer) {
@@ -563,9 +600,8 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
     return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
   };
   std::string t = gte("s32[]", 0), state = gte(act_s, 1), xs = gte(act_m, 2), outs = gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 3), stash = gte(stash_s, 4);
-  std::vector<std::string> w;
-  for (int64_t k = 0; k < K_; ++k)
-    w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
+  std::vector<std::vector<std::string>> w, unused;
+  ReadLayerState(b, p, /*backward=*/false, &w, &unused);
   std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_) : "";
   const std::string zero = Const(b, DType::kS32, 0);
   // Stage 0 takes microbatch t (clamped: past the last one its results are never kept, or,
@@ -602,7 +638,7 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
       std::string at = Emit(b, "pipe.at", fmt::format("{} broadcast({}), dimensions={{0,1}}", ShapeText(DType::kPred, row_dims), at_sm));
       std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", row_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
       row = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {})", row_s, at, cur_b, row));
-      stash = UpdateRow(b, stash, row, act_type_, stash_dims, 2, r, ShardingText(rank + 3, true, 3));
+      stash = UpdateRow(b, stash, row, act_type_, stash_dims, 2, r, ActSharding(3, true, false));
     }
     std::string j;
     if (circular_) {
@@ -610,12 +646,12 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
       j = slot.j;
       std::string cur_b = Emit(b, "pipe.in", fmt::format("{} broadcast({}), dimensions={}", stash_s, cur, Dims(Cat({0}, Range(3, rank + 3)))));
       stash = Emit(b, "pipe.stash", fmt::format("{} select({}, {}, {}), sharding={}", stash_s, slot.mask, cur_b, stash,
-                                                ShardingText(rank + 3, true, 3)));
+                                                ActSharding(3, true, false)));
     }
     std::vector<std::string> args = {cur};
-    for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
+    for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k][0], k, j) : w[k][r]);
     cur = Emit(b, "pipe.layer", fmt::format("{} call({}), to_apply={}, sharding={}", act_s, fmt::join(args, ", "), layer,
-                                            ShardingText(rank + 1, true, 1)));
+                                            ActSharding(1, true)));
   }
   // The last stage finishes microbatch t - (S-1) (circular: of its last repeat).
   outs = Collect(b, cur, outs, t, S_ - 1, S_ - 1 + (Rc_ - 1) * M_);
@@ -624,10 +660,10 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
   std::string next = circular_ ? Rotate(b, cur, /*up=*/true)
                                : Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
-                                                                   ShiftPadding(/*up=*/true), ShardingText(rank + 1, true, 1)));
+                                                                   ShiftPadding(/*up=*/true), ActSharding(1, true)));
   std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
   std::vector<std::string> elems = {t1, next, xs, outs, stash};
-  elems.insert(elems.end(), w.begin(), w.end());
+  for (const auto& per_layer : w) elems.insert(elems.end(), per_layer.begin(), per_layer.end());
   if (circular_) elems.push_back(circ);
   std::string root = module_->UniqueName("pipe.next");
   b += fmt::format("  ROOT {} = {} tuple({}), sharding={}\n", root, state_shape, fmt::join(elems, ", "), StateSharding(false));
@@ -637,7 +673,6 @@ std::string Generator::ForwardBody(const std::string& name, const std::string& l
 std::string Generator::BackwardBody(const std::string& name, const std::string& layer) {
   std::string b;
   const std::string state_shape = StateShape(true);
-  const int64_t rank = static_cast<int64_t>(mb_dims_.size());
   const std::vector<int64_t> sdims = Cat({S_}, mb_dims_), mdims = Cat({M_}, mb_dims_),
                              stash_dims = Cat({S_, M_, R_}, mb_dims_);
   const std::string act_s = ShapeText(act_type_, sdims), act_m = ShapeText(act_type_, mdims),
@@ -647,11 +682,8 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
     return Emit(b, "pipe.gte", fmt::format("{} get-tuple-element({}), index={}", shape, p, i));
   };
   std::string t = gte("s32[]", 0), g = gte(act_s, 1), dys = gte(act_m, 2), dxs = gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 3), stash = gte(stash_s, 4);
-  std::vector<std::string> w, acc;
-  for (int64_t k = 0; k < K_; ++k)
-    w.push_back(gte(ShapeText(weight_shapes_[k].first, Cat({S_, R_}, weight_shapes_[k].second)), 5 + k));
-  for (int64_t j = 0; j < J_; ++j)
-    acc.push_back(gte(ShapeText(grad_shapes_[j].first, GradLoopDims(j, true)), 5 + K_ + j));
+  std::vector<std::vector<std::string>> w, acc;
+  ReadLayerState(b, p, /*backward=*/true, &w, &acc);
   std::string circ = circular_ ? gte(ShapeText(act_type_, Cat({S_, M_}, mb_dims_)), 5 + K_ + J_) : "";
   const std::string zero = Const(b, DType::kS32, 0);
   // The last stage takes microbatch t's cotangent (circular, past the first (last-layer) repeat,
@@ -699,19 +731,19 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
       std::string zeros = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", row_s, fzero));
       std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", row_s, at, row, zeros));
       x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked, fzero,
-                                         reducer_, ShardingText(rank + 1, true, 1)));
+                                         reducer_, ActSharding(1, true, false)));
     } else {
       const StashSlot slot = SlotMask(b, r, jbase, iota_r, at_m);
       j = slot.j;
       rc = slot.rc;
       std::string picked = Emit(b, "pipe.x", fmt::format("{} select({}, {}, {})", stash_s, slot.mask, stash, stash_zero));
       x = Emit(b, "pipe.x", fmt::format("{} reduce({}, {}), dimensions={{1,2}}, to_apply={}, sharding={}", act_s, picked,
-                                         fzero, reducer_, ShardingText(rank + 1, true, 1)));
+                                         fzero, reducer_, ActSharding(1, true, false)));
     }
     std::vector<std::string> args = {x};
     std::vector<std::string> grad_shapes = {act_s};
-    std::vector<std::string> grad_shardings = {ShardingText(rank + 1, true, 1)};
-    for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k], k, j) : LayerWeight(b, w[k], k, r));
+    std::vector<std::string> grad_shardings = {ActSharding(1, true)};
+    for (int64_t k = 0; k < K_; ++k) args.push_back(circular_ ? PickWeight(b, w[k][0], k, j) : w[k][r]);
     for (int64_t g = 0; g < J_; ++g) {
       grad_shapes.push_back(ShapeText(grad_shapes_[g].first, GradLoopDims(g, false)));
       grad_shardings.push_back(call_sharding_[g]);
@@ -726,20 +758,16 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
       keep = Emit(b, "pipe.ok", fmt::format("{} and({}, {})", pr, at_sr, valid_sr));
     }
     for (int64_t k = 0; k < J_ && !circular_; ++k) {
-      // Layer r's row of each accumulator: its gradient added where the stage works.
+      // Layer r's accumulator: its gradient added where the stage works.
       const DType wt = grad_shapes_[k].first;
-      const std::vector<int64_t> acc_dims = GradLoopDims(k, true);
-      std::vector<int64_t> row_dims = acc_dims;
-      row_dims[1] = 1;
-      const std::string row_s = ShapeText(wt, row_dims);
-      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, GradLoopDims(k, false)), res, k + 1));
-      std::string dw_r = Emit(b, "pipe.dw", fmt::format("{} reshape({})", row_s, dw));
-      std::string ok = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", ShapeText(DType::kPred, row_dims), valid));
-      std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", row_s,
+      const std::vector<int64_t> dims = GradLoopDims(k, false);
+      const std::string shape = ShapeText(wt, dims);
+      std::string dw = Emit(b, "pipe.dw", fmt::format("{} get-tuple-element({}), index={}", shape, res, k + 1));
+      std::string ok = Emit(b, "pipe.ok", fmt::format("{} broadcast({}), dimensions={{0}}", ShapeText(DType::kPred, dims), valid));
+      std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", shape,
                                                         Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
-      std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", row_s, ok, dw_r, wzero));
-      std::string row = Emit(b, "pipe.acc", fmt::format("{} add({}, {})", row_s, SliceRow(b, acc[k], wt, acc_dims, 1, r), kept));
-      acc[k] = UpdateRow(b, acc[k], row, wt, acc_dims, 1, r, acc_sharding_[k]);
+      std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", shape, ok, dw, wzero));
+      acc[k][r] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", shape, acc[k][r], kept, call_sharding_[k]));
     }
     for (int64_t k = 0; k < J_ && circular_; ++k) {
       // Sum layer r's gradient over the microbatches this stage really works on.
@@ -753,20 +781,20 @@ std::string Generator::BackwardBody(const std::string& name, const std::string& 
       std::string wzero = Emit(b, "pipe.c", fmt::format("{} broadcast({}), dimensions={{}}", acc_s,
                                                         Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})))));
       std::string kept = Emit(b, "pipe.dw", fmt::format("{} select({}, {}, {})", acc_s, keep_b, dw_b, wzero));
-      acc[k] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k], kept, acc_sharding_[k]));
+      acc[k][0] = Emit(b, "pipe.acc", fmt::format("{} add({}, {}), sharding={}", acc_s, acc[k][0], kept, acc_sharding_[k]));
     }
-    cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ShardingText(rank + 1, true, 1)));
+    cur = Emit(b, "pipe.dx", fmt::format("{} get-tuple-element({}), index=0, sharding={}", act_s, res, ActSharding(1, true)));
   }
   // Stage 0 finishes microbatch t - (S-1) (circular: of its first-layer repeat).
   dxs = Collect(b, cur, dxs, t, 0, S_ - 1 + (Rc_ - 1) * M_);
   // Shift: stage s-1's next cotangent is stage s's input cotangent (pad low -1, high 1).
   std::string next = circular_ ? Rotate(b, cur, /*up=*/false)
                                : Emit(b, "pipe.shift", fmt::format("{} pad({}, {}), padding={}, sharding={}", act_s, cur, fzero,
-                                                                   ShiftPadding(/*up=*/false), ShardingText(rank + 1, true, 1)));
+                                                                   ShiftPadding(/*up=*/false), ActSharding(1, true)));
   std::string t1 = Emit(b, "pipe.t", fmt::format("s32[] add({}, {})", t, Const(b, DType::kS32, 1)));
   std::vector<std::string> elems = {t1, next, dys, dxs, stash};
-  elems.insert(elems.end(), w.begin(), w.end());
-  elems.insert(elems.end(), acc.begin(), acc.end());
+  for (const auto& per_layer : w) elems.insert(elems.end(), per_layer.begin(), per_layer.end());
+  for (const auto& per_layer : acc) elems.insert(elems.end(), per_layer.begin(), per_layer.end());
   if (circular_) elems.push_back(circ);
   std::string root = module_->UniqueName("pipe.next");
   b += fmt::format("  ROOT {} = {} tuple({}), sharding={}\n", root, state_shape, fmt::join(elems, ", "), StateSharding(true));
@@ -780,7 +808,7 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
   // Strided microbatches: example i·M + j is example i of microbatch j.
   std::string xs = Emit(b, "pipe.xs", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({mb_, M_}, rest_)), chain_.input->name()));
   std::vector<int64_t> perm = Cat({1, 0}, Range(2, rank + 1));
-  xs = Emit(b, "pipe.xs", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, xs, Dims(perm), ShardingText(rank + 1, false, 1)));
+  xs = Emit(b, "pipe.xs", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, xs, Dims(perm), ActSharding(1, false)));
   // The weights stacked [S, L/S, ...] (layer LayerAt(s, j) at [s, j]), split over the stages.
   for (int64_t k = 0; k < K_; ++k) {
     const auto& [wt, wd] = weight_shapes_[k];
@@ -807,11 +835,28 @@ std::string Generator::ForwardBlock(const std::string& body, const std::string& 
   auto zeros = [&](const std::vector<int64_t>& dims, const std::string& sharding) {
     return Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, dims), fzero, sharding));
   };
-  std::vector<std::string> elems = {Const(b, DType::kS32, 0), zeros(Cat({S_}, mb_dims_), ShardingText(rank + 1, true, 1)),
-                                    xs, zeros(Cat({S_, M_}, mb_dims_), ShardingText(rank + 2, true, 2)),
-                                    zeros(Cat({S_, M_, R_}, mb_dims_), ShardingText(rank + 3, true, 3))};
-  elems.insert(elems.end(), stacked_.begin(), stacked_.end());
-  if (circular_) elems.push_back(zeros(Cat({S_, M_}, mb_dims_), ShardingText(rank + 2, true, 2)));
+  std::vector<std::string> elems = {Const(b, DType::kS32, 0), zeros(Cat({S_}, mb_dims_), ActSharding(1, true)),
+                                    xs, zeros(Cat({S_, M_}, mb_dims_), ActSharding(2, true)),
+                                    zeros(Cat({S_, M_, R_}, mb_dims_), ActSharding(3, true, false))};
+  // GPipe: each layer's [S, weight...] sliced once, here, for both loops.
+  layer_weights_.assign(K_, {});
+  for (int64_t k = 0; k < K_; ++k) {
+    if (circular_) {
+      layer_weights_[k].push_back(stacked_[k]);
+      continue;
+    }
+    const auto& [wt, wd] = weight_shapes_[k];
+    for (int64_t r = 0; r < R_; ++r) {
+      std::vector<std::string> spec = {fmt::format("[0:{}]", S_), fmt::format("[{}:{}]", r, r + 1)};
+      for (int64_t d : wd) spec.push_back(fmt::format("[0:{}]", d));
+      std::string one = Emit(b, "pipe.w", fmt::format("{} slice({}), slice={{{}}}", ShapeText(wt, Cat({S_, 1}, wd)), stacked_[k],
+                                                      fmt::join(spec, ", ")));
+      layer_weights_[k].push_back(
+          Emit(b, "pipe.w", fmt::format("{} reshape({}), sharding={}", ShapeText(wt, Cat({S_}, wd)), one, slot_sharding1_[k])));
+    }
+  }
+  for (const auto& per_layer : layer_weights_) elems.insert(elems.end(), per_layer.begin(), per_layer.end());
+  if (circular_) elems.push_back(zeros(Cat({S_, M_}, mb_dims_), ActSharding(2, true)));
   const std::string shape = StateShape(false);
   std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(false)));
   std::string loop = Emit(b, "pipe.forward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(false)));
@@ -829,25 +874,26 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
   const std::string act_m = ShapeText(act_type_, Cat({M_}, mb_dims_));
   std::vector<int64_t> perm = Cat({1, 0}, Range(2, rank + 1));
   std::string dys = Emit(b, "pipe.dys", fmt::format("{} reshape({})", ShapeText(act_type_, Cat({mb_, M_}, rest_)), chain_.cotangent->name()));
-  dys = Emit(b, "pipe.dys", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, dys, Dims(perm), ShardingText(rank + 1, false, 1)));
+  dys = Emit(b, "pipe.dys", fmt::format("{} transpose({}), dimensions={}, sharding={}", act_m, dys, Dims(perm), ActSharding(1, false)));
   std::string fzero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(act_type_, {})));
   std::vector<std::string> elems = {
       Const(b, DType::kS32, 0),
-      Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)), fzero, ShardingText(rank + 1, true, 1))),
+      Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_}, mb_dims_)), fzero, ActSharding(1, true))),
       dys,
       Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
-                                        fzero, ShardingText(rank + 2, true, 2))),
+                                        fzero, ActSharding(2, true))),
       stash_};
-  elems.insert(elems.end(), stacked_.begin(), stacked_.end());
+  for (const auto& per_layer : layer_weights_) elems.insert(elems.end(), per_layer.begin(), per_layer.end());
   for (int64_t k = 0; k < J_; ++k) {
     const DType wt = grad_shapes_[k].first;
     std::string z = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
-    elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(wt, GradLoopDims(k, true)), z,
-                                                      acc_sharding_[k])));
+    for (int64_t r = 0; r < LayerElems(); ++r)
+      elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", AccElemShape(k), z,
+                                                        circular_ ? acc_sharding_[k] : call_sharding_[k])));
   }
   if (circular_)
     elems.push_back(Emit(b, "pipe.zeros", fmt::format("{} broadcast({}), dimensions={{}}, sharding={}", ShapeText(act_type_, Cat({S_, M_}, mb_dims_)),
-                                                      fzero, ShardingText(rank + 2, true, 2))));
+                                                      fzero, ActSharding(2, true))));
   const std::string shape = StateShape(true);
   std::string init = Emit(b, "pipe.init", fmt::format("{} tuple({}), sharding={}", shape, fmt::join(elems, ", "), StateSharding(true)));
   std::string loop = Emit(b, "pipe.backward", fmt::format("{} while({}), condition={}, body={}, sharding={}", shape, init, cond, body, StateSharding(true)));
@@ -862,7 +908,24 @@ std::string Generator::BackwardBlock(const std::string& body, const std::string&
     }
   for (int64_t k = 0; k < J_; ++k) {
     const auto& [wt, wd] = grad_shapes_[k];
-    std::string acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", ShapeText(wt, GradLoopDims(k, true)), loop, 5 + K_ + k));
+    // The accumulators, stacked [S, R, (P), ...] (GPipe: the layers' joined once).
+    const int64_t first_acc = 5 + K_ * LayerElems() + k * LayerElems();
+    std::string acc;
+    if (circular_) {
+      acc = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", AccElemShape(k), loop, first_acc));
+    } else {
+      std::vector<int64_t> one = GradLoopDims(k, true);
+      one[1] = 1;
+      std::vector<std::string> rows;
+      for (int64_t r = 0; r < R_; ++r) {
+        std::string e = Emit(b, "pipe.grad", fmt::format("{} get-tuple-element({}), index={}", AccElemShape(k), loop, first_acc + r));
+        rows.push_back(Emit(b, "pipe.grad", fmt::format("{} reshape({})", ShapeText(wt, one), e)));
+      }
+      acc = rows.size() == 1 ? rows[0]
+                             : Emit(b, "pipe.grad", fmt::format("{} concatenate({}), dimensions={{1}}, sharding={}",
+                                                                ShapeText(wt, GradLoopDims(k, true)), fmt::join(rows, ", "),
+                                                                acc_sharding_[k]));
+    }
     if (pieces_ > 1) {
       // The data pieces' sums, summed once: one all-reduce (over the data devices) per output.
       const std::string zero = Emit(b, "pipe.c", fmt::format("{} constant(0)", ShapeText(wt, {})));
@@ -1070,7 +1133,7 @@ std::string Generator::PiecesSharding(const Sharding* weight, int64_t rank_g, bo
   std::vector<int64_t> devices;
   for (int64_t st = 0; st < S_; ++st)
     for (const auto& g : groups)
-      for (int64_t dev : g) devices.push_back(dev * S_ + st);
+      for (int64_t dev : g) devices.push_back(PipelinedDevice(dev, st, N_));
   return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","), c > 1 ? " last_tile_dim_replicate" : "");
 }
 
@@ -1087,7 +1150,7 @@ std::string Generator::RowsSharding(const Instruction* source, int64_t lead) con
   if (lead == 2) dims.insert(dims.begin() + 1, 1);
   std::vector<int64_t> devices;
   for (int64_t st = 0; st < S_; ++st)
-    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(ta.At(i) * S_ + st);
+    for (int64_t i = 0; i < ta.num_elements(); ++i) devices.push_back(PipelinedDevice(ta.At(i), st, N_));
   return fmt::format("{{devices=[{}]{}{}}}", fmt::join(dims, ","), fmt::join(devices, ","),
                      s->ReplicateOnLastTileDim() ? " last_tile_dim_replicate" : "");
 }
@@ -1155,18 +1218,23 @@ StatusOr<PipelineResult> Generator::Run() {
         if (i->name() == chain_.input->name()) input_sharding = i->sharding_ptr();
   }
   if (N_ > 1 && input_sharding != nullptr) {
+    // Other dims may be split too (a plan's hidden dim over `model`), as long as the batch's
+    // pieces are the major groups of devices: piece d on source devices d·(N/D) ...
     const Sharding& s = *input_sharding;
     const bool replicate = s.ReplicateOnLastTileDim();
     if (s.IsTiled() && (s.subgroup_types().empty() || replicate) &&
         s.tile_assignment().num_dimensions() == act.rank() + (replicate ? 1 : 0) &&
         s.tile_assignment().num_elements() == N_) {
       const TileAssignment& ta = s.tile_assignment();
-      bool ok = ta.dim(0) > 1 && mb_ % ta.dim(0) == 0;
-      for (int64_t d = 1; d < act.rank(); ++d) ok = ok && ta.dim(d) == 1;
-      for (int64_t i = 0; i < ta.num_elements() && ok; ++i) ok = ta.At(i) == i;
-      if (ok) data_ = ta.dim(0);
+      const int64_t d0 = ta.dim(0), per = N_ / std::max<int64_t>(1, d0), inner = ta.num_elements() / d0;
+      bool ok = d0 > 1 && N_ % d0 == 0 && mb_ % d0 == 0;
+      for (int64_t i = 0; i < ta.num_elements() && ok; ++i) ok = ta.At(i) / per == i / inner;
+      if (ok) data_ = d0;
     }
   }
+  // The layer's own view of its activations (a plan's, layer_plan.h).
+  act_ = chain_.forward->parameter(0)->sharding();
+  dact_ = chain_.backward->parameter(chain_.backward->num_parameters() - 1)->sharding();
 
   module_ = source_.Clone();
   for (const Computation* c : module_->computations())
@@ -1175,7 +1243,7 @@ StatusOr<PipelineResult> Generator::Run() {
     module_->ReserveName(c->name());
     for (Instruction* i : c->instructions())
       if (i->has_sharding()) {
-        ASSIGN_OR_RETURN(Sharding r, Remap(*i->sharding(), S_));
+        ASSIGN_OR_RETURN(Sharding r, Remap(*i->sharding(), S_, N_));
         i->set_sharding(std::make_shared<const Sharding>(std::move(r)));
       }
   }
@@ -1256,6 +1324,20 @@ StatusOr<PipelineResult> Generator::Run() {
     if (!g.IsArray()) return Unimplemented("pipeline: output {} of {} is not an array", j + 1, chain_.backward->name());
     grad_shapes_.push_back({g.dtype(), g.dims()});
     const int64_t k = weight_of[j];
+    // Accumulated as the layer computes it (a plan's gradient split over devices that its weight
+    // is not split over is reduced to the weight's layout once, by the update, not in every
+    // iteration); else as its weight is split.
+    const Instruction* out = chain_.backward->root()->opcode() == Opcode::kTuple ? chain_.backward->root()->operand(j + 1) : nullptr;
+    std::optional<Sharding> own1, own2;
+    if (out != nullptr && out->has_sharding()) {
+      own1 = StageSharding(*out->sharding(), g.rank(), N_, S_, 1, true);
+      own2 = StageSharding(*out->sharding(), g.rank(), N_, S_, 2, true);
+    }
+    if (own1 && own2) {
+      grad_sharding2_.push_back(own2->ToString(false));
+      grad_sharding1_.push_back(own1->ToString(false));
+      continue;
+    }
     grad_sharding2_.push_back(k >= 0 ? slot_sharding2_[k] : ShardingText(g.rank() + 2, true, -1));
     grad_sharding1_.push_back(k >= 0 ? slot_sharding1_[k] : ShardingText(g.rank() + 1, true, -1));
   }
@@ -1267,18 +1349,23 @@ StatusOr<PipelineResult> Generator::Run() {
   const Computation* bwd = module_->GetComputation(chain_.backward->name());
   // The layer bodies, vmapped over the stages and on a microbatch.
   LayerBatching fb{.stages = S_, .batch = B_, .microbatches = M_, .batched_params = std::vector<bool>(K_ + 1, false)};
+  fb.source_devices = N_;
   fb.batched_params[0] = true;
   LayerBatching bb = fb;
   bb.batched_params.push_back(true);
   bb.tuple_root = true;
   const std::string fwd_name = module_->UniqueName(fwd->name() + ".pipelined");
   const std::string bwd_name = module_->UniqueName(bwd->name() + ".pipelined");
-  ASSIGN_OR_RETURN(std::string fwd_text, EmitStagedLayer(*fwd, fb, fwd_name, *module_));
-  bb.data = data_;
-  StatusOr<std::string> bwd_pieces = EmitStagedLayer(*bwd, bb, bwd_name, *module_);
+  ASSIGN_OR_RETURN(std::string fwd_text, EmitStagedLayer(*chain_.forward, fb, fwd_name, *module_));
+  // A layer computation that carries a plan (layer_plan.h) reduces its gradients as the plan
+  // says, which is what was priced; else per data piece, once after the loop.
+  bool planned = false;
+  for (const Instruction* i : chain_.backward->instructions()) planned = planned || i->has_sharding();
+  bb.data = planned ? 1 : data_;
+  StatusOr<std::string> bwd_pieces = EmitStagedLayer(*chain_.backward, bb, bwd_name, *module_);
   if (!bwd_pieces.ok() && bwd_pieces.status().code() == absl::StatusCode::kFailedPrecondition) {
     bb.data = 1;  // a partial sum that a dot multiplies: summed over the data devices as it comes
-    bwd_pieces = EmitStagedLayer(*bwd, bb, bwd_name, *module_);
+    bwd_pieces = EmitStagedLayer(*chain_.backward, bb, bwd_name, *module_);
   }
   RETURN_IF_ERROR(bwd_pieces.status());
   const std::string bwd_text = *bwd_pieces;
@@ -1294,7 +1381,9 @@ StatusOr<PipelineResult> Generator::Run() {
   const std::string fbody = module_->UniqueName("pipe.forward_body"), fcond = module_->UniqueName("pipe.forward_cond");
   const std::string bbody = module_->UniqueName("pipe.backward_body"), bcond = module_->UniqueName("pipe.backward_cond");
   std::string loops = ForwardBody(fbody, fwd_name) + Condition(fcond, StateShape(false));
+  cotangent_ = true;
   loops += BackwardBody(bbody, bwd_name) + Condition(bcond, StateShape(true));
+  cotangent_ = false;
   // The reducers the bodies asked for come first (the parser reads callees before callers).
   std::string text = reducer_text_ + fwd_text + "\n" + bwd_text + "\n" + loops;
 
@@ -1419,7 +1508,9 @@ StatusOr<PipelineResult> Generator::Run() {
       continue;
     }
     if (i->name() == chain_.backward_calls.back()->name()) {
+      cotangent_ = true;
       body += BackwardBlock(bbody, bcond);
+      cotangent_ = false;
       continue;
     }
     if (chain_names.contains(i->name()) || rows_.contains(i->name())) continue;
@@ -1434,13 +1525,13 @@ StatusOr<PipelineResult> Generator::Run() {
   text = kept + text;
   PipelineInfo info{.stages = S_, .microbatches = M_, .layers = L_, .repeats = Rc_, .schedule = o_.schedule, .axis = o_.axis};
   if (!o_.source_mesh.empty()) {
-    info.mesh = fmt::format("{},{}={}", o_.source_mesh, o_.axis, S_);
+    info.mesh = fmt::format("{}={},{}", o_.axis, S_, o_.source_mesh);
   } else if (N_ == 1) {
     info.mesh = fmt::format("{}={}", o_.axis, S_);
   } else if (data_ == N_ || data_ == 1) {
-    info.mesh = fmt::format("{}={},{}={}", data_ == N_ ? "data" : "source", N_, o_.axis, S_);
+    info.mesh = fmt::format("{}={},{}={}", o_.axis, S_, data_ == N_ ? "data" : "source", N_);
   } else {
-    info.mesh = fmt::format("data={},source={},{}={}", data_, N_ / data_, o_.axis, S_);
+    info.mesh = fmt::format("{}={},data={},source={}", o_.axis, S_, data_, N_ / data_);
   }
   // Stacked parameters are split over the stages only; the stash over the stages and the data.
   // Each device holds its stage's layers of a weight, split as the source splits it (Composed).

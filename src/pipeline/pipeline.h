@@ -31,8 +31,9 @@
 // it waits in a per-stage buffer, which needs M >= S.
 //
 // Devices: the source's N devices (its annotations, e.g. a data axis) times S stages, device
-// d·S + s for the source's device d at stage s; every source sharding is kept over the source's
-// axes and replicated over the stages.
+// s·N + d for the source's device d at stage s (layer_batching.h PipelinedDevice: each stage's
+// devices are contiguous, whole hosts for the stage search's submeshes); every source sharding
+// is kept over the source's axes and replicated over the stages.
 #pragma once
 
 #include <cstdint>
@@ -88,7 +89,7 @@ struct PipelineInfo {
   int64_t repeats = 1;  // R: circular repeats (1 for GPipe)
   Schedule schedule = Schedule::kGpipe;
   std::string axis;
-  // The device mesh, major to minor ("data=2,stage=4": device d·S + s), for describing
+  // The device mesh, major to minor ("stage=4,data=2": device s·N + d), for describing
   // collectives on named axes; the source's devices are "data" when the microbatch is split over
   // all of them, else "source".
   std::string mesh;

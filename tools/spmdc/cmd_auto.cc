@@ -1,17 +1,23 @@
-// spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S]
-// [--search ilp|mcts] [--ignore-annotations] [-o OUT] [--specs SPECS.json]: chooses a sharding
-// for every instruction (src/auto/plan.h; --search mcts: src/auto/tactic_search.h), writes the
-// annotated module, the entry parameters' and outputs' JAX-style PartitionSpecs, and prints the
-// chosen plan beside the standard ones and the weight-update-sharded variants on stderr. A chosen
-// variant's module is the one after the rewrite: compile and verify take it without
-// --shard-weight-update.
-// With --pipeline auto|S [--microbatches M] [--schedule 1f1b|gpipe] [--plan PLAN.json] [--verify]:
-// Alpa's stage search over the mesh's devices (src/auto/stage_search.h); prints the stages, their
-// submeshes and intra-op plans beside the uniform pipelines, writes the pipelined program of the
-// chosen plan (of the best uniform one when the chosen stages differ) to OUT: the module's
-// layers over a stage axis (src/pipeline), each stage on its logical mesh with a representative
-// layer's intra-op plan; the stage plan (JSON) to PLAN.json; --verify runs it on in-process
-// devices against the module on one device.
+// spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S] [--gap G]
+// [--search ilp|mcts] [--ignore-annotations] [--no-tying] [--quiet] [-o OUT] [--specs SPECS.json]:
+// chooses a sharding for every instruction (src/auto/plan.h; repeated layers tied:
+// src/auto/tied_search.h; --search mcts: src/auto/tactic_search.h), writes the annotated module,
+// the entry parameters' and outputs' JAX-style PartitionSpecs, and prints the chosen plan beside
+// the standard ones and the weight-update-sharded variants on stderr (progress lines while stderr
+// is a terminal, none with --quiet). A chosen variant's module is the one after the rewrite:
+// compile and verify take it without --shard-weight-update.
+// With --pipeline auto|S [--microbatches M] [--schedule gpipe|1f1b] [--plan PLAN.json] [--verify]:
+// Alpa's stage search over the mesh's devices (src/auto/stage_search.h) on the module as the
+// pipeline runs it (its layer-call form inlined, the layers on one microbatch:
+// src/pipeline/layer_plan.h); prints the stages, their submeshes and intra-op plans beside the
+// uniform pipelines, writes the pipelined program of the chosen plan (of the best uniform one
+// when the chosen stages differ) to OUT: the module's layers over a stage axis (src/pipeline),
+// each stage on its logical mesh, a representative layer's intra-op plan on every instruction of
+// the layer computations; the stage plan (JSON) to PLAN.json; --verify runs it on in-process
+// devices against the module on one device. --schedule 1f1b prices Alpa's 1F1B memory for the
+// stage plan only (the program is GPipe's).
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -20,11 +26,13 @@
 
 #include "annotate.h"
 #include "auto/plan.h"
+#include "auto/solve_command.h"
 #include "auto/stage_search.h"
 #include "commands.h"
 #include "cost/hardware.h"
 #include "fmt/format.h"
 #include "hlo/printer.h"
+#include "pipeline/layer_plan.h"
 #include "pipeline/pipeline.h"
 #include "pipeline_verify.h"
 
@@ -107,6 +115,11 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
   if (!r.tactic_stats)
     s += fmt::format("spmdc auto: strategy space: {} instructions, {} strategies, {} edges; presolve: {}\n",
                      r.space->nodes.size(), r.space->num_strategies(), r.space->edges.size(), r.presolve.ToString());
+  const autoshard::Ties& t = r.space->ties;
+  if (t.tied())
+    s += fmt::format("spmdc auto: repeated layers: {} layers in {} classes, {} tied to another: {} variables for "
+                     "{} nodes\n",
+                     t.layers, t.classes, t.tied_layers, t.num_vars, r.space->nodes.size());
   int64_t in_flow = 0, manual = 0;
   for (const autoshard::StrategyNode& n : r.space->nodes) {
     manual += n.manual;
@@ -123,6 +136,7 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
     s += fmt::format("spmdc auto: search: estimate {}  lower bound {}  gap {:.2f}%{}  ({})  {:.2f} s\n",
                      Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
                      r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
+    if (!r.search_how.empty()) s += fmt::format("spmdc auto: the search's plan: {}\n", r.search_how);
   }
   s += fmt::format("{:<22} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", "plan", "step time", "compute",
                    "communication", "comm bytes", "peak memory", "fits");
@@ -155,6 +169,10 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
                      c.name, c.description, Time(c.step_seconds), Time(r.search.step_seconds));
   }
   for (const std::string& w : c.warnings) s += "spmdc auto: warning: full rematerialization: " + w + "\n";
+  s += fmt::format("spmdc auto: CPU time {:.2f} s: strategy space {:.2f} s, search {:.2f} s, bound {:.2f} s, pricing the "
+                   "search's plans {:.2f} s, standard plans {:.2f} s, weight-update-sharded variants {:.2f} s\n",
+                   r.cpu.Total(), r.cpu.space, r.cpu.search, r.cpu.bound, r.cpu.pricing, r.cpu.standard,
+                   r.cpu.update_sharded);
   return s;
 }
 
@@ -187,8 +205,9 @@ std::string PipelineReport(const autoshard::PipelineResult& r, const std::string
                    hw.name, FormatBytes(r.memory_limit), microbatches,
                    schedule == autoshard::PipelineSchedule::kGPipe ? "gpipe" : "1f1b");
   s += fmt::format("spmdc auto --pipeline: layers: {} ({}), {} tie classes\n", l.num_layers,
-                   l.repeated ? fmt::format("a repeated block of {} segments", l.period_segments)
-                              : std::string("one per segment, no repeated block"),
+                   l.given      ? std::string("the pipeline's, each on one microbatch")
+                   : l.repeated ? fmt::format("a repeated block of {} segments", l.period_segments)
+                                : std::string("one per segment, no repeated block"),
                    l.num_classes);
   s += fmt::format("spmdc auto --pipeline: {} submeshes, {} logical meshes, {} intra-op solves in {:.2f} s; stage DP: "
                    "{} runs over {} stage-time bounds in {:.2f} s\n",
@@ -304,66 +323,77 @@ int64_t DefaultMicrobatches(const Module& module) {
   return 1;
 }
 
-// The pipelined program of the emitted (uniform) stage plan: `source` on one stage's devices,
-// annotated with a representative layer's intra-op plan (its weights' shardings on every layer's
-// weights in the same place, its input's on the first layer's input), pipelined over the stages
-// (src/pipeline reads the layers as calls, a scan or unrolled). `stripped` gets the source as
-// annotated for one stage (the reference for --verify).
-StatusOr<pipeline::PipelineResult> EmitPipelined(const Module& source, const autoshard::PipelineResult& r,
-                                                 std::unique_ptr<Module>* stripped) {
-  const autoshard::PipelineEmission& e = *r.emission;
-  std::unique_ptr<Module> m = source.Clone();
-  for (Computation* c : m->computations())
+// What `auto --pipeline` plans and what the pipeline reads: the module's layers in the
+// layer-call form (as written, a scan or unrolled: pipeline/layer_forms.h) and that form with its
+// calls inlined and its layers on one microbatch, which the stage search plans with the layers
+// the pipeline has (pipeline/layer_plan.h). Without a layer-call form the search plans the module itself and no
+// program can be written (`why` says what the pipeline refused).
+struct PipelineForms {
+  std::optional<pipeline::LayerCallModule> calls;
+  std::optional<pipeline::InlinedLayers> inlined;
+  Status why;
+};
+
+StatusOr<PipelineForms> ToPipelineForms(const Module& source, int64_t microbatches) {
+  PipelineForms out;
+  std::unique_ptr<Module> stripped = source.Clone();
+  for (Computation* c : stripped->computations())
     for (Instruction* i : c->instructions()) {
       if (i->IsCustomCall("Sharding"))
         return Unimplemented("--pipeline: %{} constrains a sharding on the whole mesh; a stage has its own devices",
                              i->name());
       i->clear_sharding();
     }
-  m->set_num_partitions(e.devices_per_stage);
-  ASSIGN_OR_RETURN(pipeline::LayerCallModule form, pipeline::ToLayerCallForm(*m));
-  ASSIGN_OR_RETURN(pipeline::LayerChain chain, pipeline::FindLayerChain(*form.module));
-  if (chain.layers() != r.layers.num_layers)
-    return Unimplemented("--pipeline: the stage search found {} layers, the pipeline {} ({})", r.layers.num_layers,
-                         chain.layers(), pipeline::LayerFormName(form.form));
-  absl::flat_hash_map<std::string, Instruction*> by_name;
-  for (Instruction* i : m->entry()->instructions()) by_name[i->name()] = i;
-  auto set = [&](const std::string& name, const Sharding& s) {
-    auto it = by_name.find(name);
-    if (it != by_name.end()) it->second->set_sharding(std::make_shared<const Sharding>(s));
-  };
-  if (e.layer_plan != nullptr) {
-    absl::flat_hash_map<std::string, const Sharding*> plan;
-    for (const auto& [name, sharding] : e.layer_plan->parameters) plan[name] = &sharding;
-    const int64_t slots = static_cast<int64_t>(chain.weights[0].size());
-    for (int64_t k = 0; k < slots; ++k)
-      for (int64_t l = 0; l < chain.layers(); ++l) {
-        auto it = plan.find(chain.weights[l][k]->name());
-        if (it == plan.end()) continue;
-        for (int64_t j = 0; j < chain.layers(); ++j) set(chain.weights[j][k]->name(), *it->second);
-        break;
-      }
-    // The activation the layer receives: the first value another layer computes (NAME.in: the
-    // unit's own parameters come first, then those values in schedule order, the forward's
-    // input before the backward's cotangent), or, for the first layer, the input itself; taken
-    // when it splits as many dims as the input has.
-    for (const auto& [name, sharding] : e.layer_plan->parameters) {
-      const bool in = name.size() > 3 && name.compare(name.size() - 3, 3, ".in") == 0;
-      if (!in && name != chain.input->name()) continue;
-      auto it = by_name.find(chain.input->name());
-      if (it == by_name.end() || !sharding.IsTiled()) break;
-      if (sharding.tile_assignment().num_dimensions() ==
-          it->second->shape().rank() + (sharding.ReplicateOnLastTileDim() ? 1 : 0))
-        set(chain.input->name(), sharding);
-      break;
-    }
+  StatusOr<pipeline::LayerCallModule> calls = pipeline::ToLayerCallForm(*stripped);
+  if (!calls.ok()) {
+    if (calls.status().code() != absl::StatusCode::kUnimplemented) return calls.status();
+    out.why = calls.status();
+    return out;
   }
-  *stripped = m->Clone();
+  // Layers the pipeline cannot run on a microbatch (they mix examples) are planned as the module
+  // is; the program is refused with the reason.
+  StatusOr<pipeline::InlinedLayers> inlined = pipeline::InlineLayerCalls(*calls->module, microbatches);
+  if (!inlined.ok()) {
+    if (inlined.status().code() != absl::StatusCode::kUnimplemented) return inlined.status();
+    out.why = inlined.status();
+    return out;
+  }
+  out.calls = *std::move(calls);
+  out.inlined = *std::move(inlined);
+  return out;
+}
+
+// The pipelined program of the emitted (uniform) stage plan: the layer-call form on one stage's
+// devices with a representative layer's intra-op plan carried onto its layer computations, its
+// weights, input and cotangent (pipeline/layer_plan.h), pipelined over the stages. `annotated`
+// gets that form as annotated (the reference for --verify).
+StatusOr<pipeline::PipelineResult> EmitPipelined(const PipelineForms& forms, const autoshard::PipelineResult& r,
+                                                 std::unique_ptr<Module>* annotated) {
+  const autoshard::PipelineEmission& e = *r.emission;
+  if (!forms.calls) return forms.why;
+  std::unique_ptr<Module> m = forms.calls->module->Clone();
+  m->set_num_partitions(e.devices_per_stage);
+  if (e.layer_plan == nullptr || e.layer_plan->annotated == nullptr || e.layer_plan->layer < 0)
+    return Internal("--pipeline: the emitted stage plan has no layer plan");
+  std::vector<const Module*> step_plans;
+  for (const auto& p : {e.last_plan, e.first_plan})
+    if (p != nullptr && p->annotated != nullptr) step_plans.push_back(p->annotated.get());
+  ASSIGN_OR_RETURN(pipeline::LayerPlanStats stats, pipeline::ApplyLayerPlan(*m, *forms.inlined, e.layer_plan->layer,
+                                                                            *e.layer_plan->annotated, step_plans));
+  std::fprintf(stderr,
+               "spmdc auto --pipeline: layer %d's plan on the layer computations: %lld instructions annotated, %lld "
+               "reshards, %lld left to propagation; the first and last layers' plans on %lld of the step's other "
+               "instructions\n",
+               e.layer_plan->layer, static_cast<long long>(stats.instructions), static_cast<long long>(stats.reshards),
+               static_cast<long long>(stats.unmatched), static_cast<long long>(stats.step_instructions));
+  *annotated = m->Clone();
   pipeline::PipelineOptions po;
   po.stages = e.stages;
   po.microbatches = e.microbatches;
   po.source_mesh = e.stage_mesh;
-  return pipeline::PipelineModule(*m, po);
+  ASSIGN_OR_RETURN(pipeline::PipelineResult result, pipeline::PipelineModule(*m, po));
+  result.form = forms.calls->form;
+  return result;
 }
 
 }  // namespace
@@ -379,8 +409,11 @@ Command AddAutoCommand(CLI::App& root) {
     std::optional<int64_t> memory_limit;
     double time_limit_s = 60;
     int64_t work_limit = 0;
+    double gap = 1e-4;
     bool ignore_annotations = false;
     bool no_standard = false;
+    bool no_tying = false;
+    bool quiet = false;
     bool no_weight_update = false;
     std::string out;
     std::string specs;
@@ -389,7 +422,7 @@ Command AddAutoCommand(CLI::App& root) {
     bool verify = false;
     uint64_t seed = 0;
     std::optional<int64_t> microbatches;
-    std::string schedule = "1f1b";
+    std::string schedule = "gpipe";
     std::string search = "ilp";
   };
   auto args = std::make_shared<Args>();
@@ -408,10 +441,17 @@ Command AddAutoCommand(CLI::App& root) {
                   "per-search work budget (0: proportional to the problem; results are deterministic "
                   "when it, not the time limit, ends the search)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 62));
+  app->add_option("--gap", args->gap,
+                  "each search stops when its plan is within this fraction of its certified bound "
+                  "(default 1e-4; 0: only at a proof of optimality)")
+      ->check(CLI::Range(0.0, 1.0));
   app->add_flag("--ignore-annotations", args->ignore_annotations,
                 "drop the module's shardings instead of keeping them as constraints");
   app->add_flag("--no-standard-plans", args->no_standard,
                 "do not price the standard plans (nor the weight-update-sharded variants)");
+  app->add_flag("--no-tying", args->no_tying,
+                "give every layer its own decisions (repeated layers are tied by default; for checks)");
+  app->add_flag("--quiet", args->quiet, "no progress lines and no report on stderr");
   app->add_flag("--no-weight-update-sharding", args->no_weight_update,
                 "do not price the plans with their weight update sharded (+wus, +wus-keep)");
   app->add_option("--specs", args->specs, "write the PartitionSpecs of the entry parameters and outputs (JSON)")
@@ -427,7 +467,9 @@ Command AddAutoCommand(CLI::App& root) {
   app->add_option("--microbatches", args->microbatches,
                   "microbatches of the pipeline (default: the largest divisor of the batch up to 8)")
       ->type_name("M");
-  app->add_option("--schedule", args->schedule, "the pipeline schedule whose memory the stages must fit")
+  app->add_option("--schedule", args->schedule,
+                  "the pipeline schedule whose memory the stages must fit: gpipe, the program spmdc writes, or "
+                  "1f1b (Alpa's; the stage plan only)")
       ->check(CLI::IsMember({"1f1b", "gpipe"}))
       ->capture_default_str();
   app->add_option("--search", args->search,
@@ -436,8 +478,8 @@ Command AddAutoCommand(CLI::App& root) {
       ->check(CLI::IsMember({"ilp", "mcts"}))
       ->capture_default_str();
   AddOutput(app, args->out);
-  return {app, [args]() -> Status {
-            if (args->pipeline.empty() && (args->microbatches || args->schedule != "1f1b" || !args->plan.empty() ||
+  return {app, [args, app]() -> Status {
+            if (args->pipeline.empty() && (args->microbatches || app->count("--schedule") > 0 || !args->plan.empty() ||
                                            args->verify))
               return InvalidArgument("--microbatches, --schedule, --plan and --verify need --pipeline");
             ModuleArgs plain;
@@ -445,7 +487,7 @@ Command AddAutoCommand(CLI::App& root) {
             ASSIGN_OR_RETURN(auto module, LoadAnnotated(plain, std::nullopt));
             // The module as written: the pipeline reads its layers in their own form (calls, a
             // scan), which planning inlines.
-            std::unique_ptr<Module> source = module->Clone();
+            std::unique_ptr<Module> source = args->pipeline.empty() ? nullptr : module->Clone();
             ASSIGN_OR_RETURN(Annotations annotations, ParseAnnotations(args->module.mesh, args->module.shards));
             const Mesh mesh = *annotations.mesh;
             if (args->ignore_annotations) {
@@ -453,6 +495,29 @@ Command AddAutoCommand(CLI::App& root) {
               module->set_num_partitions(mesh.num_devices());
             }
             RETURN_IF_ERROR(ApplyAnnotations(annotations, *module));
+            // With --pipeline, the module planned is the layer-call form inlined (when the
+            // pipeline reads the module's layers), so that the search prices the program it
+            // writes and its plan maps back onto the layer computations.
+            PipelineForms forms;
+            int64_t microbatches = 1;
+            if (!args->pipeline.empty()) {
+              microbatches = args->microbatches ? *args->microbatches : DefaultMicrobatches(*module);
+              if (microbatches < 1) return InvalidArgument("--microbatches {}: must be at least 1", microbatches);
+              if (const Instruction* p = BatchParameter(*module); p && p->shape().dim(0) % microbatches != 0)
+                return InvalidArgument("--microbatches {}: does not divide the batch ({}, dim 0 of {})", microbatches,
+                                       p->shape().dim(0), p->name());
+              ASSIGN_OR_RETURN(forms, ToPipelineForms(*source, microbatches));
+              source.reset();
+              if (forms.inlined) {
+                for (const Instruction* i : module->entry()->instructions())
+                  if (i->has_sharding() && !args->ignore_annotations)
+                    return Unimplemented("--pipeline plans every stage on its own submesh, so the module's shardings "
+                                         "(for the whole mesh, e.g. {} of {}) cannot be kept; pass --ignore-annotations",
+                                         i->sharding()->ToString(false), i->name());
+                module = std::move(forms.inlined->module);  // the maps are what the emission needs
+                module->set_num_partitions(mesh.num_devices());
+              }
+            }
             RETURN_IF_ERROR(autoshard::PrepareForPlanning(*module));
             ASSIGN_OR_RETURN(HardwareProfile hw, LoadHardwareProfile(args->hardware, args->hardware_dir));
             if (!args->pipeline.empty()) {
@@ -477,12 +542,7 @@ Command AddAutoCommand(CLI::App& root) {
                   return Unimplemented("--pipeline plans every stage on its own submesh, so the module's shardings "
                                        "(for the whole mesh, e.g. {} of {}) cannot be kept; pass --ignore-annotations",
                                        i->sharding()->ToString(false), i->name());
-              const int64_t batch_m = DefaultMicrobatches(*module);
-              po.microbatches = args->microbatches ? *args->microbatches : batch_m;
-              if (po.microbatches < 1) return InvalidArgument("--microbatches {}: must be at least 1", po.microbatches);
-              if (const Instruction* p = BatchParameter(*module); p && p->shape().dim(0) % po.microbatches != 0)
-                return InvalidArgument("--microbatches {}: does not divide the batch ({}, dim 0 of {})",
-                                       po.microbatches, p->shape().dim(0), p->name());
+              po.microbatches = microbatches;
               po.num_devices = mesh.num_devices();
               po.hardware = &hw;
               po.memory_limit = args->memory_limit;
@@ -490,18 +550,38 @@ Command AddAutoCommand(CLI::App& root) {
                                                       : autoshard::PipelineSchedule::k1F1B;
               po.time_limit_s = args->time_limit_s;
               po.work_limit = args->work_limit;
+              if (forms.inlined) {
+                po.given_layers = &forms.inlined->layer_of;
+                po.accumulated = &forms.inlined->accumulated;
+                po.layer_inputs = &forms.inlined->layer_input;
+                po.layer_cotangents = &forms.inlined->layer_cotangent;
+              }
               ASSIGN_OR_RETURN(autoshard::PipelineResult r, autoshard::PlanPipeline(*module, po));
               const std::string input = args->module.input;
-              std::fputs(PipelineReport(r, input, po.num_devices, hw, po.microbatches, po.schedule).c_str(), stderr);
+              if (!args->quiet)
+                std::fputs(PipelineReport(r, input, po.num_devices, hw, po.microbatches, po.schedule).c_str(), stderr);
               if (!args->plan.empty())
                 RETURN_IF_ERROR(WriteOutput(args->plan, PipelineJson(r, input, po.num_devices, po.microbatches, po.schedule)));
+              if (po.schedule == autoshard::PipelineSchedule::k1F1B) {
+                // The program's stash holds every microbatch: a 1F1B plan's memory is not its.
+                if (!args->out.empty() || args->verify)
+                  return Unimplemented("--schedule 1f1b prices Alpa's 1F1B memory, but the pipelined program spmdc "
+                                       "writes is GPipe (each stage holds every microbatch's layer inputs): pass "
+                                       "--schedule gpipe (the default) to write it");
+                if (!args->quiet)
+                  std::fputs("spmdc auto --pipeline: --schedule 1f1b: the stage plan only (the program written is "
+                             "GPipe's)\n",
+                             stderr);
+                return absl::OkStatus();
+              }
               if (!r.emission)
                 return Unimplemented("--pipeline: no uniform stage plan fits in {} per device, and the pipelined "
                                      "program needs identical stages",
                                      autoshard::FormatBytes(r.memory_limit));
               std::unique_ptr<Module> stripped;
-              ASSIGN_OR_RETURN(pipeline::PipelineResult program, EmitPipelined(*source, r, &stripped));
-              std::fprintf(stderr, "spmdc auto --pipeline: the pipelined program: %lld devices (%lld stages x %s), "
+              ASSIGN_OR_RETURN(pipeline::PipelineResult program, EmitPipelined(forms, r, &stripped));
+              if (!args->quiet)
+                std::fprintf(stderr, "spmdc auto --pipeline: the pipelined program: %lld devices (%lld stages x %s), "
                            "%lld of %lld weight slots stacked, bubble %.1f%%, layers read as %s\n",
                            static_cast<long long>(program.module->num_partitions()),
                            static_cast<long long>(program.info.stages), r.emission->stage_mesh.c_str(),
@@ -518,12 +598,24 @@ Command AddAutoCommand(CLI::App& root) {
             options.memory_limit = args->memory_limit;
             options.time_limit_s = args->time_limit_s;
             options.work_limit = args->work_limit;
+            options.relative_gap = args->gap;
             options.keep_annotations = !args->ignore_annotations;
             options.standard_plans = !args->no_standard;
             options.weight_update_sharding = !args->no_weight_update;
             if (args->search == "mcts") options.search = autoshard::SearchKind::kMcts;
+            options.tie_layers = !args->no_tying;
+            if (!args->quiet && isatty(fileno(stderr))) {
+              options.progress = [](const autoshard::SearchProgress& p) {
+                const std::string estimate = p.estimate_s ? "estimate " + Time(*p.estimate_s) : "no plan within the limit yet";
+                const std::string bound = p.bound_s ? Time(*p.bound_s) : "";
+                const std::string gap = p.estimate_s && p.bound_s && *p.estimate_s > 0
+                                            ? fmt::format("{:.2f}%", 100 * std::max(0.0, 1 - *p.bound_s / *p.estimate_s))
+                                            : "";
+                autoshard::PrintProgressLine(stderr, "spmdc auto", p.elapsed_s, estimate, bound, gap, p.phase);
+              };
+            }
             ASSIGN_OR_RETURN(autoshard::AutoResult result, autoshard::PlanAuto(*module, options));
-            std::fputs(Report(result, mesh, hw).c_str(), stderr);
+            if (!args->quiet) std::fputs(Report(result, mesh, hw).c_str(), stderr);
             RETURN_IF_ERROR(autoshard::ChosenPlanFits(result));
             const autoshard::PricedPlan& chosen = result.Chosen();
             if (!args->specs.empty()) RETURN_IF_ERROR(WriteOutput(args->specs, SpecsJson(mesh, *module, chosen)));

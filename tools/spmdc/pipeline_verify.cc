@@ -3,7 +3,9 @@
 #include <chrono>
 #include <cstdio>
 
+#include "fmt/format.h"
 #include "inputs.h"
+#include "memory_guard.h"
 #include "interpreter/interpreter.h"
 #include "partitioning.h"
 #include "propagation/propagation.h"
@@ -29,6 +31,20 @@ Status VerifyPipelined(const Module& source, const pipeline::PipelineResult& res
   // The reference: the source step on one device, on the inputs the devices get.
   std::unique_ptr<Module> one = source.Clone();
   one->set_num_partitions(1);
+  // Refused up front when this process could not hold it (as `spmdc verify`): the inputs twice
+  // (the source's and the pipelined program's stacked ones), the reference, then its outputs
+  // while the devices run.
+  const int64_t inputs = HostArgumentBytes(*one, 1);
+  const OneDeviceFootprint footprint = EstimateOneDevice(*one);
+  const int64_t devices = EstimateDevices(*partitioned.module, n, result.module->entry()->root()->shape());
+  const int64_t needed = std::max(AddBytes(inputs, footprint.temporaries),
+                                  AddBytes(AddBytes(AddBytes(inputs, inputs), footprint.outputs), devices));
+  RETURN_IF_ERROR(CheckMemory(fmt::format("verify on {} devices", n), needed,
+                              fmt::format("inputs {} (twice: the source's and the pipelined program's), one-device "
+                                          "reference {} (its outputs {}), the {} devices' peaks summed and the result {}",
+                                          Size(inputs), Size(footprint.temporaries), Size(footprint.outputs), n,
+                                          Size(devices)),
+                              std::nullopt));
   ASSIGN_OR_RETURN(std::vector<Literal> arguments, MakeArguments(*one, {}, seed));
   SingleDeviceContext device;
   ASSIGN_OR_RETURN(Literal reference, Execute(*one, arguments, &device));
