@@ -92,6 +92,8 @@ struct StrategySpaceOptions {
   // a root tuple's sharding fixes how the outputs come out (else they are part of the plan).
   bool keep_annotations = true;
   std::optional<int64_t> memory_limit;        // bytes per device; none: no limit
+  // Price the state the step hands the next (carried_state.h; PlanOptions::carried_state).
+  bool carried_state = true;
 };
 
 struct StrategySpace {
