@@ -35,7 +35,9 @@ std::vector<absl::int128> SegmentLambda(const Model& m, const FixedLambda& lambd
 
 }  // namespace
 
-DualSolver::DualSolver(const Model& model) : model_(model) {
+DualSolver::DualSolver(const Model& model) : DualSolver(model, std::vector<double>(model.adj.size(), 1.0)) {}
+
+DualSolver::DualSolver(const Model& model, const std::vector<double>& rate) : model_(model) {
   const int V = model.num_vars();
   pair_d_.resize(model.pair.size());
   for (size_t i = 0; i < model.pair.size(); ++i) {
@@ -46,15 +48,19 @@ DualSolver::DualSolver(const Model& model) : model_(model) {
     msg_offset_[e + 1] = msg_offset_[e] + model.k[model.edges[e].u] + model.k[model.edges[e].v];
   }
   msg_.assign(msg_offset_.back(), 0.0);
-  weight_.assign(V, 0.0);
+  weight_.assign(model.adj.size(), 0.0);
   rank_fwd_.assign(V, 0);
   rank_bwd_.assign(V, 0);
   for (int v = 0; v < V; ++v) {
+    double fwd = 0, bwd = 0;
     for (int i = model.adj_offset[v]; i < model.adj_offset[v + 1]; ++i) {
-      (model.adj[i].other > v ? rank_fwd_[v] : rank_bwd_[v])++;
+      const bool later = model.adj[i].other > v;
+      (later ? rank_fwd_[v] : rank_bwd_[v])++;
+      (later ? fwd : bwd) += rate[i];
     }
-    int d = std::max(rank_fwd_[v], rank_bwd_[v]);
-    weight_[v] = d > 0 ? 1.0 / d : 0.0;
+    const double d = std::max(fwd, bwd);
+    for (int i = model.adj_offset[v]; i < model.adj_offset[v + 1]; ++i)
+      weight_[i] = d > 0 ? rate[i] / d : 0.0;
   }
   SetLambda({});
 }
@@ -120,10 +126,10 @@ void DualSolver::Pass(bool forward) {
     }
     // Keep the numbers small: the belief's minimum stays with the variable.
     const double mn = *std::min_element(belief.begin(), belief.end());
-    const double w = weight_[v];
     for (int i = model_.adj_offset[v]; i < model_.adj_offset[v + 1]; ++i) {
       const Model::Incidence& inc = model_.adj[i];
       if ((inc.other > v) != forward) continue;
+      const double w = weight_[i];
       double* m = &msg_[msg_offset_[inc.edge] + (inc.first ? 0 : model_.k[model_.edges[inc.edge].u])];
       for (int s = 0; s < kv; ++s) m[s] -= w * (belief[s] - mn);
     }

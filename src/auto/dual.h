@@ -27,6 +27,12 @@ using FixedLambda = std::vector<int64_t>;
 class DualSolver {
  public:
   explicit DualSolver(const Model& model);
+  // `rate` (one positive value per incidence, in model.adj order): a variable hands each later
+  // edge a share of its belief proportional to the incidence's rate (the shares toward later edges
+  // sum to at most 1, which keeps every pass from lowering the bound). Default: equal shares. The
+  // tied model of repeated layers uses the fraction of the variable's copies that the edge touches
+  // (untied_bound.h), so that each copy's part of a variable's belief goes to that copy's edges.
+  DualSolver(const Model& model, const std::vector<double>& rate);
 
   // Sets the memory multipliers (one per time point, >= 0; empty: all zero).
   void SetLambda(const FixedLambda& lambda);
@@ -46,6 +52,11 @@ class DualSolver {
   double Theta(int v, int s) const { return theta_[model_.unary_offset[v] + s]; }
   // Lagrangian value of an assignment for the current lambda: E(x) + sum lambda (load - limit).
   double PenalisedCost(const std::vector<int>& x) const;
+  // The messages of edge e: m_eu (k[u] values) when `u_side`, else m_ev (k[v] values). Any
+  // messages give a valid bound; untied_bound.h reuses them for a problem with the same edges.
+  const double* Messages(int e, bool u_side) const {
+    return &msg_[msg_offset_[e] + (u_side ? 0 : model_.k[model_.edges[e].u])];
+  }
 
  private:
   void Gather(int v);
@@ -59,7 +70,7 @@ class DualSolver {
   // msg_[msg_offset_[e]] .. : m_eu (k[u] values) then m_ev (k[v] values)
   std::vector<int64_t> msg_offset_;
   std::vector<double> msg_;
-  std::vector<double> weight_;  // per variable: share handed to each later edge
+  std::vector<double> weight_;  // per incidence (adj index): share handed to that edge when it is later
   std::vector<int> rank_fwd_;   // per variable: edges to later / earlier variables
   std::vector<int> rank_bwd_;
 };

@@ -494,6 +494,8 @@ Status CheckProblem(const Problem& problem) {
                              node.usages.size());
     }
     if (node.lower < 0) return InvalidArgument("node {}: lower bound {} is negative", i, node.lower);
+    for (const auto& [lower, upper] : node.extra_intervals)
+      if (lower < 0) return InvalidArgument("node {}: lower bound {} is negative", i, lower);
   }
   for (size_t k = 0; k < problem.edges.size(); ++k) {
     const ProblemEdge& edge = problem.edges[k];
@@ -532,10 +534,13 @@ StatusOr<Evaluation> Evaluate(const Problem& problem, const Solution& solution) 
     }
     ev.cost += node.costs[s];
     if (IsForbidden(node.costs[s])) ++ev.forbidden_choices;
-    if (node.lower < node.upper) {
-      events.push_back({node.lower, node.usages[s]});
-      events.push_back({node.upper, -absl::int128(node.usages[s])});
-    }
+    auto live = [&](int64_t lower, int64_t upper) {
+      if (lower >= upper) return;
+      events.push_back({lower, node.usages[s]});
+      events.push_back({upper, -absl::int128(node.usages[s])});
+    };
+    live(node.lower, node.upper);
+    for (const auto& [lower, upper] : node.extra_intervals) live(lower, upper);
   }
   for (const ProblemEdge& edge : problem.edges) {
     int64_t idx = 0;

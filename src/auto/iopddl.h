@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/numeric/int128.h"
@@ -40,6 +41,11 @@ struct ProblemNode {
   int64_t upper = 0;
   std::vector<Cost> costs;    // per strategy
   std::vector<Usage> usages;  // per strategy, same size as costs
+  // Further intervals over which the node uses the same usages, each counted on its own (where
+  // they overlap the usage adds up). Not part of the contest's format: a node of `spmdc auto`'s
+  // tied problem stands for several identical instructions of repeated layers, one decision for
+  // all, each live over its own interval (strategy_space.h).
+  std::vector<std::pair<int64_t, int64_t>> extra_intervals;
 };
 
 struct ProblemEdge {
@@ -48,7 +54,7 @@ struct ProblemEdge {
 };
 
 // Invariants (checked by ParseProblem and CheckProblem): every node has at least one strategy and
-// as many usages as costs, 0 <= lower; edge nodes are in range and each edge has exactly the product
+// as many usages as costs, 0 <= lower (of every interval); edge nodes are in range and each edge has exactly the product
 // of its nodes' strategy counts as costs.
 struct Problem {
   std::string name;

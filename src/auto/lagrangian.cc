@@ -34,6 +34,10 @@ bool LagrangianSearch::Spent(const SearchBudget& b) const {
   if (b.stop && b.stop->load(std::memory_order_relaxed)) return true;
   if (b.work_limit > 0 && work_ >= b.work_limit) return true;
   if (has_solution_ && has_lb_ && best_lb_ >= best_cost_) return true;  // optimal
+  // Close enough (a decision of this thread's own state: deterministic).
+  if (has_solution_ && has_lb_ && b.relative_gap > 0 &&
+      static_cast<double>(best_cost_ - best_lb_) <= b.relative_gap * static_cast<double>(best_cost_))
+    return true;
   return std::chrono::steady_clock::now() >= b.deadline;
 }
 

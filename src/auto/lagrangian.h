@@ -25,11 +25,13 @@ struct SearchParams {
   int path_length = 16;       // longest path
 };
 
-// When a thread must stop: a wall-clock deadline, a work limit (0: none) and a shared flag.
+// When a thread must stop: a wall-clock deadline, a work limit (0: none) and a shared flag; also
+// when its incumbent is within `relative_gap` of its own certified bound (0: only when equal).
 struct SearchBudget {
   std::chrono::steady_clock::time_point deadline;
   int64_t work_limit = 0;
   const std::atomic<bool>* stop = nullptr;
+  double relative_gap = 0;
 };
 
 class LagrangianSearch {
@@ -37,7 +39,8 @@ class LagrangianSearch {
   LagrangianSearch(const Model& model, SearchParams params);
 
   // Starts from `start` when given (e.g. the shared initial assignment), else from the assignment
-  // with the least usage. Returns when the budget is spent or the bound meets the incumbent.
+  // with the least usage. Returns when the budget is spent or the bound meets the incumbent (or
+  // comes within the budget's relative gap of it).
   void Run(const SearchBudget& budget, const std::vector<int>* start = nullptr);
 
   bool has_solution() const { return has_solution_; }

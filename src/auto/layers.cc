@@ -366,10 +366,30 @@ StatusOr<LayerClustering> ClusterLayers(const Module& module, int max_untied_lay
   }
   out.forward_bytes = std::move(fwd);
   out.backward_bytes = std::move(bwd);
+  // Free values that one layer alone reads (through other free values too): kNone for none yet,
+  // kShared for several readers (or the result).
+  constexpr int kShared = -2;
+  std::vector<int> free_reader(n, kNone);
+  for (int i = n - 1; i >= 0; --i) {
+    if (!free[i]) continue;
+    int reader = kNone;
+    for (const Instruction* u : out.schedule[i]->users()) {
+      const int ui = pos.at(u);
+      const int r = free[ui] ? free_reader[ui] : (layer[ui] == kNone ? kShared : layer[ui]);
+      if (r == kNone) continue;
+      reader = reader == kNone || reader == r ? r : kShared;
+    }
+    free_reader[i] = reader;
+  }
+  out.tie_members.assign(L, {});
+  for (int i = 0; i < n; ++i) {
+    const int l = layer[i] != kNone ? layer[i] : (free[i] && free_reader[i] >= 0 ? free_reader[i] : kNone);
+    if (l != kNone) out.tie_members[l].push_back(i);
+  }
   std::map<std::string, int> classes;
   for (int l = 0; l < L; ++l)
     out.tie_class.push_back(
-        classes.try_emplace(group_signature(members[l]), static_cast<int>(classes.size())).first->second);
+        classes.try_emplace(group_signature(out.tie_members[l]), static_cast<int>(classes.size())).first->second);
   out.num_classes = static_cast<int>(classes.size());
   return out;
 }

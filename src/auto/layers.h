@@ -27,9 +27,10 @@
 // value it does not name joins the first layer it feeds (an embedding) or, feeding none, the
 // last (the loss head), and step 4 places the rest.
 // 5. A layer's tie class is decided by its signature: every instruction's opcode, shape and
-//    attributes in schedule order, with operands named by position inside the layer or, outside
-//    it, by shape. Identical layers get one class; the first and last layers differ (no input
-//    gradient, the loss) and so are naturally untied.
+//    attributes in schedule order, with the free values that only it reads, operands named by
+//    position inside the layer or, outside it, by shape (free values by their text). Identical
+//    layers get one class; the first and last layers differ (no input gradient, the loss) and so
+//    are naturally untied.
 #pragma once
 
 #include <cstdint>
@@ -68,6 +69,11 @@ struct LayerClustering {
   std::vector<int> forward_segment;
   int num_segments = 0;
   int first_block_segment = 0;
+  // Per layer, for tying decisions (strategy_space.h): the indices (into `schedule`) of its
+  // instructions and of the free values that it alone reads (directly or through other free
+  // values: the constants and masks a layer builds for itself), in schedule order. The tie class
+  // signature covers them, so two layers of one class match here position by position.
+  std::vector<std::vector<int>> tie_members;
 };
 
 // An instruction's text without its name and operand names: shape, opcode, attributes (and a

@@ -114,14 +114,14 @@ bool MilpSearch::Start(std::chrono::steady_clock::time_point deadline, bool boun
   return true;
 }
 
-void MilpSearch::Collect(std::chrono::steady_clock::time_point deadline) {
+void MilpSearch::Collect(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* cancel) {
   if (child_ < 0) return;
   const Model& m = model_;
   std::vector<char> buf;
   bool eof = false;
   while (!eof) {
     const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) break;
+    if (now >= deadline || (cancel && cancel->load())) break;
     const int wait_ms = static_cast<int>(std::min<int64_t>(
         100, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1));
     pollfd pfd{pipe_fd_, POLLIN, 0};

@@ -12,6 +12,7 @@
 // deadline passes, then kills it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <vector>
@@ -30,8 +31,9 @@ class MilpSearch {
   // each round after a fixed number of branch-and-bound nodes (a run that does not depend on
   // timing). Call before starting other threads. False if the child could not be started.
   bool Start(std::chrono::steady_clock::time_point deadline, bool bounded_nodes);
-  // Reads the child's results until it exits or the deadline passes (then kills it).
-  void Collect(std::chrono::steady_clock::time_point deadline);
+  // Reads the child's results until it exits, the deadline passes or `cancel` is set (then kills
+  // it).
+  void Collect(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* cancel = nullptr);
   // The solve itself, in the calling process (what the child runs); `report` is called with every
   // improvement.
   void Run(std::chrono::steady_clock::time_point deadline, bool bounded_nodes,

@@ -1,5 +1,7 @@
 #include "auto/plan.h"
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -8,6 +10,7 @@
 #include "auto/carried_state.h"
 #include "auto/control_flow.h"
 #include "auto/tactic_search.h"
+#include "auto/tied_search.h"
 #include "fmt/format.h"
 #include "hlo/shardy_import.h"
 #include "partitioner/partitioner.h"
@@ -29,6 +32,31 @@ constexpr int kMemoryRounds = 4;
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
+
+double CpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Adds the CPU seconds since the last lap to a phase of PlanTimes.
+class CpuLaps {
+ public:
+  CpuLaps() : last_(CpuSeconds()) {}
+  void Lap(double& phase) {
+    const double now = CpuSeconds();
+    phase += now - last_;
+    last_ = now;
+  }
+  // Moves `seconds` of the running lap to `phase` (a part measured inside it).
+  void Take(double& phase, double seconds) {
+    phase += seconds;
+    last_ += seconds;
+  }
+
+ private:
+  double last_;
+};
 
 // Parameter roles (plan.h).
 struct Roles {
@@ -165,12 +193,23 @@ std::unique_ptr<Module> AnnotateParameters(const Module& module, const Mesh& mes
   return m;
 }
 
-StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& options) {
+StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& options, const std::string& phase) {
   SolveOptions so;
+  if (options.progress) {
+    so.progress = [&](const SolveProgress& p) {
+      SearchProgress sp;
+      sp.elapsed_s = p.elapsed_s;
+      if (p.has_solution) sp.estimate_s = static_cast<double>(p.cost) / kPicoseconds;
+      sp.bound_s = static_cast<double>(p.lower_bound) / kPicoseconds;
+      sp.phase = phase;
+      options.progress(sp);
+    };
+  }
   so.time_limit_s = options.time_limit_s;
   so.threads = 1;
   so.seed = 1;
   so.use_milp = options.use_milp;
+  so.relative_gap = options.relative_gap;
   int64_t entries = 0;
   for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
   so.work_limit = options.work_limit > 0 ? options.work_limit : std::max(kMinimumWork, kDefaultWorkPerEntry * entries);
@@ -410,7 +449,8 @@ namespace {
 
 // The ILP search (1. in plan.h): fills out.search and the search's figures; `problem` is left
 // with the space limit of the last round.
-Status SearchStrategySpace(const Module& module, const PlanOptions& options, Problem& problem, AutoResult& out) {
+Status SearchStrategySpace(const Module& module, const PlanOptions& options, Problem& problem, AutoResult& out,
+                           CpuLaps& laps) {
   const StrategySpace& space = *out.space;
   const Mesh& mesh = options.mesh;
   const HardwareProfile& hw = *options.hardware;
@@ -420,28 +460,71 @@ Status SearchStrategySpace(const Module& module, const PlanOptions& options, Pro
   // may not. Then the space's limit is tightened by the excess and the search repeated
   // (a few rounds); the fastest plan that fits is kept (else the one with the smallest peak). The
   // bound and gap are those of the first round: the space at the user's limit.
+  // With repeated layers tied, the tied search (tied_search.h) finds the plans and the untied
+  // problem's bound; otherwise the solver works on the space's problem directly.
   const auto start = std::chrono::steady_clock::now();
+  std::optional<TiedSearch> tied;
+  if (space.ties.tied()) {
+    TiedSearchOptions to;
+    to.time_limit_s = options.time_limit_s;
+    to.work_limit = options.work_limit;
+    to.use_milp = options.use_milp;
+    to.relative_gap = options.relative_gap;
+    to.progress = options.progress;
+    tied.emplace(space, std::move(to));
+  }
   int64_t space_limit = out.memory_limit;
   bool have = false;
   int chosen_round = 0;
   int64_t chosen_limit = space_limit;
   for (int round = 0; round < kMemoryRounds; ++round) {
-    problem.usage_limit = space_limit;
-    StatusOr<SolveResult> solved = SolveProblem(problem, options);
-    if (!solved.ok()) {
-      if (solved.status().code() != absl::StatusCode::kResourceExhausted) return solved.status();
+    std::vector<int64_t> choice;
+    TotalCost cost = 0;
+    std::string how;
+    Status failed = absl::OkStatus();
+    if (tied) {
+      StatusOr<TiedSearchResult> r = tied->Run(space_limit, /*bound=*/round == 0);
+      if (r.ok()) {
+        laps.Take(out.cpu.bound, r->bound_cpu_s);
+        if (round == 0) {
+          out.presolve = r->presolve;
+          out.lower_bound_seconds = static_cast<double>(r->lower_bound) / kPicoseconds;
+          out.bound_method = r->bound_method;
+          out.optimal = r->lower_bound >= r->cost;
+        }
+        choice = std::move(r->choice);
+        cost = r->cost;
+        how = std::move(r->how);
+      } else {
+        failed = r.status();
+      }
+    } else {
+      problem.usage_limit = space_limit;
+      StatusOr<SolveResult> solved = SolveProblem(problem, options, "search");
+      if (solved.ok()) {
+        if (round == 0) {
+          out.presolve = solved->presolve;
+          out.lower_bound_seconds = static_cast<double>(solved->lower_bound) / kPicoseconds;
+          out.bound_method = solved->bound_method;
+          out.optimal = solved->optimal;
+        }
+        choice = space.Expand(solved->solution);
+        cost = solved->cost;
+      } else {
+        failed = solved.status();
+      }
+    }
+    laps.Lap(out.cpu.search);
+    if (!failed.ok()) {
+      if (failed.code() != absl::StatusCode::kResourceExhausted) return failed;
       if (round == 0) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
       break;
     }
-    if (round == 0) {
-      out.presolve = solved->presolve;
-      out.lower_bound_seconds = static_cast<double>(solved->lower_bound) / kPicoseconds;
-      out.bound_method = solved->bound_method;
-      out.optimal = solved->optimal;
-    }
-    ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(AnnotateWithChoice(module, space, solved->solution), mesh, hw,
-                                                  out.memory_limit, nullptr, options.carried_state));
-    priced.model_seconds = static_cast<double>(solved->cost) / kPicoseconds;
+    ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(AnnotateWithChoice(module, space, choice), mesh, hw, out.memory_limit,
+                                                  nullptr, options.carried_state));
+    laps.Lap(out.cpu.pricing);
+    priced.model_seconds = static_cast<double>(cost) / kPicoseconds;
+    if (!how.empty()) priced.description = how;
     const bool better = !have || (priced.fits && !out.search.fits) ||
                         (priced.fits == out.search.fits &&
                          (priced.fits ? priced.step_seconds < out.search.step_seconds
@@ -472,6 +555,7 @@ Status SearchStrategySpace(const Module& module, const PlanOptions& options, Pro
                                    out.bound_method, FormatBytes(chosen_limit));
   }
   out.search.name = "auto";
+  out.search_how = out.search.description;
   out.search.description = "the strategy search's plan";
   return absl::OkStatus();
 }
@@ -489,7 +573,11 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   so.keep_annotations = options.keep_annotations;
   so.memory_limit = out.memory_limit;
   so.carried_state = options.carried_state;
+  so.tie_layers = options.tie_layers;
+  so.tie_min_entries = options.tie_min_entries;
+  CpuLaps laps;
   ASSIGN_OR_RETURN(out.space, BuildStrategySpace(module, so));
+  laps.Lap(out.cpu.space);
   const StrategySpace& space = *out.space;
   const int64_t smallest = space.SmallestPeakBytes();
   if (smallest > out.memory_limit) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
@@ -498,8 +586,9 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   Problem problem = space.ToProblem();
   if (options.search == SearchKind::kMcts) {
     RETURN_IF_ERROR(SearchTactics(module, options, out));
+    laps.Lap(out.cpu.search);
   } else {
-    RETURN_IF_ERROR(SearchStrategySpace(module, options, problem, out));
+    RETURN_IF_ERROR(SearchStrategySpace(module, options, problem, out, laps));
   }
 
   // The standard plans.
@@ -595,7 +684,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
         if (it == node_of.end()) return;
         const StrategyNode& n = space.nodes[it->second];
         for (size_t s = 0; s < n.strategies.size(); ++s)
-          if (!allowed(n.strategies[s].output)) restricted.nodes[it->second].costs[s] = kForbiddenCost;
+          if (!allowed(n.strategies[s].output)) restricted.nodes[space.ties.var_of[it->second]].costs[s] = kForbiddenCost;
       };
       for (const Instruction* p : roles.inputs) {
         if (!unannotated(p)) continue;
@@ -615,20 +704,20 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
           return true;
         });
       }
-      StatusOr<SolveResult> tp = SolveProblem(restricted, options);
+      StatusOr<SolveResult> tp = SolveProblem(restricted, options, "the tensor-parallel standard plan");
       if (tp.ok()) {
         std::vector<std::pair<const Instruction*, AxisMasks>> splits;
         for (const Instruction* p : module.entry()->parameters()) {
           auto it = node_of.find(p);
           if (it == node_of.end() || !unannotated(p) || !p->shape().IsArray()) continue;
-          splits.emplace_back(p, space.nodes[it->second].strategies[tp->solution[it->second]].output);
+          splits.emplace_back(p, space.nodes[it->second].strategies[tp->solution[space.ties.var_of[it->second]]].output);
         }
         const std::string axis = mesh.axes()[last].name;
         const bool any = std::any_of(splits.begin(), splits.end(), [](const auto& s) { return UnionOfMasks(s.second) != 0; });
         const bool weight_split = std::any_of(roles.weights.begin(), roles.weights.end(), [&](const Instruction* w) {
           auto it = node_of.find(w);
           return it != node_of.end() &&
-                 UnionOfMasks(space.nodes[it->second].strategies[tp->solution[it->second]].output) != 0;
+                 UnionOfMasks(space.nodes[it->second].strategies[tp->solution[space.ties.var_of[it->second]]].output) != 0;
         });
         if (any && !weight_split) {
           // Only the batch is split: a data-parallel plan over fewer axes, not tensor parallelism.
@@ -645,6 +734,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       }
     }
   }
+  laps.Lap(out.cpu.standard);
   // Every plan so far with its weight update sharded (plan.h 3.), both modes, where it applies.
   if (options.standard_plans && options.weight_update_sharding && mesh.num_devices() > 1) {
     const Roles roles = RolesOf(module);
@@ -667,6 +757,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
       }
     }
   }
+  laps.Lap(out.cpu.update_sharded);
   // The fastest plan that fits; the search's plan on ties.
   auto better = [](const PricedPlan& a, const PricedPlan& b) {
     if (a.fits != b.fits) return a.fits;

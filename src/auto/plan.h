@@ -40,6 +40,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,7 @@
 
 #include "auto/solver.h"
 #include "auto/strategy_space.h"
+#include "auto/tied_search.h"
 #include "cost/cost.h"
 #include "ir/module.h"
 #include "partitioner/weight_update.h"
@@ -77,12 +79,21 @@ struct PlanOptions {
   // Also run the exact MILP (CBC) on small models. The stage search (stage_search.h) turns it off:
   // it solves hundreds of small spans, where CBC's proof costs more than the search.
   bool use_milp = true;
+  // Each solve stops when its plan is within this fraction of its certified bound (solver.h:
+  // deterministic): closing the last hundredths of a percent can take CBC the whole time limit.
+  double relative_gap = 1e-4;
   SearchKind search = SearchKind::kIlp;
   // The module is a training step run step after step: the state it hands the next step
   // (carried_state.h) is priced, in the strategy space and in every plan's step time. The stage
   // search turns it off: its units are pieces of a step (a layer's output activation is not the
   // next step's input, though the data flow would pair it with the layer's input).
   bool carried_state = true;
+  // Tie the repeated layers (strategy_space.h: above `tie_min_entries`): on by default; off for
+  // checks against the untied search.
+  bool tie_layers = true;
+  int64_t tie_min_entries = kTieMinEntries;
+  // Called from the search as it goes (the tied search: after each step).
+  std::function<void(const SearchProgress&)> progress;
 };
 
 // A plan priced by the full cost model.
@@ -112,6 +123,18 @@ struct PricedPlan {
   std::string weight_update;           // variants: what the rewrite did (WeightUpdateResult::Summary)
 };
 
+// CPU seconds of this process per phase of PlanAuto (the search runs on one thread; the MILP,
+// when it runs, is a child process on another core and is not counted).
+struct PlanTimes {
+  double space = 0;      // the strategy space (layer clustering and tying included)
+  double search = 0;     // every search round (presolve included)
+  double bound = 0;      // the lower bound of the untied problem (when tied)
+  double pricing = 0;    // partitioning and pricing the search's plans
+  double standard = 0;   // the standard plans (their search and pricing)
+  double update_sharded = 0;  // pricing the plans with their weight update sharded (+wus)
+  double Total() const { return space + search + bound + pricing + standard + update_sharded; }
+};
+
 // What the tactic search did (SearchKind::kMcts).
 struct TacticSearchStats {
   int64_t playouts = 0;     // selection, expansion, rollout, backup
@@ -124,6 +147,7 @@ struct TacticSearchStats {
 
 struct AutoResult {
   std::optional<StrategySpace> space;
+  PlanTimes cpu;
   PresolveStats presolve;
   double search_seconds = 0;        // wall time of the search
   double model_cost_seconds = 0;    // the search's plan in the strategy space
@@ -131,6 +155,7 @@ struct AutoResult {
   std::string bound_method;
   double gap = 0;                   // (cost - bound) / cost
   bool optimal = false;
+  std::string search_how;           // what the search's plan is, when it says (tied search)
   int64_t memory_limit = 0;
   PricedPlan search;                // the search's plan
   std::vector<PricedPlan> standard; // in the order above, the ones that apply

@@ -568,6 +568,8 @@ StatusOr<Presolved> Presolver::Run() {
     var.cost.resize(k);
     for (int s = 0; s < k; ++s) var.cost[s] = AddCost(node.costs[s], 0);
     if (node.lower < node.upper) var.terms.push_back({node.lower, node.upper, node.usages});
+    for (const auto& [lower, upper] : node.extra_intervals)
+      if (lower < upper) var.terms.push_back({lower, upper, node.usages});
   }
   for (size_t k = 0; k < problem_.edges.size(); ++k) {
     const ProblemEdge& edge = problem_.edges[k];

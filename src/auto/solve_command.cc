@@ -19,6 +19,16 @@ std::string GapText(TotalCost cost, TotalCost lb) {
 
 }  // namespace
 
+void PrintProgressLine(std::FILE* err, std::string_view who, double elapsed_s, std::string_view incumbent,
+                       std::string_view bound, std::string_view gap, std::string_view note) {
+  std::string line = fmt::format("{}: {:7.1f} s  {}", who, elapsed_s, incumbent);
+  if (!bound.empty()) line += fmt::format("  lower bound {}", bound);
+  if (!gap.empty()) line += fmt::format("  gap {}", gap);
+  if (!note.empty()) line += fmt::format("  ({})", note);
+  line += "\n";
+  std::fputs(line.c_str(), err);
+}
+
 Status WriteSolutionLine(std::FILE* out, const Solution& solution) {
   const std::string line = FormatSolution(solution) + "\n";
   if (std::fwrite(line.data(), 1, line.size(), out) != line.size() || std::fflush(out) != 0) {
@@ -43,12 +53,10 @@ StatusOr<SolveResult> RunSolve(const std::string& path, const SolveCommandOption
   if (progress) {
     so.progress = [err](const SolveProgress& p) {
       if (p.has_solution) {
-        std::fprintf(err, "spmdc solve: %7.1f s  cost %s  lower bound %s  gap %s\n", p.elapsed_s,
-                     Int128ToString(p.cost).c_str(), Int128ToString(p.lower_bound).c_str(),
-                     GapText(p.cost, p.lower_bound).c_str());
+        PrintProgressLine(err, "spmdc solve", p.elapsed_s, "cost " + Int128ToString(p.cost),
+                          Int128ToString(p.lower_bound), GapText(p.cost, p.lower_bound));
       } else {
-        std::fprintf(err, "spmdc solve: %7.1f s  no assignment within the limit yet\n",
-                     p.elapsed_s);
+        PrintProgressLine(err, "spmdc solve", p.elapsed_s, "no assignment within the limit yet");
       }
     };
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "auto/iopddl.h"
 #include "auto/solver.h"
@@ -26,6 +27,12 @@ struct SolveCommandOptions {
 
 // Writes "[s0, s1, ...]\n" to `out`.
 Status WriteSolutionLine(std::FILE* out, const Solution& solution);
+
+// A progress line of a running search, as `spmdc solve` and `spmdc auto` print them while stderr
+// is a terminal: "WHO: ELAPSED s  INCUMBENT[  lower bound BOUND][  gap GAP][  (NOTE)]". The
+// incumbent is a whole fragment ("cost 123", "estimate 1.5 s", "no assignment ... yet").
+void PrintProgressLine(std::FILE* err, std::string_view who, double elapsed_s, std::string_view incumbent,
+                       std::string_view bound = {}, std::string_view gap = {}, std::string_view note = {});
 
 // Reads, solves, prints. Errors: those of ReadProblem (exit-2 class: NotFound, InvalidArgument
 // with file:line:col) and of Solve (ResourceExhausted when nothing fits the limit).

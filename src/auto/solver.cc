@@ -68,7 +68,7 @@ StatusOr<SolveResult> Solve(const Problem& problem, const SolveOptions& options)
     best_lb = DualSolver(m).CertifiedBound();
     const int n = std::max(1, options.threads);
     std::atomic<bool> stop{false};
-    SearchBudget budget{deadline, options.work_limit, &stop};
+    SearchBudget budget{deadline, options.work_limit, &stop, std::max(options.relative_gap, 0.0)};
     std::vector<std::unique_ptr<LagrangianSearch>> searches;
     for (int t = 0; t < n; ++t) {
       searches.push_back(std::make_unique<LagrangianSearch>(m, ParamsFor(t, options.seed)));
@@ -81,26 +81,48 @@ StatusOr<SolveResult> Solve(const Problem& problem, const SolveOptions& options)
       // on timing; it does not stop the other threads then.
       if (!milp->Start(deadline, options.work_limit > 0)) milp.reset();
     }
-    std::atomic<int> running{0};
+    std::atomic<int> running{0}, searching{0};
+    std::atomic<bool> cancel_milp{false};
+    bool milp_cancelled = false;
     std::vector<std::thread> threads;
     for (int t = 0; t < n; ++t) {
       running.fetch_add(1);
+      searching.fetch_add(1);
       threads.emplace_back([&, t] {
         searches[t]->Run(budget);
+        searching.fetch_sub(1);
         running.fetch_sub(1);
       });
     }
     if (milp) {
       running.fetch_add(1);
       threads.emplace_back([&] {
-        milp->Collect(deadline);
+        milp->Collect(deadline, &cancel_milp);
         if (milp->optimal() && options.work_limit == 0) stop.store(true);
         running.fetch_sub(1);
       });
     }
+    // Once every search thread has stopped (their results no longer change): whether their best is
+    // within the gap of their bound. Then the MILP is not waited for, and what it found is ignored
+    // whether it finished first or not, so that the answer does not depend on how far it got.
+    auto threads_within_gap = [&] {
+      bool any = false;
+      TotalCost c = 0, lb = best_lb;
+      for (const auto& s : searches) {
+        if (s->has_solution() && (!any || s->best_cost() < c)) c = s->best_cost(), any = true;
+        if (s->has_bound()) lb = std::max(lb, s->lower_bound());
+      }
+      return any && static_cast<double>(c - lb) <= options.relative_gap * static_cast<double>(c);
+    };
+    bool gap_checked = options.relative_gap <= 0 || !milp;
     Clock::time_point last_report = start;
     while (running.load() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (!gap_checked && searching.load() == 0) {
+        gap_checked = true;
+        milp_cancelled = threads_within_gap();
+        if (milp_cancelled) cancel_milp.store(true);
+      }
       if (options.progress && Seconds(last_report) >= options.progress_interval_s) {
         last_report = Clock::now();
         SolveProgress pr;
@@ -119,6 +141,7 @@ StatusOr<SolveResult> Solve(const Problem& problem, const SolveOptions& options)
       }
     }
     for (std::thread& th : threads) th.join();
+    if (!gap_checked) milp_cancelled = threads_within_gap();  // the MILP ended first
     for (const auto& s : searches) {
       result.iterations += s->iterations();
       smallest_peak = std::min(smallest_peak, s->smallest_peak());
@@ -129,7 +152,7 @@ StatusOr<SolveResult> Solve(const Problem& problem, const SolveOptions& options)
       }
       if (s->has_bound() && s->lower_bound() > best_lb) best_lb = s->lower_bound();
     }
-    if (milp) {
+    if (milp && !milp_cancelled) {
       if (milp->has_solution() && (!found || milp->best_cost() < best_cost)) {
         found = true;
         best = milp->best();

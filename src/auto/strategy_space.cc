@@ -4,10 +4,12 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 #include "auto/carried_state.h"
 #include "auto/control_flow.h"
+#include "auto/layers.h"
 #include "cost/cost.h"
 #include "fmt/format.h"
 #include "propagation/dot_dims.h"
@@ -20,8 +22,6 @@ namespace {
 constexpr double kPicoseconds = 1e12;
 // Propagation's most permissive level: every rule takes part.
 constexpr int kRuleAggressiveness = 3;
-
-int Popcount(uint32_t m) { return __builtin_popcount(m); }
 
 // Every assignment of the mesh axes to one of `sizes.size()` dims or none (-1), such that the
 // product of each dim's axes divides its size; as per-dim masks.
@@ -137,6 +137,21 @@ struct Builder {
   CostOptions cost_options;
   // (instruction, leaf) -> node: leaf -1 for kNode values, the leaf for kLeafNodes ones.
   absl::flat_hash_map<std::pair<const Instruction*, int64_t>, int> node_of;
+  // Per (instruction, leaf): the splits a kept output sharding wants of it (the root's, when it is
+  // a constraint): its strategies pay the resharding into each.
+  absl::flat_hash_map<std::pair<const Instruction*, int64_t>, std::vector<AxisMasks>> output_want;
+  // Repeated layers: per entry instruction, the key its node shares a strategy list by, the key it
+  // is tied by (none: its own decision) and its tied copy; the first node of each key.
+  struct LayerKey {
+    std::string share, tie;
+    int copy = -1;
+  };
+  absl::flat_hash_map<const Instruction*, LayerKey> layer_key;
+  absl::flat_hash_map<std::string, int> shared_list, tied_var;
+  // Edge matrices by (producer list, consumer list, operand, bytes, executions).
+  absl::flat_hash_map<std::tuple<const void*, const void*, int64_t, int64_t, int64_t>,
+                      std::shared_ptr<const std::vector<double>>>
+      matrices;
 
   Builder(const Module& m, const StrategySpaceOptions& o)
       : module(m), options(o), mesh(o.mesh), hw(*o.hardware), coll(o.mesh, *o.hardware), space(o.mesh) {}
@@ -384,44 +399,125 @@ struct Builder {
       ASSIGN_OR_RETURN(wanted, WantedMasks(instr, -1, boundary));
       node.annotated = true;
     }
-    std::optional<DotDims> dd;
-    if (instr.opcode() == Opcode::kDot) dd = DotDimsOfDotFamily(instr);
-    // A convolution in the same einsum view (no groups): its batch and feature dims split as a
-    // dot's, its input features contracted (a kernel gradient contracts the batch: data
-    // parallelism's all-reduced weight gradient). Propagation's backward rule says nothing for
-    // convolutions with true spatial dims (as XLA's), which would leave the operands of every
-    // split replicated. A split true spatial dim of the result keeps the operands whole on it.
-    if (instr.opcode() == Opcode::kConvolution && instr.int_attr(AttrId::kFeatureGroupCount, 1) == 1 &&
-        instr.int_attr(AttrId::kBatchGroupCount, 1) == 1)
-      dd = DotDimsOfConvolution(instr);
-    if (dd) {
-      node.strategies = DotStrategies(instr, c, *dd);
-    } else if (instr.opcode() == Opcode::kReduce && instr.operand(0)->shape().IsArray()) {
-      node.strategies = ReduceStrategies(instr, c);
-    } else if (instr.shape().IsTuple()) {
-      node.strategies = SharedSplitStrategies(instr, c);
+    const int index = static_cast<int>(space.nodes.size());
+    auto key = layer_key.find(&instr);
+    auto shared = key == layer_key.end() ? shared_list.end() : shared_list.find(key->second.share);
+    if (shared != shared_list.end()) {
+      node.strategies = space.nodes[shared->second].strategies;
     } else {
-      std::vector<int64_t> sizes(instr.shape().dims().begin(), instr.shape().dims().end());
-      for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) node.strategies.push_back(FromRules(instr, c, m));
-    }
-    AddPendingVariants(instr, node.strategies);
-    if (instr.opcode() == Opcode::kAdd) AddSummingStrategies(instr, c, node.strategies);
-    if (wanted) {
-      std::vector<Strategy> kept;
-      for (Strategy& s : node.strategies)
-        if (s.output == *wanted) kept.push_back(std::move(s));
-      if (kept.empty()) kept.push_back(FromRules(instr, c, *wanted));
-      node.strategies = std::move(kept);
-    }
-    for (Strategy& s : node.strategies) {
-      s.compute_seconds *= static_cast<double>(pi.executions);
-      s.communication_seconds *= static_cast<double>(pi.executions);
+      std::vector<Strategy> strategies;
+      std::optional<DotDims> dd;
+      if (instr.opcode() == Opcode::kDot) dd = DotDimsOfDotFamily(instr);
+      // A convolution in the same einsum view (no groups): its batch and feature dims split as a
+      // dot's, its input features contracted (a kernel gradient contracts the batch: data
+      // parallelism's all-reduced weight gradient). Propagation's backward rule says nothing for
+      // convolutions with true spatial dims (as XLA's), which would leave the operands of every
+      // split replicated. A split true spatial dim of the result keeps the operands whole on it.
+      if (instr.opcode() == Opcode::kConvolution && instr.int_attr(AttrId::kFeatureGroupCount, 1) == 1 &&
+          instr.int_attr(AttrId::kBatchGroupCount, 1) == 1)
+        dd = DotDimsOfConvolution(instr);
+      if (dd) {
+        strategies = DotStrategies(instr, c, *dd);
+      } else if (instr.opcode() == Opcode::kReduce && instr.operand(0)->shape().IsArray()) {
+        strategies = ReduceStrategies(instr, c);
+      } else if (instr.shape().IsTuple()) {
+        strategies = SharedSplitStrategies(instr, c);
+      } else {
+        std::vector<int64_t> sizes(instr.shape().dims().begin(), instr.shape().dims().end());
+        for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) strategies.push_back(FromRules(instr, c, m));
+      }
+      AddPendingVariants(instr, strategies);
+      if (instr.opcode() == Opcode::kAdd) AddSummingStrategies(instr, c, strategies);
+      if (wanted) {
+        std::vector<Strategy> kept;
+        for (Strategy& s : strategies)
+          if (s.output == *wanted) kept.push_back(std::move(s));
+        if (kept.empty()) kept.push_back(FromRules(instr, c, *wanted));
+        strategies = std::move(kept);
+      }
+      for (Strategy& s : strategies) {
+        s.compute_seconds *= static_cast<double>(pi.executions);
+        s.communication_seconds *= static_cast<double>(pi.executions);
+      }
+      PayOutputWants(instr, -1, instr.shape(), strategies);
+      node.strategies = StrategyList(std::move(strategies));
+      if (key != layer_key.end()) shared_list.emplace(key->second.share, index);
     }
     node.lower = instr.opcode() == Opcode::kParameter ? 0 : pi.point;
     node.upper = pi.point + 1;
-    node_of[{&instr, -1}] = static_cast<int>(space.nodes.size());
+    node_of[{&instr, -1}] = index;
     space.nodes.push_back(std::move(node));
+    Decide(key == layer_key.end() ? nullptr : &key->second);
     return absl::OkStatus();
+  }
+
+  // The resharding of a kept output sharding, paid by every strategy of (instr, leaf).
+  void PayOutputWants(const Instruction& instr, int64_t leaf, const Shape& shape, std::vector<Strategy>& strategies) {
+    auto it = output_want.find({&instr, leaf});
+    if (it == output_want.end()) return;
+    for (const AxisMasks& want : it->second)
+      for (Strategy& st : strategies)
+        st.communication_seconds += ReshardSeconds(mesh, hw, coll, shape.byte_size(), st.output, want);
+  }
+
+  // The decision variable of the node just added: a tied key's, or its own.
+  void Decide(const LayerKey* key) {
+    Ties& t = space.ties;
+    const int index = static_cast<int>(space.nodes.size()) - 1;
+    int var = t.num_vars;
+    if (key && !key->tie.empty()) var = tied_var.try_emplace(key->tie, var).first->second;
+    if (var == t.num_vars) {
+      ++t.num_vars;
+      t.first.push_back(index);
+      t.count.push_back(0);
+    }
+    ++t.count[var];
+    t.var_of.push_back(var);
+    t.copy.push_back(key && !key->tie.empty() ? key->copy : -1);
+  }
+
+  // Repeated layers: the keys of the entry's instructions (the header). Nodes at one position of
+  // the layers of one class share a list; those of the class's layers but its first and last
+  // `untie_boundary` ones also a decision. What can make otherwise identical nodes differ is in
+  // the key: a sharding (kept, or a region boundary's), the splits kept outputs want, and the
+  // all-reduce reassociation's marks.
+  void LayerKeys() {
+    if (!options.tie_layers) return;
+    // A module without a layer structure (no single-value cut) simply has nothing to share.
+    StatusOr<LayerClustering> layers = ClusterLayers(module);
+    if (!layers.ok()) return;
+    space.ties.layers = layers->num_layers;
+    space.ties.classes = layers->num_classes;
+    std::vector<std::vector<int>> of_class(layers->num_classes);
+    for (int l = 0; l < layers->num_layers; ++l) of_class[layers->tie_class[l]].push_back(l);
+    const int b = std::max(0, options.untie_boundary);
+    for (int c = 0; c < layers->num_classes; ++c) {
+      const std::vector<int>& ls = of_class[c];
+      const int count = static_cast<int>(ls.size());
+      if (count < 2) continue;
+      const size_t size = layers->tie_members[ls.front()].size();
+      const bool tie = count - 2 * b >= 2;
+      for (int r = 0; r < count; ++r) {
+        const std::vector<int>& members = layers->tie_members[ls[r]];
+        if (members.size() != size) continue;  // cannot happen for one signature; then share nothing
+        const bool tied = tie && r >= b && r < count - b;
+        if (tied && r > b) ++space.ties.tied_layers;
+        for (size_t pos = 0; pos < size; ++pos) {
+          const Instruction* instr = layers->schedule[members[pos]];
+          std::string extra;
+          if (instr->has_sharding()) extra += instr->sharding()->ToString(false);
+          // A layer's last value may feed another op in the next class than in its own (all-reduce
+          // reassociation: whether a partial sum may stay pending, whether an add sums two).
+          if (Lookup(pending_, instr)) extra += " pending";
+          if (Lookup(sums_, instr)) extra += " sums";
+          if (auto it = output_want.find({instr, -1}); it != output_want.end())
+            for (const AxisMasks& m : it->second) extra += " out " + MasksToString(mesh, m);
+          LayerKey& key = layer_key[instr];
+          key.share = fmt::format("{}:{}:{}", c, pos, extra);
+          if (tied) key.tie = key.share, key.copy = r - b;
+        }
+      }
+    }
   }
 
   // A node for leaf `leaf` of `pi`'s value (its role is kLeafNodes): every split of the leaf,
@@ -439,24 +535,28 @@ struct Builder {
       node.annotated = true;
     }
     std::vector<int64_t> sizes(shape.dims().begin(), shape.dims().end());
+    std::vector<Strategy> strategies;
     for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) {
       if (wanted && m != *wanted) continue;
       Strategy st;
       st.bytes = shape.byte_size() / DevicesOf(mesh, UnionOf(m));
       st.output = m;
-      node.strategies.push_back(std::move(st));
+      strategies.push_back(std::move(st));
     }
-    if (node.strategies.empty()) {  // an annotation whose product does not divide the dims
+    if (strategies.empty()) {  // an annotation whose product does not divide the dims
       Strategy st;
       st.bytes = shape.byte_size() / DevicesOf(mesh, UnionOf(*wanted));
       st.output = *wanted;
-      node.strategies.push_back(std::move(st));
+      strategies.push_back(std::move(st));
     }
+    PayOutputWants(instr, leaf, shape, strategies);
+    node.strategies = StrategyList(std::move(strategies));
     const bool parameter = instr.opcode() == Opcode::kParameter;
     node.lower = parameter ? 0 : pi.point;
     node.upper = pi.point + 1;
     node_of[{&instr, leaf}] = static_cast<int>(space.nodes.size());
     space.nodes.push_back(std::move(node));
+    Decide(nullptr);
     return absl::OkStatus();
   }
 
@@ -470,48 +570,60 @@ struct Builder {
     Strategy st;
     st.output = Replicated(instr.shape().rank());
     st.bytes = instr.shape().byte_size();
-    node.strategies.push_back(std::move(st));
+    node.strategies = StrategyList({std::move(st)});
     node.lower = pi.point;
     node.upper = pi.point + 1;
     node_of[{&instr, -1}] = static_cast<int>(space.nodes.size());
     space.nodes.push_back(std::move(node));
+    Decide(nullptr);
   }
 
   // Adds the edge producer -> consumer: consumer strategy t needs `needs[t]` of the producer's
   // value (of `bytes`), `executions` times per step, arriving a partial sum pending over
   // `pending[t]` (none: reduced). A pending partial sum meets only an add that sums it, split
   // alike: every other entry is infinite (forbidden).
+  // One matrix per (producer list, consumer list, operand, bytes, executions): identical nodes of
+  // repeated layers share it (the consumer's list decides `needs` and `pending`). An edge whose
+  // matrix is zero is left out.
   void AddEdge(int producer, int consumer, int64_t operand, const std::vector<const AxisMasks*>& needs,
                int64_t bytes, int64_t executions, const std::vector<uint32_t>* pending = nullptr) {
     const StrategyNode& p = space.nodes[producer];
+    auto [mit, fresh] = matrices.try_emplace(
+        std::make_tuple(p.strategies.id(), space.nodes[consumer].strategies.id(), operand, bytes, executions));
+    if (fresh) {
+      const size_t S = p.strategies.size(), T = needs.size();
+      auto m = std::make_shared<std::vector<double>>(S * T, 0.0);
+      std::map<std::pair<AxisMasks, uint32_t>, std::vector<double>> column_of;
+      bool all_zero = true;
+      for (size_t t = 0; t < T; ++t) {
+        const uint32_t need_pending = pending ? (*pending)[t] : 0;
+        auto [cit, new_column] = column_of.try_emplace(std::make_pair(*needs[t], need_pending));
+        if (new_column) {
+          cit->second.resize(S);
+          for (size_t s = 0; s < S; ++s) {
+            const Strategy& ps = p.strategies[s];
+            if (ps.pending_axes != need_pending || (need_pending && ps.output != *needs[t])) {
+              cit->second[s] = std::numeric_limits<double>::infinity();
+            } else {
+              cit->second[s] =
+                  static_cast<double>(executions) * ReshardSeconds(mesh, hw, coll, bytes, ps.output, *needs[t]);
+            }
+          }
+        }
+        for (size_t s = 0; s < S; ++s) {
+          (*m)[s * T + t] = cit->second[s];
+          if (cit->second[s] != 0) all_zero = false;
+        }
+      }
+      if (!all_zero) mit->second = std::move(m);
+    }
+    if (!mit->second) return;
     StrategyEdge e;
     e.producer = producer;
     e.consumer = consumer;
     e.operand = operand;
-    const size_t S = p.strategies.size(), T = needs.size();
-    e.seconds.assign(S * T, 0.0);
-    std::map<std::pair<AxisMasks, uint32_t>, std::vector<double>> column_of;
-    bool all_zero = true;
-    for (size_t t = 0; t < T; ++t) {
-      const uint32_t need_pending = pending ? (*pending)[t] : 0;
-      auto [cit, fresh] = column_of.try_emplace(std::make_pair(*needs[t], need_pending));
-      if (fresh) {
-        cit->second.resize(S);
-        for (size_t s = 0; s < S; ++s) {
-          const Strategy& ps = p.strategies[s];
-          if (ps.pending_axes != need_pending || (need_pending && ps.output != *needs[t])) {
-            cit->second[s] = std::numeric_limits<double>::infinity();
-          } else {
-            cit->second[s] = static_cast<double>(executions) * ReshardSeconds(mesh, hw, coll, bytes, ps.output, *needs[t]);
-          }
-        }
-      }
-      for (size_t s = 0; s < S; ++s) {
-        e.seconds[s * T + t] = cit->second[s];
-        if (cit->second[s] != 0) all_zero = false;
-      }
-    }
-    if (!all_zero) space.edges.push_back(std::move(e));
+    e.seconds = mit->second;
+    space.edges.push_back(std::move(e));
   }
 
   StatusOr<StrategySpace> Build() {
@@ -525,6 +637,27 @@ struct Builder {
     FindPendingPartials(flow);
     cost_options.partitioned = true;
     cost_options.num_partitions = 1;
+    // When the root has a sharding (kept as a constraint), the outputs come out as it says:
+    // each output's strategy pays its resharding into that. Otherwise the outputs' shardings are
+    // part of the plan (a jitted step with out_shardings chosen by the compiler).
+    const Instruction& root = *entry.root();
+    const PlannedInstruction* root_flow = flow.Find(&root);
+    const bool root_constraint =
+        root_flow && root_flow->role == FlowRole::kAlias && options.keep_annotations && root.has_sharding();
+    if (root_constraint) {
+      const Sharding& rs = *root.sharding();
+      for (int64_t l = 0; l < root.shape().leaf_count(); ++l) {
+        const std::optional<ValueLeaf> origin = flow.Origin(&root, root.shape().IsTuple() ? l : -1);
+        if (!origin) continue;
+        const Shape& shape = LeafShape(root.shape(), root.shape().IsTuple() ? l : -1);
+        AxisMasks want = Replicated(shape.rank());
+        const Sharding leaf =
+            rs.IsTuple() && l < static_cast<int64_t>(rs.tuple_elements().size()) ? rs.tuple_elements()[l] : rs;
+        if (std::optional<AxisMasks> m = MasksFromSharding(mesh, leaf, shape.rank())) want = *m;
+        output_want[{origin->instr, origin->leaf}].push_back(std::move(want));
+      }
+    }
+    LayerKeys();
     for (const PlannedInstruction& pi : flow.schedule()) {
       switch (pi.role) {
         case FlowRole::kAlias:
@@ -579,28 +712,6 @@ struct Builder {
     use_all_leaves(entry.root(), n - 1);
     for (StrategyNode& node : space.nodes)
       if (node.instr->opcode() == Opcode::kParameter && node.instr->parent() == &entry) node.upper = n;
-    // When the root has a sharding (kept as a constraint), the outputs come out as it says:
-    // each output's strategy pays its resharding into that. Otherwise the outputs' shardings are
-    // part of the plan (a jitted step with out_shardings chosen by the compiler).
-    const Instruction& root = *entry.root();
-    const PlannedInstruction* root_flow = flow.Find(&root);
-    const bool root_constraint =
-        root_flow && root_flow->role == FlowRole::kAlias && options.keep_annotations && root.has_sharding();
-    if (root_constraint) {
-      const Sharding& rs = *root.sharding();
-      for (int64_t l = 0; l < root.shape().leaf_count(); ++l) {
-        const int node_index = NodeOf(flow.Origin(&root, root.shape().IsTuple() ? l : -1));
-        if (node_index < 0 || space.nodes[node_index].manual) continue;
-        StrategyNode& node = space.nodes[node_index];
-        const Shape& shape = LeafShape(root.shape(), root.shape().IsTuple() ? l : -1);
-        AxisMasks want = Replicated(shape.rank());
-        const Sharding leaf =
-            rs.IsTuple() && l < static_cast<int64_t>(rs.tuple_elements().size()) ? rs.tuple_elements()[l] : rs;
-        if (std::optional<AxisMasks> m = MasksFromSharding(mesh, leaf, shape.rank())) want = *m;
-        for (Strategy& st : node.strategies)
-          st.communication_seconds += ReshardSeconds(mesh, hw, coll, shape.byte_size(), st.output, want);
-      }
-    }
     // Edges: producer strategy s -> the split consumer strategy t needs for that operand (a
     // kLeafNodes node needs its own split of what it is resharded from).
     for (int j = 0; j < static_cast<int>(space.nodes.size()); ++j) {
@@ -668,6 +779,9 @@ struct Builder {
       }
       space.values.push_back(std::move(v));
     }
+    int64_t entries = 0;
+    for (const StrategyEdge& e : space.edges) entries += static_cast<int64_t>(e.seconds->size());
+    if (entries <= options.tie_min_entries) space.ties.Untie();
     return std::move(space);
   }
 };
@@ -711,18 +825,37 @@ std::string MasksToString(const Mesh& mesh, const AxisMasks& masks) {
   return PartitionSpecToString(spec);
 }
 
+void Ties::Untie() {
+  const int nodes = static_cast<int>(var_of.size());
+  num_vars = nodes;
+  first.resize(nodes);
+  count.assign(nodes, 1);
+  copy.assign(nodes, -1);
+  tied_layers = 0;
+  for (int i = 0; i < nodes; ++i) var_of[i] = first[i] = i;
+}
+
 int64_t StrategySpace::num_strategies() const {
   int64_t s = 0;
   for (const StrategyNode& n : nodes) s += static_cast<int64_t>(n.strategies.size());
   return s;
 }
 
-Problem StrategySpace::ToProblem() const {
-  auto ps = [](double seconds) {
-    if (std::isinf(seconds)) return kForbiddenCost;
-    const double v = std::llround(seconds * kPicoseconds);
-    return static_cast<Cost>(std::min(v, 1e17));
-  };
+namespace {
+constexpr double kCostCap = static_cast<double>(kMaxSpaceCost);
+}  // namespace
+
+Cost PicosecondsOf(double seconds) {
+  if (std::isinf(seconds)) return kForbiddenCost;
+  return static_cast<Cost>(std::min(std::round(seconds * kPicoseconds), kCostCap));
+}
+
+Cost RepeatedCost(int64_t count, Cost ps) {
+  if (IsForbidden(ps)) return kForbiddenCost;
+  return static_cast<Cost>(std::min(static_cast<double>(count) * static_cast<double>(ps), kCostCap));
+}
+
+Problem StrategySpace::ToUntiedProblem() const {
   Problem p;
   p.name = "spmdc-auto";
   for (const StrategyNode& n : nodes) {
@@ -730,7 +863,7 @@ Problem StrategySpace::ToProblem() const {
     pn.lower = n.lower;
     pn.upper = n.upper;
     for (const Strategy& s : n.strategies) {
-      pn.costs.push_back(ps(s.compute_seconds + s.communication_seconds));
+      pn.costs.push_back(PicosecondsOf(s.compute_seconds + s.communication_seconds));
       pn.usages.push_back(s.bytes);
     }
     p.nodes.push_back(std::move(pn));
@@ -738,12 +871,70 @@ Problem StrategySpace::ToProblem() const {
   for (const StrategyEdge& e : edges) {
     ProblemEdge pe;
     pe.nodes = {e.producer, e.consumer};
-    pe.costs.reserve(e.seconds.size());
-    for (double s : e.seconds) pe.costs.push_back(ps(s));
+    pe.costs.reserve(e.seconds->size());
+    for (double s : *e.seconds) pe.costs.push_back(PicosecondsOf(s));
     p.edges.push_back(std::move(pe));
   }
   p.usage_limit = memory_limit;
   return p;
+}
+
+std::vector<EdgeKind> StrategySpace::EdgeKinds() const {
+  std::vector<EdgeKind> kinds;
+  absl::flat_hash_map<std::tuple<int, int, const void*>, int> index;
+  for (int i = 0; i < static_cast<int>(edges.size()); ++i) {
+    const StrategyEdge& e = edges[i];
+    const int pv = ties.var_of[e.producer], cv = ties.var_of[e.consumer];
+    auto [it, fresh] = index.try_emplace(std::make_tuple(pv, cv, static_cast<const void*>(e.seconds.get())),
+                                         static_cast<int>(kinds.size()));
+    if (fresh) kinds.push_back(EdgeKind{pv, cv, e.seconds, {}});
+    kinds[it->second].instances.push_back(i);
+  }
+  return kinds;
+}
+
+Problem StrategySpace::ToProblem() const {
+  if (!ties.tied()) return ToUntiedProblem();
+  Problem p;
+  p.name = "spmdc-auto-tied";
+  p.nodes.resize(ties.num_vars);
+  for (int v = 0; v < ties.num_vars; ++v) {
+    const StrategyNode& n = nodes[ties.first[v]];
+    ProblemNode& pn = p.nodes[v];
+    pn.lower = n.lower;
+    pn.upper = n.upper;
+    for (const Strategy& s : n.strategies) {
+      pn.costs.push_back(RepeatedCost(ties.count[v], PicosecondsOf(s.compute_seconds + s.communication_seconds)));
+      pn.usages.push_back(s.bytes);
+    }
+  }
+  for (int i = 0; i < static_cast<int>(nodes.size()); ++i)
+    if (ties.first[ties.var_of[i]] != i) p.nodes[ties.var_of[i]].extra_intervals.emplace_back(nodes[i].lower, nodes[i].upper);
+  for (const EdgeKind& kind : EdgeKinds()) {
+    const int64_t count = static_cast<int64_t>(kind.instances.size());
+    const std::vector<double>& m = *kind.seconds;
+    if (kind.self()) {
+      // Both ends take the variable's strategy: the diagonal.
+      ProblemNode& pn = p.nodes[kind.producer_var];
+      const int64_t k = static_cast<int64_t>(pn.costs.size());
+      for (int64_t s = 0; s < k; ++s)
+        pn.costs[s] = AddSpaceCost(pn.costs[s], RepeatedCost(count, PicosecondsOf(m[s * k + s])));
+      continue;
+    }
+    ProblemEdge pe;
+    pe.nodes = {kind.producer_var, kind.consumer_var};
+    pe.costs.reserve(m.size());
+    for (double s : m) pe.costs.push_back(RepeatedCost(count, PicosecondsOf(s)));
+    p.edges.push_back(std::move(pe));
+  }
+  p.usage_limit = memory_limit;
+  return p;
+}
+
+std::vector<int64_t> StrategySpace::Expand(const std::vector<int64_t>& var_choice) const {
+  std::vector<int64_t> choice(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) choice[i] = var_choice[ties.var_of[i]];
+  return choice;
 }
 
 double StrategySpace::SecondsOf(const std::vector<int64_t>& choice) const {
@@ -753,8 +944,19 @@ double StrategySpace::SecondsOf(const std::vector<int64_t>& choice) const {
     t += s.compute_seconds + s.communication_seconds;
   }
   for (const StrategyEdge& e : edges)
-    t += e.seconds[choice[e.producer] * nodes[e.consumer].strategies.size() + choice[e.consumer]];
+    t += (*e.seconds)[choice[e.producer] * nodes[e.consumer].strategies.size() + choice[e.consumer]];
   return t;
+}
+
+TotalCost StrategySpace::CostOf(const std::vector<int64_t>& choice) const {
+  TotalCost c = 0;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Strategy& s = nodes[i].strategies[choice[i]];
+    c += PicosecondsOf(s.compute_seconds + s.communication_seconds);
+  }
+  for (const StrategyEdge& e : edges)
+    c += PicosecondsOf((*e.seconds)[choice[e.producer] * nodes[e.consumer].strategies.size() + choice[e.consumer]]);
+  return c;
 }
 
 int64_t StrategySpace::PeakBytesOf(const std::vector<int64_t>& choice) const {

@@ -19,9 +19,26 @@
 // a reduce's reduced dims); the axes of one dim are taken in mesh order, and their product must
 // divide the dim. Costs are in picoseconds under a hardware profile, with the cost model's
 // collective algorithms (CollectiveSeconds) and per-op roofline (CostOfInstruction).
+//
+// Repeated layers (reference/AUTO.md §3). The layers of the entry and their tie classes come from
+// the stage search's clustering (layers.h: ClusterLayers). Nodes at one position of the layers of
+// a class are identical (the same instruction text up to names, the same operands by position), so
+// they share one strategy list, and edges between nodes with shared lists share one cost matrix:
+// the space of a 96-layer model holds a few layers' worth of strategies and matrices. On top of
+// that sharing, the layers of a class except its first and last `untie_boundary` ones are *tied*:
+// their nodes at one position are one decision variable. The tied problem (ToProblem) has a node
+// per variable, whose cost is the sum of its nodes' costs and which is live over each node's
+// interval, and an edge per kind of edge between two variables (K instances: K times the matrix);
+// an edge between two nodes of one variable (copy k to copy k + 1 at one position) costs its
+// diagonal R(s, s) there. A tied assignment has exactly the cost and memory profile of its
+// expansion to the nodes (Expand), so the tied optimum bounds the untied one from above; a lower
+// bound valid for the untied problem comes from untied_bound.h. Only the entry computation's
+// array values are tied (loop bodies, tuple leaves and manual regions keep their own nodes).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +50,9 @@
 #include "support/status.h"
 
 namespace spmdc::autoshard {
+
+// Below this many edge-matrix entries a space is not tied (StrategySpaceOptions::tie_min_entries).
+inline constexpr int64_t kTieMinEntries = 4'000'000;
 
 // Per tensor dim, the set of mesh axes (bit i: axis i) it is split over, in mesh order.
 using AxisMasks = std::vector<uint32_t>;
@@ -52,6 +72,23 @@ struct Strategy {
   int64_t bytes = 0;             // the result's per-device bytes
 };
 
+// A node's strategies, immutable once built; identical nodes of repeated layers share one list.
+class StrategyList {
+ public:
+  StrategyList() : list_(std::make_shared<const std::vector<Strategy>>()) {}
+  explicit StrategyList(std::vector<Strategy> s) : list_(std::make_shared<const std::vector<Strategy>>(std::move(s))) {}
+  size_t size() const { return list_->size(); }
+  bool empty() const { return list_->empty(); }
+  const Strategy& operator[](size_t i) const { return (*list_)[i]; }
+  std::vector<Strategy>::const_iterator begin() const { return list_->begin(); }
+  std::vector<Strategy>::const_iterator end() const { return list_->end(); }
+  // Lists with one id are one list.
+  const void* id() const { return list_.get(); }
+
+ private:
+  std::shared_ptr<const std::vector<Strategy>> list_;
+};
+
 struct StrategyNode {
   const Instruction* instr = nullptr;
   // -1: the node is `instr`'s value (an array, or every leaf of a tuple-valued op whose leaves
@@ -59,7 +96,7 @@ struct StrategyNode {
   // over its shape's leaves): a loop's state, a conditional's result, a tuple parameter's leaf,
   // an annotated tuple's element (control_flow.h).
   int64_t leaf = -1;
-  std::vector<Strategy> strategies;
+  StrategyList strategies;
   int64_t lower = 0, upper = 0;  // live over [lower, upper) of the flattened schedule
   int64_t executions = 1;        // runs per step (loop trip counts); costs include it
   bool annotated = false;        // restricted to the user's sharding
@@ -76,12 +113,15 @@ struct SpaceValue {
   std::vector<int> leaf_nodes;
 };
 
+// One producer -> consumer edge (an instance; the tied problem has fewer edges, above).
 struct StrategyEdge {
   int producer = 0, consumer = 0;  // node indices
   int64_t operand = 0;             // operand index in the consumer (-1: a leaf node's input)
   // Seconds of resharding, row-major: producer strategy s, consumer strategy t; infinity where a
-  // pending partial sum would meet a consumer that does not sum it (forbidden in the problem).
-  std::vector<double> seconds;
+  // pending partial sum would meet a consumer that does not sum it (forbidden in the problem). One
+  // matrix serves every edge whose producers share a strategy list and whose consumers do (same
+  // operand, bytes and executions).
+  std::shared_ptr<const std::vector<double>> seconds;
 };
 
 struct StrategySpaceOptions {
@@ -94,6 +134,41 @@ struct StrategySpaceOptions {
   std::optional<int64_t> memory_limit;        // bytes per device; none: no limit
   // Price the state the step hands the next (carried_state.h; PlanOptions::carried_state).
   bool carried_state = true;
+  // Repeated layers (above): tie the layers of a class, except its first and last
+  // `untie_boundary` layers, which keep decisions of their own. Off: every node is a variable
+  // (lists and matrices are shared all the same). Tying applies to spaces whose edge matrices
+  // (all instances) hold more than `tie_min_entries` entries: below that the untied search is
+  // fast, and it can give identical layers different plans where that pays (an MLP stack
+  // alternating column- and row-parallel weights), which tying cannot.
+  bool tie_layers = true;
+  int untie_boundary = 1;
+  int64_t tie_min_entries = kTieMinEntries;
+};
+
+// Which nodes share a decision.
+struct Ties {
+  std::vector<int> var_of;  // per node: its variable (the tied problem's node)
+  std::vector<int> first;   // per variable: its first node
+  std::vector<int> count;   // per variable: how many nodes it decides
+  // Per node of a tied layer: which of its class's tied layers it is in (0, 1, ... in layer
+  // order); -1 for the others.
+  std::vector<int> copy;
+  int num_vars = 0;
+  // What the layer clustering found (0 layers: it found none, e.g. no single-value cut).
+  int layers = 0, classes = 0;
+  int tied_layers = 0;      // layers whose decisions are another layer's
+  bool tied() const { return num_vars < static_cast<int>(var_of.size()); }
+  // Every node its own variable (what was found about layers stays).
+  void Untie();
+};
+
+// An edge of the tied problem: the instances with one producer variable, one consumer variable and
+// one matrix. `self()`: both ends are one variable (the cost is the matrix's diagonal).
+struct EdgeKind {
+  int producer_var = 0, consumer_var = 0;
+  std::shared_ptr<const std::vector<double>> seconds;
+  std::vector<int> instances;  // indices into StrategySpace::edges
+  bool self() const { return producer_var == consumer_var; }
 };
 
 struct StrategySpace {
@@ -102,22 +177,48 @@ struct StrategySpace {
   std::vector<StrategyNode> nodes;
   std::vector<StrategyEdge> edges;
   std::vector<SpaceValue> values;
+  Ties ties;
   std::optional<int64_t> memory_limit;
   int64_t num_points = 0;  // schedule length
   std::vector<std::string> notes;  // assumptions the space makes (loops of unknown trip count)
 
   int64_t num_strategies() const;
-  // The IOPDDL problem (costs in picoseconds, usages in bytes).
+  // The IOPDDL problem of the variables (costs in picoseconds, usages in bytes): a node per
+  // variable (its nodes' intervals after the first are extra_intervals), an edge per EdgeKind that
+  // is not a self edge. Without ties: a node per node, an edge per instance.
   Problem ToProblem() const;
+  // A node per node and an edge per instance, ties or not: the problem whose optimum the tied one
+  // bounds from above (for checks on small models; large ones do not fit in memory).
+  Problem ToUntiedProblem() const;
+  // The tied problem's edges, self edges included, in the order of their first instance.
+  std::vector<EdgeKind> EdgeKinds() const;
+  // The choice per node of a choice per variable (a solution of ToProblem).
+  std::vector<int64_t> Expand(const std::vector<int64_t>& var_choice) const;
   // Estimated seconds of a choice (one strategy index per node), as ToProblem prices it.
   double SecondsOf(const std::vector<int64_t>& choice) const;
+  // The same in the problem's picoseconds, exactly as ToUntiedProblem's Evaluate would sum them.
+  TotalCost CostOf(const std::vector<int64_t>& choice) const;
   // The peak of the per-device memory profile of a choice (bytes).
   int64_t PeakBytesOf(const std::vector<int64_t>& choice) const;
-  // The smallest peak any choice can have (each node at its smallest strategy).
+  // The smallest peak any choice can have (each node at its smallest strategy; tied nodes can).
   int64_t SmallestPeakBytes() const;
   // The sharding strategy `s` of node `n` gives its result.
   Sharding OutputSharding(int n, int64_t s) const;
 };
+
+// Seconds as the IOPDDL problem counts them: picoseconds, rounded, capped at kMaxSpaceCost (far
+// below the forbidden marker, so that nothing the space can price is "forbidden", however absurd);
+// infinity (a pending partial sum meeting what does not sum it) is kForbiddenCost.
+inline constexpr Cost kMaxSpaceCost = 100'000'000'000'000'000;
+Cost PicosecondsOf(double seconds);
+// `count` instances of a cost of `ps` picoseconds (a tied variable's nodes, an edge kind's
+// instances), capped likewise; forbidden stays forbidden.
+Cost RepeatedCost(int64_t count, Cost ps);
+// a + b of two such costs: forbidden when either is, else capped at kMaxSpaceCost.
+inline Cost AddSpaceCost(Cost a, Cost b) {
+  if (IsForbidden(a) || IsForbidden(b)) return kForbiddenCost;
+  return std::min<Cost>(a + b, kMaxSpaceCost);
+}
 
 // The sharding `masks` means on `mesh` (replicated over unused axes).
 Sharding ShardingFromMasks(const Mesh& mesh, const AxisMasks& masks);

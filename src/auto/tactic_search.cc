@@ -466,7 +466,7 @@ class TacticSearch {
           double c = st.compute_seconds + st.communication_seconds;
           for (int e : in_edges_[j]) {
             const StrategyEdge& edge = space_.edges[e];
-            c += edge.seconds[choice[edge.producer] * T + t];
+            c += (*edge.seconds)[choice[edge.producer] * T + t];
           }
           if (pick < 0 || c < pick_cost) {
             pick = static_cast<int64_t>(t);

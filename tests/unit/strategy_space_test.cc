@@ -207,7 +207,7 @@ ENTRY e {
         const bool sums = !cons.strategies[b].operand_pending.empty();
         const bool ok = prod.strategies[a].pending_axes == (sums ? cons.strategies[b].operand_pending[e.operand] : 0u) &&
                         (!sums || prod.strategies[a].output == cons.strategies[b].operands[e.operand]);
-        EXPECT_EQ(std::isinf(e.seconds[a * cons.strategies.size() + b]), !ok);
+        EXPECT_EQ(std::isinf((*e.seconds)[a * cons.strategies.size() + b]), !ok);
       }
   }
   // Planned with the weights split on the contracted dim and the sum replicated: one all-reduce,
@@ -232,7 +232,7 @@ TEST(StrategySpace, EdgesPriceResharding) {
     const auto& C = s.nodes[e.consumer].strategies;
     for (size_t p = 0; p < P.size(); ++p)
       for (size_t c = 0; c < C.size(); ++c) {
-        const double t = e.seconds[p * C.size() + c];
+        const double t = (*e.seconds)[p * C.size() + c];
         if (P[p].output == C[c].operands[e.operand]) {
           EXPECT_EQ(t, 0);
         } else {

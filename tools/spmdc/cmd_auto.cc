@@ -1,10 +1,11 @@
-// spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S]
-// [--search ilp|mcts] [--ignore-annotations] [-o OUT] [--specs SPECS.json]: chooses a sharding
-// for every instruction (src/auto/plan.h; --search mcts: src/auto/tactic_search.h), writes the
-// annotated module, the entry parameters' and outputs' JAX-style PartitionSpecs, and prints the
-// chosen plan beside the standard ones and the weight-update-sharded variants on stderr. A chosen
-// variant's module is the one after the rewrite: compile and verify take it without
-// --shard-weight-update.
+// spmdc auto IN --mesh AXES [--hardware NAME] [--memory-limit B] [--time-limit S] [--gap G]
+// [--search ilp|mcts] [--ignore-annotations] [--no-tying] [--quiet] [-o OUT] [--specs SPECS.json]:
+// chooses a sharding for every instruction (src/auto/plan.h; repeated layers tied:
+// src/auto/tied_search.h; --search mcts: src/auto/tactic_search.h), writes the annotated module,
+// the entry parameters' and outputs' JAX-style PartitionSpecs, and prints the chosen plan beside
+// the standard ones and the weight-update-sharded variants on stderr (progress lines while stderr
+// is a terminal, none with --quiet). A chosen variant's module is the one after the rewrite:
+// compile and verify take it without --shard-weight-update.
 // With --pipeline auto|S [--microbatches M] [--schedule gpipe|1f1b] [--plan PLAN.json] [--verify]:
 // Alpa's stage search over the mesh's devices (src/auto/stage_search.h) on the module as the
 // pipeline runs it (its layer-call form inlined, the layers on one microbatch:
@@ -15,6 +16,8 @@
 // the layer computations; the stage plan (JSON) to PLAN.json; --verify runs it on in-process
 // devices against the module on one device. --schedule 1f1b prices Alpa's 1F1B memory for the
 // stage plan only (the program is GPipe's).
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -23,6 +26,7 @@
 
 #include "annotate.h"
 #include "auto/plan.h"
+#include "auto/solve_command.h"
 #include "auto/stage_search.h"
 #include "commands.h"
 #include "cost/hardware.h"
@@ -111,6 +115,11 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
   if (!r.tactic_stats)
     s += fmt::format("spmdc auto: strategy space: {} instructions, {} strategies, {} edges; presolve: {}\n",
                      r.space->nodes.size(), r.space->num_strategies(), r.space->edges.size(), r.presolve.ToString());
+  const autoshard::Ties& t = r.space->ties;
+  if (t.tied())
+    s += fmt::format("spmdc auto: repeated layers: {} layers in {} classes, {} tied to another: {} variables for "
+                     "{} nodes\n",
+                     t.layers, t.classes, t.tied_layers, t.num_vars, r.space->nodes.size());
   int64_t in_flow = 0, manual = 0;
   for (const autoshard::StrategyNode& n : r.space->nodes) {
     manual += n.manual;
@@ -127,6 +136,7 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
     s += fmt::format("spmdc auto: search: estimate {}  lower bound {}  gap {:.2f}%{}  ({})  {:.2f} s\n",
                      Time(r.model_cost_seconds), Time(r.lower_bound_seconds), 100 * r.gap,
                      r.optimal ? ", optimal" : "", r.bound_method, r.search_seconds);
+    if (!r.search_how.empty()) s += fmt::format("spmdc auto: the search's plan: {}\n", r.search_how);
   }
   s += fmt::format("{:<22} {:>12} {:>12} {:>14} {:>14} {:>12}  {}\n", "plan", "step time", "compute",
                    "communication", "comm bytes", "peak memory", "fits");
@@ -165,6 +175,10 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
                      c.carried_resharded, c.carried_resharded == 1 ? "" : "s", c.carried_resharded == 1 ? "" : "s",
                      c.carried_resharded == 1 ? "it" : "they", c.carried_resharded == 1 ? "s" : "", Time(c.carry_seconds));
   for (const std::string& w : c.warnings) s += "spmdc auto: warning: full rematerialization: " + w + "\n";
+  s += fmt::format("spmdc auto: CPU time {:.2f} s: strategy space {:.2f} s, search {:.2f} s, bound {:.2f} s, pricing the "
+                   "search's plans {:.2f} s, standard plans {:.2f} s, weight-update-sharded variants {:.2f} s\n",
+                   r.cpu.Total(), r.cpu.space, r.cpu.search, r.cpu.bound, r.cpu.pricing, r.cpu.standard,
+                   r.cpu.update_sharded);
   return s;
 }
 
@@ -401,8 +415,11 @@ Command AddAutoCommand(CLI::App& root) {
     std::optional<int64_t> memory_limit;
     double time_limit_s = 60;
     int64_t work_limit = 0;
+    double gap = 1e-4;
     bool ignore_annotations = false;
     bool no_standard = false;
+    bool no_tying = false;
+    bool quiet = false;
     bool no_weight_update = false;
     std::string out;
     std::string specs;
@@ -430,10 +447,17 @@ Command AddAutoCommand(CLI::App& root) {
                   "per-search work budget (0: proportional to the problem; results are deterministic "
                   "when it, not the time limit, ends the search)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 62));
+  app->add_option("--gap", args->gap,
+                  "each search stops when its plan is within this fraction of its certified bound "
+                  "(default 1e-4; 0: only at a proof of optimality)")
+      ->check(CLI::Range(0.0, 1.0));
   app->add_flag("--ignore-annotations", args->ignore_annotations,
                 "drop the module's shardings instead of keeping them as constraints");
   app->add_flag("--no-standard-plans", args->no_standard,
                 "do not price the standard plans (nor the weight-update-sharded variants)");
+  app->add_flag("--no-tying", args->no_tying,
+                "give every layer its own decisions (repeated layers are tied by default; for checks)");
+  app->add_flag("--quiet", args->quiet, "no progress lines and no report on stderr");
   app->add_flag("--no-weight-update-sharding", args->no_weight_update,
                 "do not price the plans with their weight update sharded (+wus, +wus-keep)");
   app->add_option("--specs", args->specs, "write the PartitionSpecs of the entry parameters and outputs (JSON)")
@@ -540,7 +564,8 @@ Command AddAutoCommand(CLI::App& root) {
               }
               ASSIGN_OR_RETURN(autoshard::PipelineResult r, autoshard::PlanPipeline(*module, po));
               const std::string input = args->module.input;
-              std::fputs(PipelineReport(r, input, po.num_devices, hw, po.microbatches, po.schedule).c_str(), stderr);
+              if (!args->quiet)
+                std::fputs(PipelineReport(r, input, po.num_devices, hw, po.microbatches, po.schedule).c_str(), stderr);
               if (!args->plan.empty())
                 RETURN_IF_ERROR(WriteOutput(args->plan, PipelineJson(r, input, po.num_devices, po.microbatches, po.schedule)));
               if (po.schedule == autoshard::PipelineSchedule::k1F1B) {
@@ -549,9 +574,10 @@ Command AddAutoCommand(CLI::App& root) {
                   return Unimplemented("--schedule 1f1b prices Alpa's 1F1B memory, but the pipelined program spmdc "
                                        "writes is GPipe (each stage holds every microbatch's layer inputs): pass "
                                        "--schedule gpipe (the default) to write it");
-                std::fputs("spmdc auto --pipeline: --schedule 1f1b: the stage plan only (the program written is "
-                           "GPipe's)\n",
-                           stderr);
+                if (!args->quiet)
+                  std::fputs("spmdc auto --pipeline: --schedule 1f1b: the stage plan only (the program written is "
+                             "GPipe's)\n",
+                             stderr);
                 return absl::OkStatus();
               }
               if (!r.emission)
@@ -560,7 +586,8 @@ Command AddAutoCommand(CLI::App& root) {
                                      autoshard::FormatBytes(r.memory_limit));
               std::unique_ptr<Module> stripped;
               ASSIGN_OR_RETURN(pipeline::PipelineResult program, EmitPipelined(forms, r, &stripped));
-              std::fprintf(stderr, "spmdc auto --pipeline: the pipelined program: %lld devices (%lld stages x %s), "
+              if (!args->quiet)
+                std::fprintf(stderr, "spmdc auto --pipeline: the pipelined program: %lld devices (%lld stages x %s), "
                            "%lld of %lld weight slots stacked, bubble %.1f%%, layers read as %s\n",
                            static_cast<long long>(program.module->num_partitions()),
                            static_cast<long long>(program.info.stages), r.emission->stage_mesh.c_str(),
@@ -577,12 +604,24 @@ Command AddAutoCommand(CLI::App& root) {
             options.memory_limit = args->memory_limit;
             options.time_limit_s = args->time_limit_s;
             options.work_limit = args->work_limit;
+            options.relative_gap = args->gap;
             options.keep_annotations = !args->ignore_annotations;
             options.standard_plans = !args->no_standard;
             options.weight_update_sharding = !args->no_weight_update;
             if (args->search == "mcts") options.search = autoshard::SearchKind::kMcts;
+            options.tie_layers = !args->no_tying;
+            if (!args->quiet && isatty(fileno(stderr))) {
+              options.progress = [](const autoshard::SearchProgress& p) {
+                const std::string estimate = p.estimate_s ? "estimate " + Time(*p.estimate_s) : "no plan within the limit yet";
+                const std::string bound = p.bound_s ? Time(*p.bound_s) : "";
+                const std::string gap = p.estimate_s && p.bound_s && *p.estimate_s > 0
+                                            ? fmt::format("{:.2f}%", 100 * std::max(0.0, 1 - *p.bound_s / *p.estimate_s))
+                                            : "";
+                autoshard::PrintProgressLine(stderr, "spmdc auto", p.elapsed_s, estimate, bound, gap, p.phase);
+              };
+            }
             ASSIGN_OR_RETURN(autoshard::AutoResult result, autoshard::PlanAuto(*module, options));
-            std::fputs(Report(result, mesh, hw).c_str(), stderr);
+            if (!args->quiet) std::fputs(Report(result, mesh, hw).c_str(), stderr);
             RETURN_IF_ERROR(autoshard::ChosenPlanFits(result));
             const autoshard::PricedPlan& chosen = result.Chosen();
             if (!args->specs.empty()) RETURN_IF_ERROR(WriteOutput(args->specs, SpecsJson(mesh, *module, chosen)));
