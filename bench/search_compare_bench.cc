@@ -4,9 +4,8 @@
 // the search's candidates; no standard plans), and mcts/ilp. Meshes 8, 2x4, and the 512-device
 // 8x64 and 4x4x8 (estimated only: nothing here runs them). Limits: the profile's HBM, and half
 // of the replicated plan's peak (rules out replication). h100 profile, modules unannotated. A
-// plan whose outputs come out split unlike the parameters they update is marked (the ILP may
-// choose the outputs' splits freely; the tactic search makes a weight's update come out as the
-// weight went in).
+// plan that hands the next step k carried values (carried_state.h: a weight's update, optimizer
+// state) split unlike their parameters is marked *k; their resharding is in its step time.
 //
 //   search_compare_bench [--models a,b] [--meshes M1;M2] [--time-limit S] [--mcts-work-limit W]
 //                        [--no-half]
@@ -98,33 +97,11 @@ std::optional<int64_t> ReplicatedPeak(const spmdc::Module& module, const Mesh& m
   return p->peak_bytes;
 }
 
-// Outputs of the plan that come out split unlike every same-shaped parameter goes in (a
-// training step's new weights the next step would have to reshard first).
-int Unsteady(const spmdc::Module& module, const Mesh& mesh, const PricedPlan& p) {
-  const spmdc::Computation& entry = *module.entry();
-  const spmdc::Shape& result = entry.root()->shape();
-  if (!result.IsTuple() || !p.result_sharding.IsTuple()) return 0;
-  int n = 0;
-  for (size_t k = 0; k < result.tuple_shapes().size() && k < p.result_sharding.tuple_elements().size(); ++k) {
-    const spmdc::Shape& leaf = result.tuple_shapes()[k];
-    if (!leaf.IsArray() || leaf.rank() == 0) continue;
-    const auto out = MasksFromSharding(mesh, p.result_sharding.tuple_elements()[k], leaf.rank());
-    bool paired = false, alike = false;
-    for (int64_t i = 0; i < entry.num_parameters() && i < static_cast<int64_t>(p.parameter_shardings.size()); ++i) {
-      if (!(entry.parameter(i)->shape() == leaf)) continue;
-      paired = true;
-      alike |= out && MasksFromSharding(mesh, p.parameter_shardings[i], leaf.rank()) == out;
-    }
-    n += paired && !alike;
-  }
-  return n;
-}
-
 std::string Cell(const spmdc::Module& module, const Mesh& mesh, const Outcome& o) {
   if (!o.result) return "-";
   const PricedPlan& p = o.result->search;
-  const int unsteady = Unsteady(module, mesh, p);
-  return Time(p.step_seconds) + (p.fits ? "" : " (over)") + (unsteady ? " *" + std::to_string(unsteady) : "");
+  const int64_t carried = p.carried_resharded;
+  return Time(p.step_seconds) + (p.fits ? "" : " (over)") + (carried ? " *" + std::to_string(carried) : "");
 }
 
 void Row(const ZooModel& model, const spmdc::Module& module, const char* mesh_text, std::optional<int64_t> limit,
@@ -208,7 +185,7 @@ int main(int argc, char** argv) {
   example("unet", "unet");
   example("dlrm", "dlrm");
   std::printf("search_compare_bench: hardware %s; each search's plan priced by the full cost model (step time; '(over)': "
-              "over the limit;\n'*k': k outputs come out split unlike every same-shaped parameter goes in); CPU s = "
+              "over the limit;\n'*k': the plan hands the next step k carried values split unlike their parameters, resharding priced in); CPU s = "
               "planning (space, search,\npricing its candidates); states = tactic sets the mcts propagated\n",
               hw->name.c_str());
   std::printf("%-12s %-17s %-10s %20s %20s %7s %9s %9s %6s  %-11s  %s\n", "model", "mesh", "limit", "ilp", "mcts",

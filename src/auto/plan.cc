@@ -7,6 +7,7 @@
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/carried_state.h"
 #include "auto/control_flow.h"
 #include "auto/tactic_search.h"
 #include "auto/tied_search.h"
@@ -158,16 +159,36 @@ std::optional<std::string> DataAxisOf(const Mesh& mesh, const Roles& roles, cons
   return mesh.axes()[best].name;
 }
 
-// `module` with the given parameter splits (others cleared unless kept) for propagation to fill.
+// `module` with the given parameter splits (others cleared unless kept) for propagation to fill,
+// and the state the step carries to the next (carried_state.h) coming out split as its
+// parameter goes in, as a JAX user writes a training step (out_shardings = in_shardings for the
+// state, or with_sharding_constraint): a Sharding constraint on each such output, unless the
+// root's sharding already says how the outputs come out (and not without `carried_state`).
 std::unique_ptr<Module> AnnotateParameters(const Module& module, const Mesh& mesh,
-                                           const std::vector<std::pair<const Instruction*, AxisMasks>>& splits) {
+                                           const std::vector<std::pair<const Instruction*, AxisMasks>>& splits,
+                                           bool carried_state) {
   std::unique_ptr<Module> m = module.Clone();
   m->set_num_partitions(mesh.num_devices());
   absl::flat_hash_map<std::string, const AxisMasks*> by_name;
   for (const auto& [p, masks] : splits) by_name[p->name()] = &masks;
+  absl::flat_hash_map<int64_t, const AxisMasks*> by_number;
   for (Instruction* p : m->entry()->parameters()) {
     auto it = by_name.find(p->name());
-    if (it != by_name.end()) p->set_sharding(std::make_shared<const Sharding>(ShardingFromMasks(mesh, *it->second)));
+    if (it == by_name.end()) continue;
+    p->set_sharding(std::make_shared<const Sharding>(ShardingFromMasks(mesh, *it->second)));
+    by_number[p->parameter_number()] = it->second;
+  }
+  Instruction* root = m->entry()->root();
+  if (!carried_state || root->has_sharding() || root->opcode() != Opcode::kTuple) return m;
+  for (const CarriedValue& c : FindCarriedValues(*m)) {
+    auto it = by_number.find(c.parameter);
+    if (it == by_number.end() || c.output < 0) continue;
+    Instruction* value = root->operand(c.output);
+    Instruction* constraint = m->entry()->AddInstruction(Opcode::kCustomCall, value->shape(),
+                                                         m->UniqueName(value->name() + ".carried"), {value});
+    constraint->attrs().Set(AttrId::kCustomCallTarget, std::string("Sharding"));
+    constraint->set_sharding(std::make_shared<const Sharding>(ShardingFromMasks(mesh, *it->second)));
+    root->ReplaceOperandWith(c.output, constraint);
   }
   return m;
 }
@@ -304,8 +325,71 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
   return m;
 }
 
+namespace {
+
+// What the next step pays to reshard the state this step hands it (carried_state.h): each
+// carried output that comes out split unlike its parameter goes in as the partitioner moves it
+// (a copy from the output's sharding to the parameter's), costed like the step itself.
+struct CarryCost {
+  double seconds = 0;
+  int64_t values = 0;
+  int64_t bytes = 0;  // collective bytes per device
+};
+
+StatusOr<CarryCost> PriceCarriedState(const Module& module, const PartitionResult& partitioned, const Mesh& mesh,
+                                      const HardwareProfile& hw) {
+  CarryCost out;
+  auto carry = std::make_unique<Module>("carried_state");
+  Computation* entry = carry->AddComputation(std::make_unique<Computation>("next_step"), /*is_entry=*/true);
+  std::vector<Instruction*> moved;
+  std::vector<Shape> shapes;
+  std::vector<Sharding> wanted;
+  const Sharding& result = partitioned.result_sharding;
+  for (const CarriedValue& c : FindCarriedValues(module)) {
+    if (c.parameter >= static_cast<int64_t>(partitioned.parameter_shardings.size())) continue;
+    const Sharding* from = &result;
+    if (c.output >= 0) {
+      if (!result.IsTuple()) continue;
+      if (c.output >= static_cast<int64_t>(result.tuple_elements().size())) continue;
+      from = &result.tuple_elements()[c.output];
+    }
+    const Sharding& to = partitioned.parameter_shardings[c.parameter];
+    if (*from == to || from->IsTuple() || to.IsTuple()) continue;
+    const Instruction* param = nullptr;
+    for (const Instruction* p : module.entry()->parameters())
+      if (p->parameter_number() == c.parameter) param = p;
+    if (!param) continue;
+    Instruction* in = entry->AddInstruction(Opcode::kParameter, param->shape(), carry->UniqueName(param->name()));
+    in->set_parameter_number(static_cast<int64_t>(moved.size()));
+    in->set_sharding(std::make_shared<const Sharding>(*from));
+    Instruction* next = entry->AddInstruction(Opcode::kCopy, param->shape(), carry->UniqueName(param->name() + ".next"), {in});
+    next->set_sharding(std::make_shared<const Sharding>(to));
+    moved.push_back(next);
+    shapes.push_back(param->shape());
+    wanted.push_back(to);
+  }
+  if (moved.empty()) return out;
+  Instruction* root =
+      entry->AddInstruction(Opcode::kTuple, Shape::Tuple(std::move(shapes)), carry->UniqueName("next_state"), moved);
+  root->set_sharding(std::make_shared<const Sharding>(Sharding::Tuple(std::move(wanted))));
+  entry->set_root(root);
+  RETURN_IF_ERROR(entry->RebuildParameterList());
+  carry->set_num_partitions(mesh.num_devices());
+  ASSIGN_OR_RETURN(PartitionResult result_module, PartitionAndCleanUp(*carry, PartitionOptions{mesh.num_devices()}));
+  CostOptions co;
+  co.num_partitions = mesh.num_devices();
+  co.mesh = mesh;
+  const CostReport report = AnalyzeCost(*result_module.module, co, hw);
+  out.seconds = report.time.overlapped_seconds;
+  out.values = static_cast<int64_t>(moved.size());
+  for (const CollectiveCost& c : report.collectives) out.bytes += c.bytes_per_device * c.executions;
+  return out;
+}
+
+}  // namespace
+
 StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
-                               int64_t memory_limit, const WeightUpdateOptions* weight_update) {
+                               int64_t memory_limit, const WeightUpdateOptions* weight_update, bool carried_state) {
   PricedPlan plan;
   std::unique_ptr<Module> work = annotated->Clone();
   // Outputs without a sharding take the one propagation gives them (out_shardings left to the
@@ -339,6 +423,19 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   plan.peak_bytes = report.memory.peak_bytes;
   plan.fits = plan.peak_bytes <= memory_limit;
   plan.warnings = result.stats.warnings;
+  // A training step's plan is run step after step: resharding the state it hands the next step
+  // is part of its step time (the program `report` prices does not show it).
+  CarryCost carry;
+  if (carried_state) {
+    ASSIGN_OR_RETURN(carry, PriceCarriedState(*annotated, result, mesh, hw));
+  }
+  if (carry.values > 0) {
+    plan.carry_seconds = carry.seconds;
+    plan.step_seconds += carry.seconds;
+    plan.communication_seconds += carry.seconds;
+    plan.collective_bytes += carry.bytes;
+    plan.carried_resharded = carry.values;
+  }
   plan.result_sharding = result.result_sharding;
   plan.parameter_shardings = result.parameter_shardings;
   // A module read from Shardy carries `xla.sdy.sharding` attributes: made to say what the plan's
@@ -423,7 +520,8 @@ Status SearchStrategySpace(const Module& module, const PlanOptions& options, Pro
       if (round == 0) return absl::ResourceExhaustedError(NoPlanFits(out.memory_limit, smallest));
       break;
     }
-    ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(AnnotateWithChoice(module, space, choice), mesh, hw, out.memory_limit));
+    ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(AnnotateWithChoice(module, space, choice), mesh, hw, out.memory_limit,
+                                                  nullptr, options.carried_state));
     laps.Lap(out.cpu.pricing);
     priced.model_seconds = static_cast<double>(cost) / kPicoseconds;
     if (!how.empty()) priced.description = how;
@@ -474,6 +572,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
   so.hardware = &hw;
   so.keep_annotations = options.keep_annotations;
   so.memory_limit = out.memory_limit;
+  so.carried_state = options.carried_state;
   so.tie_layers = options.tie_layers;
   so.tie_min_entries = options.tie_min_entries;
   CpuLaps laps;
@@ -507,7 +606,8 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
     };
     auto add = [&](std::string name, std::string description,
                    const std::vector<std::pair<const Instruction*, AxisMasks>>& splits) -> Status {
-      StatusOr<PricedPlan> p = PricePlan(AnnotateParameters(module, mesh, splits), mesh, hw, out.memory_limit);
+      StatusOr<PricedPlan> p = PricePlan(AnnotateParameters(module, mesh, splits, options.carried_state), mesh, hw,
+                                         out.memory_limit, nullptr, options.carried_state);
       if (!p.ok()) return absl::OkStatus();  // a standard plan the partitioner cannot take is not a rival
       p->name = std::move(name);
       p->description = std::move(description);
@@ -648,7 +748,7 @@ StatusOr<AutoResult> PlanAuto(const Module& module, const PlanOptions& options) 
         wo.mesh = mesh;
         wo.axis = *axis;
         wo.keep_sharded = keep;
-        StatusOr<PricedPlan> p = PricePlan(base->annotated->Clone(), mesh, hw, out.memory_limit, &wo);
+        StatusOr<PricedPlan> p = PricePlan(base->annotated->Clone(), mesh, hw, out.memory_limit, &wo, options.carried_state);
         if (!p.ok()) continue;  // no update to shard (or a plan the partitioner cannot take)
         p->name = base->name + (keep ? "+wus-keep" : "+wus");
         p->description = fmt::format("{} with the weight update sharded over {}{}", base->name, *axis,

@@ -83,6 +83,11 @@ struct PlanOptions {
   // deterministic): closing the last hundredths of a percent can take CBC the whole time limit.
   double relative_gap = 1e-4;
   SearchKind search = SearchKind::kIlp;
+  // The module is a training step run step after step: the state it hands the next step
+  // (carried_state.h) is priced, in the strategy space and in every plan's step time. The stage
+  // search turns it off: its units are pieces of a step (a layer's output activation is not the
+  // next step's input, though the data flow would pair it with the layer's input).
+  bool carried_state = true;
   // Tie the repeated layers (strategy_space.h: above `tie_min_entries`): on by default; off for
   // checks against the untied search.
   bool tie_layers = true;
@@ -99,7 +104,12 @@ struct PricedPlan {
   // outputs' shardings set (a weight-update-sharded plan: after propagation and the rewrite,
   // every instruction annotated).
   std::unique_ptr<Module> annotated;
-  double step_seconds = 0;             // report's step time (as scheduled)
+  // report's step time (as scheduled), plus carry_seconds: a training step's plan runs step
+  // after step, so the state it hands the next step split unlike the parameters it came in as
+  // (carried_state.h) is resharded once per step.
+  double step_seconds = 0;
+  double carry_seconds = 0;
+  int64_t carried_resharded = 0;       // such values (their collectives are in collective_bytes)
   double compute_seconds = 0;
   double communication_seconds = 0;
   int64_t collective_bytes = 0;        // per device, every collective of the step
@@ -191,8 +201,11 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
 // With `weight_update`, `compile --shard-weight-update` instead: the update is sharded after
 // propagation, and the plan's module is the rewritten one; FailedPrecondition when the rewrite
 // shards no update.
+// With `carried_state`, the resharding the next step needs for the state this one hands it
+// (carried_state.h) is added to the step time (PricedPlan::carry_seconds).
 StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& mesh, const HardwareProfile& hw,
-                               int64_t memory_limit, const WeightUpdateOptions* weight_update = nullptr);
+                               int64_t memory_limit, const WeightUpdateOptions* weight_update = nullptr,
+                               bool carried_state = true);
 
 // "1.5 GiB"-style text of a byte count.
 std::string FormatBytes(int64_t bytes);

@@ -295,6 +295,7 @@ StatusOr<std::vector<UnitCost>> PriceUnit(const Module& unit_in, int layer, cons
   ASSIGN_OR_RETURN(Mesh mesh, Mesh::Parse(lm.ToString()));
   PlanOptions po(mesh);
   po.hardware = options.hardware;
+  po.carried_state = false;  // a unit is a piece of the step (plan.h)
   po.memory_limit = memory_limit;
   po.time_limit_s = options.time_limit_s;
   po.work_limit = options.work_limit > 0 ? options.work_limit : kDefaultStageWork;
@@ -470,7 +471,8 @@ Status PerMicrobatch(UnitCost& c, const Scaling& scaling, const Module& annotate
     return absl::OkStatus();
   }
   ASSIGN_OR_RETURN(std::unique_ptr<Module> loop, LoopPart(annotated, *scaling.loop, scaling.accumulated));
-  ASSIGN_OR_RETURN(PricedPlan body, PricePlan(std::move(loop), mesh, hw, std::numeric_limits<int64_t>::max()));
+  ASSIGN_OR_RETURN(PricedPlan body,
+                   PricePlan(std::move(loop), mesh, hw, std::numeric_limits<int64_t>::max(), nullptr, /*carried_state=*/false));
   c.mb_seconds = body.step_seconds + std::max(0.0, c.seconds - body.step_seconds) / M;
   c.mb_compute_seconds = body.compute_seconds + std::max(0.0, c.compute_seconds - body.compute_seconds) / M;
   if (scaling.accumulated != nullptr)
@@ -523,7 +525,7 @@ StatusOr<UnitCost> PriceTiedPair(const Module& pair, int first, const LogicalMes
   }
   RETURN_IF_ERROR(CarryPlan(*m, *m->entry(), twin).status());
   m->set_num_partitions(mesh.num_devices());
-  ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(std::move(m), mesh, hw, memory_limit));
+  ASSIGN_OR_RETURN(PricedPlan priced, PricePlan(std::move(m), mesh, hw, memory_limit, nullptr, /*carried_state=*/false));
   return Describe(priced, mesh, pair, first, weights);
 }
 

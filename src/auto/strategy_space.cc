@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
+#include "auto/carried_state.h"
 #include "auto/control_flow.h"
 #include "auto/layers.h"
 #include "cost/cost.h"
@@ -742,6 +743,24 @@ struct Builder {
           pending.push_back(k < static_cast<int64_t>(t.operand_pending.size()) ? t.operand_pending[k] : 0);
         }
         AddEdge(producer, j, k, needs, op->shape().byte_size(), space.nodes[j].executions, &pending);
+      }
+    }
+    // The state the step hands the next one (carried_state.h): the next step reshards each
+    // carried output into its parameter's split before it runs, once per step: an edge from the
+    // output's node to the parameter's. Not when the root's sharding fixes the outputs: then the
+    // parameters' splits pay their way from it (above) in the next step's own plan.
+    if (!root_constraint && options.carried_state) {
+      for (const CarriedValue& c : FindCarriedValues(module)) {
+        const Instruction* param = nullptr;
+        for (const Instruction* p : entry.parameters())
+          if (p->parameter_number() == c.parameter) param = p;
+        if (!param || (c.output >= 0) != root.shape().IsTuple()) continue;
+        const int from = NodeOf(flow.Origin(&root, c.output));
+        const int to = NodeOf(flow.Origin(param, -1));
+        if (from < 0 || to < 0 || from == to || space.nodes[from].manual || space.nodes[to].manual) continue;
+        std::vector<const AxisMasks*> needs;
+        for (const Strategy& t : space.nodes[to].strategies) needs.push_back(&t.output);
+        AddEdge(from, to, -1, needs, param->shape().byte_size(), 1);
       }
     }
     // What the plan writes: every planned instruction's leaves (the root's own sharding when it

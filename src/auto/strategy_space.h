@@ -132,6 +132,8 @@ struct StrategySpaceOptions {
   // a root tuple's sharding fixes how the outputs come out (else they are part of the plan).
   bool keep_annotations = true;
   std::optional<int64_t> memory_limit;        // bytes per device; none: no limit
+  // Price the state the step hands the next (carried_state.h; PlanOptions::carried_state).
+  bool carried_state = true;
   // Repeated layers (above): tie the layers of a class, except its first and last
   // `untie_boundary` layers, which keep decisions of their own. Off: every node is a variable
   // (lists and matrices are shared all the same). Tying applies to spaces whose edge matrices

@@ -154,7 +154,8 @@ class TacticSearch {
         ++priced;
         ++stats.priced;
         ASSIGN_OR_RETURN(std::unique_ptr<Module> m, Annotated(entry->first));
-        StatusOr<PricedPlan> p = PricePlan(std::move(m), mesh_, *options_.hardware, memory_limit_);
+        StatusOr<PricedPlan> p = PricePlan(std::move(m), mesh_, *options_.hardware, memory_limit_, nullptr,
+                                         options_.carried_state);
         if (!p.ok()) {  // a plan the partitioner cannot take is no candidate
           if (!first_error) first_error = p.status();
           continue;
@@ -195,7 +196,8 @@ class TacticSearch {
     if (simple != best_state) {
       ++stats.priced;
       ASSIGN_OR_RETURN(std::unique_ptr<Module> m, Annotated(simple));
-      StatusOr<PricedPlan> p = PricePlan(std::move(m), mesh_, *options_.hardware, memory_limit_);
+      StatusOr<PricedPlan> p = PricePlan(std::move(m), mesh_, *options_.hardware, memory_limit_, nullptr,
+                                         options_.carried_state);
       if (p.ok() && (p->fits || !best->fits) &&
           (p->fits ? p->step_seconds <= best->step_seconds : p->peak_bytes <= best->peak_bytes)) {
         best = std::move(*p);

@@ -168,6 +168,12 @@ std::string Report(const autoshard::AutoResult& r, const Mesh& mesh, const Hardw
     s += fmt::format("spmdc auto: chosen: {} ({}), {}: under the full cost model it beats the search's plan ({})\n",
                      c.name, c.description, Time(c.step_seconds), Time(r.search.step_seconds));
   }
+  if (c.carried_resharded > 0)
+    s += fmt::format("spmdc auto: note: the plan hands the next step {} value{} split unlike the parameter{} {} "
+                     "replace{} (carried state: a weight's update, optimizer state); resharding them, {} per step, "
+                     "is in its step time\n",
+                     c.carried_resharded, c.carried_resharded == 1 ? "" : "s", c.carried_resharded == 1 ? "" : "s",
+                     c.carried_resharded == 1 ? "it" : "they", c.carried_resharded == 1 ? "s" : "", Time(c.carry_seconds));
   for (const std::string& w : c.warnings) s += "spmdc auto: warning: full rematerialization: " + w + "\n";
   s += fmt::format("spmdc auto: CPU time {:.2f} s: strategy space {:.2f} s, search {:.2f} s, bound {:.2f} s, pricing the "
                    "search's plans {:.2f} s, standard plans {:.2f} s, weight-update-sharded variants {:.2f} s\n",
