@@ -5,9 +5,9 @@ Per corpus program of tests/realclient/generate.py, on 8 JAX host devices, what 
 (`report`, hardware h100) predicts per device for
   corpus:  the program's own shardings, propagated by spmdc.jax.plan (strategy "propagate")
   default: no annotation, plan's data-parallel default + propagation
-and, per corpus shardy.mlir, the collectives of propagate + partition with and without
-flatten_calls (a callee shared by several call sites cloned per site, as XLA's call inlining
-gives each its own shardings, or left shared as the CLI leaves it).
+and, per corpus shardy.mlir, the collectives of propagate + partition with each `calls` mode
+(keep: a callee shared by several call sites left shared; flatten: cloned per site; inline, the
+default: every call replaced by its callee, as XLA's SPMD pipeline and the CLI do).
 
 usage: .venv/bin/python bench/python_plan_bench.py   (after .venv/bin/pip install .)
 """
@@ -62,7 +62,7 @@ def plans():
 
 
 def flattening():
-    print("propagate + partition, collectives (count / bytes per device): shared callees vs flattened")
+    print("propagate + partition, collectives (count / bytes per device) by calls mode")
     for path in sorted((REPO / "tests" / "realclient" / "corpus").glob("*/shardy.mlir")):
         try:
             m = spmdc.Module.parse(path.read_text(), str(path))
@@ -70,10 +70,10 @@ def flattening():
             print(f"  {path.parent.name:22s} {str(e).splitlines()[0]}")
             continue
         row = []
-        for flatten in (False, True):
-            c = m.propagate(flatten_calls=flatten).partition().collectives()
-            row.append(f"{sum(v[0] for v in c.values()):3d} / {sum(v[1] for v in c.values()):8d} B")
-        print(f"  {path.parent.name:22s} shared {row[0]}   flattened {row[1]}", flush=True)
+        for calls in ("keep", "flatten", "inline"):
+            c = m.propagate(calls=calls).partition().collectives()
+            row.append(f"{calls} {sum(v[0] for v in c.values()):3d} / {sum(v[1] for v in c.values()):8d} B")
+        print(f"  {path.parent.name:22s} " + "   ".join(row), flush=True)
 
 
 if __name__ == "__main__":

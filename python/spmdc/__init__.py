@@ -94,16 +94,17 @@ class Module:
     def propagate(self, mesh: Optional[str] = None, shards: Optional[Mapping[str, str]] = None,
                   *, to_output: Union[bool, Sequence[bool]] = False,
                   to_parameters: Union[bool, Sequence[bool]] = False,
-                  flatten_calls: bool = True) -> "Module":
+                  calls: str = "inline") -> "Module":
         """A copy annotated as annotate() does, with a sharding inferred for every instruction
         (``spmdc propagate``). ``to_output``/``to_parameters`` let propagation change the entry
         result's / parameters' shardings: one flag for all, or one per result tuple element /
-        per parameter. ``flatten_calls`` first gives every `call` instruction its own callee
-        (JAX calls one computation for jax.nn.relu from every layer; propagation relates a
-        callee to one call site, so the others would stay unsharded); the CLI's ``propagate``
-        does not do this yet."""
+        per parameter. ``calls`` (the CLI's --calls): "inline" replaces every `call` by its
+        callee's instructions first, as XLA's SPMD pipeline and every spmdc command do (the
+        copy of a callee's root takes the call's name; explain() follows the names inlining
+        changed); "flatten" gives every call its own callee instead; "keep" leaves the calls (a
+        callee shared by several call sites is then propagated for one of them)."""
         return Module(self._m.propagate(mesh, dict(shards or {}), _flags(to_output),
-                                        _flags(to_parameters), flatten_calls))
+                                        _flags(to_parameters), calls))
 
     def explain(self, name: str) -> str:
         """Why instruction ``name`` has its sharding: the rule chain back to the annotations

@@ -30,6 +30,7 @@
 #include "partitioner/partitioner.h"
 #include "passes/passes.h"
 #include "propagation/propagation.h"
+#include "propagating.h"
 #include "report.h"
 #include "runtime/executor.h"
 #include "runtime/host_values.h"
@@ -86,15 +87,8 @@ struct PyModule {
   std::shared_ptr<Module> module;
   std::optional<std::string> mesh;
   std::shared_ptr<Provenance> provenance;  // of *module, set by propagate()
+  std::shared_ptr<InlinedNames> renamed;   // what propagate()'s call inlining renamed
 };
-
-Instruction* FindInstruction(const Module& module, const std::string& name) {
-  std::string n = !name.empty() && name[0] == '%' ? name.substr(1) : name;
-  for (Computation* c : module.computations())
-    for (Instruction* i : c->instructions())
-      if (i->name() == n) return i;
-  return nullptr;
-}
 
 PyModule Parse(const std::string& text, const std::string& filename) {
   std::unique_ptr<Module> module;
@@ -132,9 +126,10 @@ PropagationOptions PropagationOf(const std::vector<bool>& to_output,
 PyModule Propagate(const PyModule& m, const std::optional<std::string>& mesh,
                    const std::map<std::string, std::string>& shards,
                    const std::vector<bool>& to_output, const std::vector<bool>& to_parameters,
-                   bool flatten_calls) {
+                   const std::string& calls) {
   PyModule out = Annotated(m, mesh, shards);
-  if (flatten_calls) Check(RunFlattenCalls(*out.module).status());  // one callee per call site
+  auto renamed = std::make_shared<InlinedNames>();
+  Check(cli::PrepareForPropagation(*out.module, calls, renamed.get()));  // as the CLI does
   const int64_t params = out.module->entry()->num_parameters();
   if (to_parameters.size() > 1 && static_cast<int64_t>(to_parameters.size()) != params)
     Raise(InvalidArgument("to_parameters has {} flags but the entry computation has {} parameters",
@@ -147,22 +142,17 @@ PyModule Propagate(const PyModule& m, const std::optional<std::string>& mesh,
     ExportShardyAttributes(*out.module);  // as `spmdc propagate` prints it
   }
   out.provenance = std::move(provenance);
+  out.renamed = std::move(renamed);
   return out;
 }
 
 std::string Explain(const PyModule& m, const std::string& name) {
-  PyModule propagated = m.provenance ? m : Propagate(m, std::nullopt, {}, {}, {}, true);
-  const Instruction* instr = FindInstruction(*propagated.module, name);
-  if (!instr) Raise(InvalidArgument("no instruction named '{}'", name));
-  std::string out = ExplainSharding(*propagated.provenance, *instr);
-  if (std::string where = propagated.module->SourceLocationOf(*instr); !where.empty())
-    out += fmt::format("source: {}\n", where);
-  if (propagated.mesh && instr->has_sharding()) {
-    Mesh mesh = Take(Mesh::Parse(*propagated.mesh));
-    out += fmt::format("on mesh {}: {}\n", mesh.ToString(),
-                       DescribeSharding(instr->shape(), *instr->sharding(), mesh));
-  }
-  return out;
+  PyModule propagated = m.provenance ? m : Propagate(m, std::nullopt, {}, {}, {}, "inline");
+  std::optional<Mesh> mesh;
+  if (propagated.mesh) mesh = Take(Mesh::Parse(*propagated.mesh));
+  const std::string n = !name.empty() && name[0] == '%' ? name.substr(1) : name;
+  return Take(cli::ExplainName(*propagated.module, *propagated.provenance,
+                               propagated.renamed ? *propagated.renamed : InlinedNames{}, n, mesh));
 }
 
 // The device count of a call: `n` where given (it must agree with the module's num_partitions
@@ -211,7 +201,6 @@ std::string ReportJson(const PyModule& m, std::optional<int64_t> num_partitions,
   options.partitioned = partitioned;
   std::unique_ptr<Module> copy = m.module->Clone();
   copy->set_num_partitions(n);
-  if (!partitioned) Check(RunFlattenCalls(*copy).status());  // as propagate() does
   nb::gil_scoped_release release;
   return Take(cli::RenderReport(options, std::move(copy), n));
 }
@@ -244,12 +233,9 @@ std::unique_ptr<Module> ManualRegionsOnly(const Module& module) {
   return stripped;
 }
 
-// Propagated (with `propagate`, calls flattened first as propagate() does) and partitioned.
+// Propagated (with `propagate`, calls inlined first as propagate() does) and partitioned.
 PartitionResult PartitionForVerify(Module& module, int64_t n, bool propagate) {
-  if (propagate) {
-    Check(RunFlattenCalls(module).status());
-    Check(PropagateShardings(module).status());
-  }
+  if (propagate) Check(cli::PropagationArgs{}.Propagate(module));
   return Take(PartitionAndCleanUp(module, PartitionOptions{n}));
 }
 
@@ -495,7 +481,7 @@ NB_MODULE(_spmdc, m) {
       .def("propagate", &Propagate, "mesh"_a = nb::none(),
            "shards"_a = std::map<std::string, std::string>{},
            "to_output"_a = std::vector<bool>{}, "to_parameters"_a = std::vector<bool>{},
-           "flatten_calls"_a = true,
+           "calls"_a = "inline",
            "A copy annotated as annotate() does, then propagated.")
       .def("explain", &Explain, "name"_a,
            "Why `name` has its sharding (propagates a copy first unless this module came from "

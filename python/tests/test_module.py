@@ -195,16 +195,34 @@ ENTRY %e {
 """
 
 
-def test_propagate_gives_each_call_site_its_own_callee():
+def test_propagate_inlines_calls_and_explain_follows_the_names():
     m = spmdc.Module.parse(SHARED_CALLEE)
-    flat = m.propagate(to_output=True)
+    inlined = m.propagate(to_output=True)
+    assert " call(" not in inlined.text() and "%relu" not in inlined.text()
+    inst = by_name(inlined)
+    # The callee's root copies take the calls' names; the first call site keeps the callee's
+    # other names, the second gets fresh ones.
+    for name in ("a1", "h2", "a2", "zb", "zb.1"):
+        assert inst[name]["sharding"] == "{devices=[4,1]<=[4]}", name
+    assert "its value is now a1, a2" in inlined.explain("r")
+    assert "the other copies: zb.1" in inlined.explain("zb")
+    with pytest.raises(spmdc.BadInputError):
+        inlined.explain("no_such_name")
+    assert inlined.verify()["outputs"] == 1
+
+
+def test_propagate_flattens_or_keeps_calls_on_request():
+    m = spmdc.Module.parse(SHARED_CALLEE)
+    flat = m.propagate(to_output=True, calls="flatten")
     assert "%relu.clone" in flat.text()
     inst = by_name(flat)
     for name in ("a1", "h2", "a2"):
         assert inst[name]["sharding"] == "{devices=[4,1]<=[4]}", name
-    shared = m.propagate(to_output=True, flatten_calls=False)
-    assert "relu.clone" not in shared.text()
+    shared = m.propagate(to_output=True, calls="keep")
+    assert "relu.clone" not in shared.text() and " call(" in shared.text()
     assert flat.verify()["outputs"] == 1
+    with pytest.raises(spmdc.BadInputError):
+        m.propagate(calls="sideways")
 
 
 CORPUS_FILES = sorted(str(p.relative_to(CORPUS)) for p in CORPUS.glob("*/shardy.*")

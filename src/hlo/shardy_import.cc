@@ -309,6 +309,17 @@ class Importer {
     return absl::OkStatus();
   }
 
+  // The dims of `sdy` open to more axes (`?`) as the unspecified dims propagation may still shard
+  // on `instr` (a Sharding constraint or a manual conversion), in the backend_config form JAX's
+  // GSPMD export writes; nothing when none is open.
+  static void SetOpenDims(Instruction& instr, const SdySharding& sdy) {
+    std::vector<std::string> open;
+    for (size_t d = 0; d < sdy.named.dims.size(); ++d)
+      if (sdy.named.dims[d].open) open.push_back(std::to_string(d));
+    if (!open.empty())
+      instr.attrs().Set(AttrId::kBackendConfig, QuoteString(fmt::format("unspecified_dims=[{}]", fmt::join(open, ","))));
+  }
+
   // The region entered by `g` (GlobalToLocalShape), or, for a region without operands (JAX's
   // axis_index inside a shard_map with automatic axes), by the body call `call` alone; its
   // manual axes are then those of its LocalToGlobalShape.
@@ -426,6 +437,10 @@ class Importer {
                                             g->location());
       pending_names_.emplace_back(to_shard, base);
       manual_[to_shard] = region;
+      // Open dims of the in-sharding: the free axes may still shard them, on both sides of the
+      // boundary (XLA's GSPMD export marks both so; propagation refines the pair jointly).
+      SetOpenDims(*constraint, ins[k]);
+      SetOpenDims(*to_shard, ins[k]);
       for (Instruction* v : g_values[k]) v->ReplaceAllUsesWith(to_shard);
       map[body->parameter(k)] = to_shard;
     }
@@ -483,6 +498,8 @@ class Importer {
                                            l->location());
       pending_names_.emplace_back(to_full, base);
       manual_[to_full] = outer;
+      SetOpenDims(*constraint, outs[j]);
+      SetOpenDims(*to_full, outs[j]);
       for (Instruction* v : l_values[j]) {
         if (v != l) doomed.push_back(v);
         v->ReplaceAllUsesWith(to_full);
@@ -579,13 +596,8 @@ class Importer {
         RETURN_IF_ERROR(Agree(*instr, sharding, *raw));
         if (!instr->has_sharding()) instr->set_sharding(Share(sharding));
         // Open dims of a sharding constraint: those propagation may still shard.
-        if (instr->IsCustomCall("Sharding") && !instr->shape().IsTuple() && !instr->attrs().Has(AttrId::kBackendConfig)) {
-          std::vector<std::string> open;
-          for (size_t d = 0; d < (*values)[0].named.dims.size(); ++d)
-            if ((*values)[0].named.dims[d].open) open.push_back(std::to_string(d));
-          if (!open.empty())
-            instr->attrs().Set(AttrId::kBackendConfig, QuoteString(fmt::format("unspecified_dims=[{}]", fmt::join(open, ","))));
-        }
+        if (instr->IsCustomCall("Sharding") && !instr->shape().IsTuple() && !instr->attrs().Has(AttrId::kBackendConfig))
+          SetOpenDims(*instr, (*values)[0]);
       }
     return absl::OkStatus();
   }

@@ -12,7 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "ir/module.h"
-#include "partitioner/manual_groups.h"
+#include "sharding/manual_groups.h"
 #include "support/status.h"
 
 namespace spmdc {

@@ -16,7 +16,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "ir/module.h"
 #include "partitioner/builder.h"
-#include "partitioner/manual_groups.h"
+#include "sharding/manual_groups.h"
 #include "partitioner/partitioner.h"
 #include "partitioner/reshard.h"
 #include "sharding/sharding.h"

@@ -136,7 +136,7 @@ std::optional<PValue> ComputationPartitioner::ReduceScatterTo(const PValue& v,
   }
   std::vector<int64_t> tdims(rank);
   for (int64_t d = 0; d < rank; ++d) tdims[d] = target.NumTilesOnDim(d);
-  std::optional<Sharding> inter = Resharder::ShardingFromTiles(tdims, tile_of);
+  std::optional<Sharding> inter = ShardingFromTiles(tdims, tile_of);
   if (!inter) return std::nullopt;
   std::vector<int64_t> padded = v.hlo->shape().dims();
   padded[dim] = chunk * k;
@@ -395,14 +395,17 @@ Status ComputationPartitioner::Convolution(const Instruction* instr) {
   return absl::OkStatus();
 }
 
-// A convolution whose input feature dim (the contraction) is tiled on an operand (GSPMD's dot
-// handler on convolutions, grouping on the contracting dims): like a dot, each device convolves
-// its feature slice of both operands (batch, output features and spatial dims tiled as they come,
-// spatial ones with halos from their neighbours) and the partial results are summed with an
-// all-reduce, or a reduce-scatter when the result is tiled on a dim they hold whole. This is the
-// filter gradient of data parallelism (the batch is the contraction there), which would otherwise
-// gather the activations. Taken only when cheaper than the plan that tiles the operands like the
-// result; false leaves the convolution to that plan.
+// A convolution that contracts over tiled dims (GSPMD's dot handler on convolutions, grouping on
+// the contracting dims): the input feature dim, and spatial dims whose window (the kernel's
+// spatial dim) is tiled like the input's. Like a dot, each device convolves its slices of both
+// operands and the partial results are summed with an all-reduce, or a reduce-scatter when the
+// result is tiled on a dim they hold whole. Batch, output feature and the other spatial dims are
+// tiled as they come, spatial ones with halos from their neighbours (as in the main path); a
+// window-tiled spatial dim fetches the few input elements its window slice reaches past its own
+// tile (PlanWindowTiles). These are the filter gradients: of data parallelism (the batch is the
+// contraction) and of spatial partitioning (the window is the output cotangent, tiled like the
+// activation), which would otherwise gather the activations. Taken only when cheaper than the
+// plan that tiles the operands like the result; false leaves the convolution to that plan.
 StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction* instr, const Sharding& target) {
   const ConvDims* cd = instr->attr<ConvDims>(AttrId::kDimLabels);
   const PValue& L = Get(instr->operand(0));
@@ -411,28 +414,40 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
   const Shape& rs = instr->operand(1)->shape();
   if (L.sharding.IsTuple() || R.sharding.IsTuple() || !(target.IsReplicated() || IsPlainTiled(target)))
     return false;
-  if (TilesOnDim(L.sharding, cd->input_feature) == 1 && TilesOnDim(R.sharding, cd->kernel_input_feature) == 1)
+  auto window_tiled = [&](const Sharding& rsh, size_t i) { return TilesOnDim(rsh, cd->kernel_spatial[i]) > 1; };
+  bool any_window_tiled = false;
+  for (size_t i = 0; i < cd->kernel_spatial.size(); ++i) any_window_tiled |= window_tiled(R.sharding, i);
+  if (TilesOnDim(L.sharding, cd->input_feature) == 1 && TilesOnDim(R.sharding, cd->kernel_input_feature) == 1 &&
+      !any_window_tiled)
     return false;
-  DotDims d;
-  d.lhs_non_contracting.push_back({cd->input_batch, -1, cd->output_batch, -1});
-  d.rhs_non_contracting.push_back({-1, cd->kernel_output_feature, cd->output_feature, -1});
-  d.contracting.push_back({cd->input_feature, cd->kernel_input_feature, -1, -1});
-  // Input spatial dims tiled like the result's take halos from their neighbours (as in the main
-  // path); the kernel's spatial dims stay whole.
-  const Window* window = instr->attr<Window>(AttrId::kWindow);
-  for (size_t i = 0; i < cd->input_spatial.size(); ++i)
-    d.lhs_non_contracting.push_back({cd->input_spatial[i], -1, cd->output_spatial[i], -1});
-  auto spatial_whole = [](const Sharding& s, const std::vector<int64_t>& dims) {
-    return std::all_of(dims.begin(), dims.end(), [&](int64_t x) { return TilesOnDim(s, x) == 1; });
+  // The dims of the local dot a candidate kernel sharding implies: a spatial dim is contracted
+  // where the kernel's is tiled, else it maps the input's to the output's.
+  auto dims_for = [&](const Sharding& rsh) {
+    DotDims d;
+    d.lhs_non_contracting.push_back({cd->input_batch, -1, cd->output_batch, -1});
+    d.rhs_non_contracting.push_back({-1, cd->kernel_output_feature, cd->output_feature, -1});
+    d.contracting.push_back({cd->input_feature, cd->kernel_input_feature, -1, -1});
+    for (size_t i = 0; i < cd->input_spatial.size(); ++i) {
+      if (window_tiled(rsh, i))
+        d.contracting.push_back({cd->input_spatial[i], cd->kernel_spatial[i], -1, -1});
+      else
+        d.lhs_non_contracting.push_back({cd->input_spatial[i], -1, cd->output_spatial[i], -1});
+    }
+    return d;
   };
-  // The halo plans of the spatially tiled dims of an input sharding (nullopt: not computable).
-  auto halo_plans = [&](const Sharding& lsh) -> std::optional<std::vector<std::pair<size_t, HaloPlan>>> {
+  const Window* window = instr->attr<Window>(AttrId::kWindow);
+  // The halo plans of the spatially tiled dims of a candidate (nullopt: not computable): output
+  // tiles with halos where the kernel's dim is whole, window tiles where it is tiled.
+  auto halo_plans = [&](const Sharding& lsh,
+                        const Sharding& rsh) -> std::optional<std::vector<std::pair<size_t, HaloPlan>>> {
     std::vector<std::pair<size_t, HaloPlan>> plans;
     for (size_t i = 0; i < cd->input_spatial.size(); ++i) {
       int64_t tiles = TilesOnDim(lsh, cd->input_spatial[i]);
-      if (tiles == 1) continue;
+      if (tiles == 1 && !window_tiled(rsh, i)) continue;
       if (!window) return std::nullopt;
-      std::optional<HaloPlan> plan = PlanHalo(ls.dim(cd->input_spatial[i]), tiles, window->dims[i]);
+      std::optional<HaloPlan> plan = window_tiled(rsh, i)
+                                         ? PlanWindowTiles(ls.dim(cd->input_spatial[i]), tiles, window->dims[i])
+                                         : PlanHalo(ls.dim(cd->input_spatial[i]), tiles, window->dims[i]);
       if (!plan || plan->out != instr->shape().dim(cd->output_spatial[i])) return std::nullopt;
       plans.emplace_back(i, *plan);
     }
@@ -442,8 +457,8 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
   int64_t kernel_window = 1;
   for (int64_t x : cd->kernel_spatial) kernel_window *= rs.dim(x);
   // Bytes moved plus local flops / 64 (as in Dot), for this plan and for tiling like the result.
-  auto flops = [&](const Sharding& out, int64_t features) {
-    return 2 * out.ShardShape(instr->shape()).num_elements() * features * kernel_window / 64;
+  auto flops = [&](const Sharding& out, int64_t features, int64_t window_elements) {
+    return 2 * out.ShardShape(instr->shape()).num_elements() * features * window_elements / 64;
   };
   std::vector<int64_t> out_dims = {cd->output_batch}, in_dims = {cd->input_batch};
   out_dims.insert(out_dims.end(), cd->output_spatial.begin(), cd->output_spatial.end());
@@ -451,18 +466,26 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
   Sharding base_l = MapShardingDims(target, out_dims, in_dims, ls.rank());
   Sharding base_r = MapShardingDims(target, {cd->output_feature}, {cd->kernel_output_feature}, rs.rank());
   int64_t base_cost = MoveCost(ls, L.sharding, base_l) + MoveCost(rs, R.sharding, base_r) +
-                      flops(target, ls.dim(cd->input_feature));
+                      flops(target, ls.dim(cd->input_feature), kernel_window);
   std::optional<DotPlan> best;
   auto consider = [&](const Sharding& lsh, const Sharding& rsh) {
     if (!IsPlainTilingOrReplicated(lsh) || !IsPlainTilingOrReplicated(rsh)) return;
-    if (!spatial_whole(rsh, cd->kernel_spatial) || !halo_plans(lsh)) return;
-    std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
+    std::optional<std::vector<std::pair<size_t, HaloPlan>>> halos = halo_plans(lsh, rsh);
+    if (!halos) return;
+    std::optional<DotPlan> plan = PlanLocalDot(*instr, dims_for(rsh), lsh, rsh, n);
     if (!plan || plan->reduce_groups.empty()) return;
     int64_t features = (ls.dim(cd->input_feature) + TilesOnDim(lsh, cd->input_feature) - 1) /
                        TilesOnDim(lsh, cd->input_feature);
-    plan->cost = ReshardCost(ls, L.sharding, lsh) + ReshardCost(rs, R.sharding, rsh) +
+    int64_t window_elements = kernel_window, fetched = 0;
+    const int64_t lhs_shard_bytes = lsh.IsTiled() ? lsh.ShardShape(ls).byte_size() : ls.byte_size();
+    for (const auto& [i, halo] : *halos) {
+      if (!window_tiled(rsh, i)) continue;
+      window_elements /= TilesOnDim(rsh, cd->kernel_spatial[i]);
+      fetched += lhs_shard_bytes / halo.ci * (halo.left + halo.right);
+    }
+    plan->cost = ReshardCost(ls, L.sharding, lsh) + ReshardCost(rs, R.sharding, rsh) + fetched +
                  plan->result.ShardShape(instr->shape()).byte_size() +
-                 ReshardCost(instr->shape(), plan->result, target) + flops(plan->result, features);
+                 ReshardCost(instr->shape(), plan->result, target) + flops(plan->result, features, window_elements);
     if (!best || plan->cost < best->cost) best = std::move(plan);
   };
   consider(L.sharding, R.sharding);
@@ -470,6 +493,13 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
     consider(L.sharding, MapShardingDims(L.sharding, {cd->input_feature}, {cd->kernel_input_feature}, rs.rank()));
   if (R.sharding.IsTiled())
     consider(MapShardingDims(R.sharding, {cd->kernel_input_feature}, {cd->input_feature}, ls.rank()), R.sharding);
+  // The kernel (or the input) following the other on the feature and the spatial dims: window
+  // tiles for a filter gradient whose cotangent comes sharded otherwise.
+  std::vector<int64_t> in_contract = {cd->input_feature}, kernel_contract = {cd->kernel_input_feature};
+  in_contract.insert(in_contract.end(), cd->input_spatial.begin(), cd->input_spatial.end());
+  kernel_contract.insert(kernel_contract.end(), cd->kernel_spatial.begin(), cd->kernel_spatial.end());
+  if (L.sharding.IsTiled()) consider(L.sharding, MapShardingDims(L.sharding, in_contract, kernel_contract, rs.rank()));
+  if (R.sharding.IsTiled()) consider(MapShardingDims(R.sharding, kernel_contract, in_contract, ls.rank()), R.sharding);
   if (!best || best->cost >= base_cost) return false;
   PValue lv = Operand(instr, 0, best->lhs);
   PValue rv = Operand(instr, 1, best->rhs);
@@ -477,7 +507,7 @@ StatusOr<bool> ComputationPartitioner::ContractingConvolution(const Instruction*
   std::vector<int64_t> lf = {cd->input_feature}, rf = {cd->kernel_input_feature};
   Instruction* lhs = r_.MaskPadding(lv, b_.Zero(ls.dtype()), &lf);
   Instruction* rhs = r_.MaskPadding(rv, b_.Zero(rs.dtype()), &rf);
-  std::vector<std::pair<size_t, HaloPlan>> halos = *halo_plans(best->lhs);
+  std::vector<std::pair<size_t, HaloPlan>> halos = *halo_plans(best->lhs, best->rhs);
   Instruction* out = nullptr;
   if (halos.empty()) {
     out = CloneWith(instr, {lhs, rhs}, best->result.ShardShape(instr->shape()));

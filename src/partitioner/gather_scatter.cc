@@ -46,7 +46,7 @@ std::optional<Sharding> Compose(int64_t rank, const std::vector<Source>& src, in
   for (int64_t dev = 0; dev < n; ++dev)
     for (int64_t i = 0; i < rank; ++i)
       if (src[i].first && tdims[i] > 1) tile_of[dev][i] = TileCoord(*src[i].first, dev, src[i].second);
-  return Resharder::ShardingFromTiles(tdims, tile_of);
+  return ShardingFromTiles(tdims, tile_of);
 }
 
 

@@ -105,6 +105,31 @@ std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::
   return IfCheaperThanGather(std::move(p));
 }
 
+std::optional<HaloPlan> PlanWindowTiles(int64_t base, int64_t n, const WindowDim& w) {
+  if (n < 2 || base < 1 || w.size % n != 0 || w.stride < 1 || w.window_reversal) return std::nullopt;
+  const int64_t s = w.stride, r = w.window_dilation, l = w.base_dilation, lo = w.padding_low;
+  const int64_t padded = (base - 1) * l + 1 + lo + w.padding_high, span = (w.size - 1) * r + 1;
+  if (padded < span) return std::nullopt;
+  const int64_t out = (padded - span) / s + 1, size = w.size / n;
+  // Tile t reads padded-dilated positions [t*size*r, +reach); those holding base elements are
+  // element first(t) on, at a distance from the start that must not depend on t.
+  const int64_t reach = (out - 1) * s + (size - 1) * r + 1;
+  if ((size * r) % l != 0) return std::nullopt;
+  auto first = [&](int64_t t) { return FloorDiv(t * size * r - lo + l - 1, l); };
+  const int64_t count = FloorDiv(reach - 1 - lo, l) - first(0) + 1;
+  if (count < 1) return std::nullopt;
+  std::vector<int64_t> start(n);
+  for (int64_t t = 0; t < n; ++t) start[t] = first(t);
+  std::optional<HaloPlan> p = PlanFetch(base, n, count, std::move(start));
+  if (!p) return std::nullopt;
+  p->out = p->co = out;
+  p->local = w;
+  p->local.size = size;
+  p->local.padding_low = lo + first(0) * l;
+  p->local.padding_high = reach - p->local.padding_low - ((count - 1) * l + 1);
+  return p;
+}
+
 WindowDim LocalWindowDim(const WindowDim& w) {
   WindowDim local = w;
   local.padding_low = local.padding_high = 0;

@@ -50,6 +50,16 @@ std::optional<HaloPlan> PlanFetch(int64_t base, int64_t n, int64_t length, std::
 Instruction* ExchangeHalo(SpmdBuilder& b, Instruction* x, const Sharding& sharding, int64_t dim, const HaloPlan& plan,
                           Instruction* pad_value);
 
+// A window dim whose window is tiled `n` ways like the base (a kernel-gradient convolution, whose
+// window is the output cotangent and spans the activation): tile t applies the window elements
+// [t*size/n, (t+1)*size/n) to every output, a partial sum of the whole output (plan.out long).
+// The plan fetches the base elements those window positions reach; plan.local is the window
+// dim of the local op on them (size/n, the stride and dilations kept, the padding each tile's
+// first fetched element sits at). nullopt when the window does not split evenly, is reversed, or
+// the tiles' reaches do not line up with the base dilation, or when the fetch would move as much
+// as a gather.
+std::optional<HaloPlan> PlanWindowTiles(int64_t base, int64_t n, const WindowDim& w);
+
 // `w` as the local op uses it on the exchanged data: same size, stride and dilation, no padding.
 WindowDim LocalWindowDim(const WindowDim& w);
 

@@ -46,7 +46,7 @@ bool ComputationPartitioner::LocalUpdate(const Instruction* instr, const Shardin
     int64_t c = shard.dim(d);
     pad[d].low = pad[d].high = c;
     std::vector<int64_t> table(b_.num_devices());
-    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = target.TileIndexForDevice(dev)[d] * c;
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = target.TileCoordForDevice(dev, d) * c;
     tile_start[d] = b_.TableLookup(table);
     window_start[d] = b_.Binary(Opcode::kAdd, b_.Binary(Opcode::kSubtract, tile_start[d], start[d]), b_.ScalarS32(c));
     sizes[d] = c;

@@ -621,8 +621,12 @@ StatusOr<PartitionResult> Partitioner::Run() {
 }  // namespace partitioner_internal
 
 StatusOr<PartitionResult> PartitionAndCleanUp(const Module& module, const PartitionOptions& options) {
+  PhaseClock partition;
   ASSIGN_OR_RETURN(PartitionResult result, PartitionModule(module, options));
+  result.stats.times.push_back(partition.Read("partition"));
+  PhaseClock cleanup;
   RETURN_IF_ERROR(RunCleanup(*result.module).status());
+  result.stats.times.push_back(cleanup.Read("cleanup"));
   result.stats.collectives = CountCollectives(*result.module);
   return result;
 }

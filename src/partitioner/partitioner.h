@@ -11,6 +11,7 @@
 #include "ir/module.h"
 #include "sharding/sharding.h"
 #include "support/status.h"
+#include "support/timing.h"
 
 namespace spmdc {
 
@@ -31,6 +32,7 @@ struct PartitionStats {
   int64_t parameter_bytes = 0;  // per-device bytes of the entry parameters
   int64_t output_bytes = 0;     // per-device bytes of the entry result
   std::vector<std::string> warnings;  // full rematerializations, with instruction and bytes
+  PhaseTimes times;                    // "partition", "cleanup" (PartitionAndCleanUp)
 };
 
 struct PartitionResult {

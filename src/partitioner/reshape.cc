@@ -151,15 +151,15 @@ std::optional<PValue> ComputationPartitioner::RetiledReshape(const Instruction* 
   Instruction* x = b_.Reshape(src.hlo, flat);
   int64_t n = b_.num_devices();
   std::map<int64_t, std::vector<int64_t>> holders;
-  for (int64_t dev = 0; dev < n; ++dev) holders[src.sharding.TileIndexForDevice(dev)[a]].push_back(dev);
+  for (int64_t dev = 0; dev < n; ++dev) holders[src.sharding.TileCoordForDevice(dev, a)].push_back(dev);
   std::map<int64_t, int64_t> next;
   auto holder = [&](int64_t dev, int64_t t) -> int64_t {
-    if (src.sharding.TileIndexForDevice(dev)[a] == t) return dev;
+    if (src.sharding.TileCoordForDevice(dev, a) == t) return dev;
     const std::vector<int64_t>& hs = holders.at(t);
     return hs[next[t]++ % hs.size()];
   };
   std::vector<int64_t> start(n);
-  for (int64_t dev = 0; dev < n; ++dev) start[dev] = target.TileIndexForDevice(dev)[o] * ct * mo;
+  for (int64_t dev = 0; dev < n; ++dev) start[dev] = target.TileCoordForDevice(dev, o) * ct * mo;
   Instruction* range = r_.FetchRange(x, a, cs * ma, ns, holder, start, ct * mo);
   return PValue{b_.Reshape(range, target.ShardShape(out).dims()), target, out};
 }

@@ -308,6 +308,72 @@ std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& targ
   return TryPermute(refined, target);
 }
 
+Instruction* Resharder::FetchWithinPieces(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
+                                          const std::function<int64_t(int64_t, int64_t)>& holder,
+                                          const std::vector<int64_t>& start, int64_t len,
+                                          const std::vector<int64_t>& first) {
+  const int64_t n = b_->num_devices(), have = x->shape().dim(dim);
+  // Devices by the offset of their range in its piece; those past the last piece (padding only)
+  // keep whatever the first group cuts from their own piece.
+  std::map<int64_t, std::vector<int64_t>> by_offset;
+  std::vector<int64_t> padding_only;
+  for (int64_t dev = 0; dev < n; ++dev) {
+    if (start[dev] >= pieces * piece) {
+      padding_only.push_back(dev);
+      continue;
+    }
+    const int64_t offset = start[dev] - first[dev] * piece;
+    if (offset < 0 || offset + len > have) return nullptr;
+    by_offset[offset].push_back(dev);
+  }
+  if (by_offset.empty() || (by_offset.size() == 1 && len == have)) return nullptr;  // nothing to cut
+  by_offset.begin()->second.insert(by_offset.begin()->second.end(), padding_only.begin(), padding_only.end());
+  std::vector<int64_t> group_of(n, 0);
+  std::vector<Instruction*> parts;
+  for (const auto& [offset, devices] : by_offset) {
+    std::vector<int64_t> starts(x->shape().rank(), 0), limits = x->shape().dims();
+    starts[dim] = offset;
+    limits[dim] = offset + len;
+    Instruction* src = offset == 0 && len == have ? x : b_->Slice(x, starts, limits);
+    // Rounds keep each source unique within one collective-permute.
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
+    std::vector<int64_t> round_of(n, -1);
+    for (int64_t dev : devices) {
+      group_of[dev] = static_cast<int64_t>(parts.size());
+      if (start[dev] >= pieces * piece) continue;
+      const int64_t from = holder(dev, first[dev]);
+      if (from == dev) continue;
+      size_t r = 0;
+      while (r < rounds.size() &&
+             std::any_of(rounds[r].begin(), rounds[r].end(), [&](const auto& p) { return p.first == from; }))
+        ++r;
+      if (r == rounds.size()) rounds.emplace_back();
+      rounds[r].emplace_back(from, dev);
+      round_of[dev] = static_cast<int64_t>(r);
+    }
+    Instruction* part = src;
+    if (!rounds.empty()) {
+      Instruction* which = b_->TableLookup(round_of);
+      Shape pred(DType::kPred, src->shape().dims());
+      for (size_t r = 0; r < rounds.size(); ++r) {
+        Instruction* got = b_->CollectivePermute(src, rounds[r]);
+        Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
+        part = b_->Select(b_->BroadcastScalar(mine, pred), got, part);
+      }
+    }
+    parts.push_back(part);
+  }
+  if (parts.size() == 1) return parts[0];
+  Instruction* group = b_->TableLookup(group_of);
+  Shape pred(DType::kPred, parts[0]->shape().dims());
+  Instruction* out = parts[0];
+  for (size_t k = 1; k < parts.size(); ++k) {
+    Instruction* mine = b_->Compare(group, b_->ScalarS32(static_cast<int64_t>(k)), "EQ");
+    out = b_->Select(b_->BroadcastScalar(mine, pred), parts[k], out);
+  }
+  return out;
+}
+
 Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
                                    const std::function<int64_t(int64_t, int64_t)>& holder,
                                    const std::vector<int64_t>& start, int64_t len) {
@@ -321,6 +387,8 @@ Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, i
     last[dev] = std::clamp<int64_t>((end - 1) / piece, first[dev], pieces - 1);
     count = std::max(count, last[dev] - first[dev] + 1);
   }
+  if (count == 1)
+    if (Instruction* exact = FetchWithinPieces(x, dim, piece, pieces, holder, start, len, first)) return exact;
   // Only the part of a piece some range covers moves: from the earliest start within the first
   // piece, up to the latest end within the last one (the pieces between are whole). Devices whose
   // range starts past the last piece hold padding only and do not count.
@@ -635,25 +703,6 @@ std::optional<PValue> Resharder::TryFactorAllToAll(const PValue& v, const Shardi
 
 // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
 // order); nullopt when the tiles are not held equally often.
-std::optional<Sharding> Resharder::ShardingFromTiles(const std::vector<int64_t>& tdims,
-                                          const std::vector<std::vector<int64_t>>& tile_of) {
-  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
-  for (size_t d = 0; d < tile_of.size(); ++d) holders[tile_of[d]].push_back(static_cast<int64_t>(d));
-  int64_t tiles = 1;
-  for (int64_t t : tdims) tiles *= t;
-  if (static_cast<int64_t>(holders.size()) != tiles || tile_of.size() % tiles != 0) return std::nullopt;
-  int64_t reps = static_cast<int64_t>(tile_of.size()) / tiles;
-  std::vector<int64_t> devices;
-  for (auto& [tile, devs] : holders) {  // std::map iterates tile indices row-major
-    if (static_cast<int64_t>(devs.size()) != reps) return std::nullopt;
-    devices.insert(devices.end(), devs.begin(), devs.end());
-  }
-  std::vector<int64_t> dims = tdims;
-  if (reps == 1) return Sharding::Tile(TileAssignment::FromDevices(dims, devices));
-  dims.push_back(reps);
-  return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
-}
-
 // Coarsens dim `dim` by `f` (ns -> ns/f tiles): an all-gather within each block of f
 // consecutive tiles; the result is replicated within the block.
 std::optional<PValue> Resharder::PartialGather(const PValue& v, int64_t dim, int64_t f) {

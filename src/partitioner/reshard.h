@@ -48,16 +48,20 @@ class Resharder {
   // Per device, the `len` elements of dim `dim` starting at global position start[dev] (positions
   // past the end are unspecified) of a value whose dim is cut into `pieces` pieces of `piece`
   // elements, piece t being the local `x` of device holder(dev, t) (dev itself when it holds it):
-  // the pieces a range spans are fetched by collective-permute, concatenated and sliced.
+  // the pieces a range spans are fetched by collective-permute, concatenated and sliced. Where
+  // every range lies in one piece, each device receives just its range (FetchWithinPieces).
   Instruction* FetchRange(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
                           const std::function<int64_t(int64_t, int64_t)>& holder, const std::vector<int64_t>& start,
                           int64_t len);
+  // FetchRange where every range lies in piece first[dev]: each device receives exactly its `len`
+  // elements, cut by its holder at its offset in the piece (devices at one offset share a slice:
+  // a collective-permute per offset and round), instead of the part of the piece that covers
+  // every device's range. nullptr where a range leaves its piece, or there is nothing to cut.
+  Instruction* FetchWithinPieces(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
+                                 const std::function<int64_t(int64_t, int64_t)>& holder,
+                                 const std::vector<int64_t>& start, int64_t len, const std::vector<int64_t>& first);
   // The first reshard that cannot be expressed (Unimplemented), if any.
   const Status& status() const { return status_; }
-  // A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
-  // order); nullopt when the tiles are not held equally often.
-  static std::optional<Sharding> ShardingFromTiles(const std::vector<int64_t>& tdims,
-                                                   const std::vector<std::vector<int64_t>>& tile_of);
   static std::vector<std::vector<int64_t>> GroupsAlong(const Sharding& s, const std::vector<int64_t>& dims);
 
  private:
@@ -97,7 +101,7 @@ inline bool IsPlainTilingOrReplicated(const Sharding& s) { return s.IsReplicated
 // is not tiled).
 inline int64_t TilesOnDim(const Sharding& s, int64_t d) { return s.IsTiled() ? s.NumTilesOnDim(d) : 1; }
 inline int64_t TileCoord(const Sharding& s, int64_t device, int64_t d) {
-  return s.IsTiled() ? s.TileIndexForDevice(device)[d] : 0;
+  return s.IsTiled() ? s.TileCoordForDevice(device, d) : 0;
 }
 
 // Devices grouped by the result tile they compute (`out(dev)`, with `tiles` tiles per result

@@ -36,6 +36,23 @@ std::optional<Instruction*> ComputationPartitioner::FetchWindow(Instruction* x, 
                                                                 int64_t ci, int64_t co,
                                                                 const std::vector<int64_t>& lo) {
   int64_t n = target.NumTilesOnDim(dim);
+  const TileAssignment& tiles = target.tile_assignment();
+  // Every window inside one tile (the q, k and v of a fused projection tiled across their
+  // boundaries): each device receives just its window, cut by the tile's holder, rather than
+  // halos or whole tiles sized for the farthest window.
+  bool within = true;
+  for (int64_t t = 0; t < n && within; ++t)
+    within = lo[t] >= 0 && lo[t] + co <= n * ci && lo[t] / ci == (lo[t] + co - 1) / ci;
+  if (within) {
+    auto holder = [&](int64_t dev, int64_t piece) {
+      std::vector<int64_t> c = *tiles.IndexOf(dev);
+      c[dim] = piece;
+      return tiles(c);
+    };
+    std::vector<int64_t> start(b_.num_devices());
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) start[dev] = lo[tiles.IndexOf(dev)->at(dim)];
+    return r_.FetchRange(x, dim, ci, n, holder, start, co);
+  }
   // Only the edge elements the windows reach past their own tile (never more than whole tiles).
   if (std::optional<HaloPlan> plan = PlanFetch(n * ci, n, co, lo)) {
     plan->mask = false;
@@ -175,7 +192,7 @@ StatusOr<bool> ComputationPartitioner::WindowedSlice(const Instruction* instr, c
   if (is_pad) {
     // Window positions outside the input [0, size) are padding.
     std::vector<int64_t> table(b_.num_devices());
-    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = lo[target.TileIndexForDevice(dev)[dim]];
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = lo[target.TileCoordForDevice(dev, dim)];
     Shape s32(DType::kS32, result->shape().dims());
     Instruction* index =
         b_.Binary(Opcode::kAdd, b_.Iota(s32, dim), b_.BroadcastScalar(b_.TableLookup(table), s32));
@@ -253,7 +270,7 @@ StatusOr<bool> ComputationPartitioner::WrappedConcat(const Instruction* instr, c
     return hs[next[tile]++ % hs.size()];
   };
   std::vector<int64_t> start(n);
-  for (int64_t dev = 0; dev < n; ++dev) start[dev] = first + target.TileIndexForDevice(dev)[dim] * ct;
+  for (int64_t dev = 0; dev < n; ++dev) start[dev] = first + target.TileCoordForDevice(dev, dim) * ct;
   int64_t pieces = ns * ((first + nt * ct + size - 1) / size + 1);
   Instruction* range = r_.FetchRange(v.hlo, dim, cs, pieces, holder, start, ct);
   Set(instr, PValue{range, target, instr->shape()});
@@ -300,7 +317,7 @@ StatusOr<bool> ComputationPartitioner::WindowedConcat(const Instruction* instr, 
     }
     // Result positions at or past this operand's start take it (later operands override).
     std::vector<int64_t> table(b_.num_devices());
-    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = target.TileIndexForDevice(dev)[dim] * co;
+    for (int64_t dev = 0; dev < b_.num_devices(); ++dev) table[dev] = target.TileCoordForDevice(dev, dim) * co;
     Instruction* index = b_.Binary(Opcode::kAdd, iota, b_.BroadcastScalar(b_.TableLookup(table), s32));
     Instruction* here = b_.Compare(index, b_.BroadcastScalar(b_.ScalarS32(offset), s32), "GE");
     result = b_.Select(here, *w, result);

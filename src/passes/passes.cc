@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "sharding/sharding.h"
 #include "support/check.h"
 
 namespace spmdc {
@@ -194,8 +195,8 @@ StatusOr<bool> RunCleanup(Module& module) {
   return r || a || b || c;
 }
 
-std::unique_ptr<Instruction> CopyWithoutEdges(Module& module, const Instruction& old) {
-  auto ni = std::make_unique<Instruction>(old.opcode(), old.shape(), module.UniqueName(old.name()));
+std::unique_ptr<Instruction> CopyWithoutEdges(const Instruction& old, std::string name) {
+  auto ni = std::make_unique<Instruction>(old.opcode(), old.shape(), std::move(name));
   ni->set_parameter_number(old.parameter_number());
   ni->set_location(old.location());
   ni->set_sharding(old.sharding_ptr());
@@ -204,6 +205,10 @@ std::unique_ptr<Instruction> CopyWithoutEdges(Module& module, const Instruction&
     if (id != AttrId::kControlPredecessors) ni->attrs().Set(id, value);
   ni->attrs().unknown() = old.attrs().unknown();
   return ni;
+}
+
+std::unique_ptr<Instruction> CopyWithoutEdges(Module& module, const Instruction& old) {
+  return CopyWithoutEdges(old, module.UniqueName(old.name()));
 }
 
 namespace {
@@ -230,59 +235,191 @@ Computation* CloneComputation(Module& module, const Computation& c) {
   return module.AddComputation(std::move(clone));
 }
 
-// Copies `callee`'s instructions into `caller` before nothing in particular (instruction order
-// is operands-first by construction), its parameters replaced by `call`'s operands; returns the
-// copy of the callee's root (an operand of `call` when the callee returns a parameter).
-Instruction* InlineInto(Module& module, Computation& caller, const Instruction& call, const Computation& callee) {
+// Copies `callee`'s instructions into `caller`, its parameters replaced by `call`'s operands;
+// returns the copy of the callee's root (an operand of `call` when the callee returns a
+// parameter). Instruction order is operands-first by construction. The root's copy takes the
+// call's name (the caller's code names the value so; the call goes right after); the other
+// copies keep the callee's names when `keep_names` (the callee is then removed before anything
+// looks a name up), else take fresh ones. Copies not named as their original are recorded in
+// `renamed` when given; new instructions are appended to `added`.
+Instruction* InlineInto(Module& module, Computation& caller, const Instruction& call, const Computation& callee,
+                        bool keep_names, InlinedNames* renamed, std::vector<Instruction*>* added) {
   absl::flat_hash_map<const Instruction*, Instruction*> map;
   for (Instruction* old : callee.MakeInstructionPostOrder()) {
     if (old->opcode() == Opcode::kParameter) {
       map[old] = call.operand(old->parameter_number());
       continue;
     }
-    map[old] = caller.AddInstruction(CopyWithoutEdges(module, *old));
+    std::string name = old == callee.root() ? call.name() : keep_names ? old->name() : module.UniqueName(old->name());
+    if (renamed && name != old->name()) (*renamed)[old->name()].push_back(name);
+    map[old] = caller.AddInstruction(CopyWithoutEdges(*old, std::move(name)));
     CopyEdges(*old, map);  // post order: its operands are mapped already
+    added->push_back(map[old]);
   }
   return map.at(callee.root());
 }
 
+// XLA's CallInliner leaves calls marked `inlineable="false"` (Shardy's manual computation
+// bodies, host-offloaded code) and calls into other execution threads; calls ordered by
+// control edges stay too (the order would be lost).
+bool Inlinable(const Instruction& call) {
+  if (call.opcode() != Opcode::kCall || call.called_computations().size() != 1) return false;
+  if ((call.control_predecessors() && !call.control_predecessors()->empty()) || !call.control_successors().empty())
+    return false;
+  if (!call.called_computations()[0]->execution_thread().empty() &&
+      call.called_computations()[0]->execution_thread() != "main")
+    return false;
+  if (const auto* fa = call.attr<KeyValueList>(AttrId::kFrontendAttributes))
+    for (const auto& [key, value] : *fa)
+      if (key == "inlineable" && (value == "false" || value == "\"false\"")) return false;
+  return true;
+}
+
+// Removes the computations not reachable from the entry.
+bool RemoveUnreachableComputations(Module& module) {
+  std::vector<Computation*> live = module.MakeComputationPostOrder();
+  absl::flat_hash_set<Computation*> keep(live.begin(), live.end());
+  bool changed = false;
+  for (Computation* c : module.computations()) {
+    if (!keep.contains(c)) {
+      module.RemoveComputation(c);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 }  // namespace
 
-StatusOr<bool> RunInlineCalls(Module& module) {
+StatusOr<bool> RunInlineCalls(Module& module, InlinedNames* renamed) {
+  // A callee whose every reference is an inlinable call disappears once they are inlined: its
+  // instructions keep their names at its first call site (the copy there takes over each name;
+  // copies at later sites get fresh ones), and it is never walked itself, since its calls are
+  // inlined through the copies. Copies of an inlinable call are inlinable, so this holds for the
+  // copies' callees too.
+  std::vector<Computation*> order = module.MakeComputationPostOrder();
+  absl::flat_hash_map<const Computation*, bool> vanishes;
+  for (Computation* c : order)
+    for (Instruction* i : c->instructions())
+      for (Computation* callee : i->called_computations()) {
+        auto [it, fresh] = vanishes.emplace(callee, true);
+        it->second = it->second && Inlinable(*i);
+      }
+  absl::flat_hash_set<const Computation*> names_given;
   bool changed = false;
-  // Callers first: a call copied into its caller is met again in the same walk only if it is
-  // in a computation not yet visited; the outer loop repeats until no call is left, which ends
-  // because the call graph is acyclic.
-  for (bool again = true; again;) {
-    again = false;
-    std::vector<Computation*> order = module.MakeComputationPostOrder();
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-      Computation& caller = **it;
-      for (Instruction* call : caller.instructions()) {
-        if (call->opcode() != Opcode::kCall || call->called_computations().size() != 1) continue;
-        const bool control = (call->control_predecessors() && !call->control_predecessors()->empty()) ||
-                             !call->control_successors().empty();
-        if (control) continue;  // ordering constraints on the call: kept as a call
-        Instruction* result = InlineInto(module, caller, *call, *call->called_computations()[0]);
-        // The call's sharding is a constraint on its value: kept on the inlined root, or on a
-        // copy when the callee returns one of its parameters (the caller's own value).
-        if (call->has_sharding()) {
-          const bool existing = std::find(call->operands().begin(), call->operands().end(), result) !=
-                                call->operands().end();
-          if (existing) {
-            result = caller.AddInstruction(Opcode::kCopy, result->shape(), module.UniqueName(call->name()), {result});
-            result->set_location(call->location());
+  // Callers first; calls copied into a caller are inlined in the same walk (the worklist).
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Computation& caller = **it;
+    if (vanishes.contains(&caller) && vanishes[&caller]) continue;
+    std::vector<Instruction*> work = caller.instructions();
+    for (size_t k = 0; k < work.size(); ++k) {
+      Instruction* call = work[k];
+      if (!Inlinable(*call)) continue;
+      const Computation& callee = *call->called_computations()[0];
+      const bool keep_names = vanishes[&callee] && names_given.insert(&callee).second;
+      Instruction* result = InlineInto(module, caller, *call, callee, keep_names, renamed, &work);
+      // The call's sharding is a constraint on its value: kept on the inlined root, or on a
+      // copy of it when the callee returns one of its parameters (the caller's own value) or a
+      // root sharded otherwise (which then takes a fresh name).
+      const bool existing = std::find(call->operands().begin(), call->operands().end(), result) !=
+                            call->operands().end();
+      if (call->has_sharding()) {
+        const bool differs = result->has_sharding() && !(*result->sharding() == *call->sharding());
+        const bool own_copy = existing || differs;
+        if (own_copy) {
+          if (!existing) {
+            result->set_name(module.UniqueName(callee.root()->name()));
+            if (renamed && renamed->contains(callee.root()->name()))
+              (*renamed)[callee.root()->name()].back() = result->name();
           }
-          if (existing || !result->has_sharding()) result->set_sharding(call->sharding_ptr());
+          // The call's own name: the call goes right below.
+          result = caller.AddInstruction(Opcode::kCopy, result->shape(), call->name(), {result});
+          result->set_location(call->location());
         }
-        call->ReplaceAllUsesWith(result);
-        if (caller.root() == call) caller.set_root(result);
-        RETURN_IF_ERROR(caller.RemoveInstruction(call));
-        changed = again = true;
+        if (own_copy || !result->has_sharding()) result->set_sharding(call->sharding_ptr());
+      }
+      if (renamed && result->name() != call->name()) (*renamed)[call->name()].push_back(result->name());
+      call->ReplaceAllUsesWith(result);
+      if (caller.root() == call) caller.set_root(result);
+      RETURN_IF_ERROR(caller.RemoveInstruction(call));
+      changed = true;
+    }
+  }
+  // The callees nothing calls now. Their instructions may share names with copies that kept
+  // them; nothing between the inlining and here looks names up.
+  if (changed) RemoveUnreachableComputations(module);
+  return changed;
+}
+
+std::vector<std::string> NamesAfterInlining(const Module& module, const InlinedNames& renamed,
+                                            const std::string& name) {
+  auto first = renamed.find(name);
+  if (first == renamed.end()) return {};
+  absl::flat_hash_set<std::string> present;
+  for (const Computation* c : module.computations())
+    for (const Instruction* i : c->instructions()) present.insert(i->name());
+  std::vector<std::string> out;
+  std::vector<std::string> todo = first->second;
+  absl::flat_hash_set<std::string> seen(todo.begin(), todo.end());
+  while (!todo.empty()) {
+    std::string n = std::move(todo.back());
+    todo.pop_back();
+    if (present.contains(n)) {
+      out.push_back(n);
+    } else if (auto it = renamed.find(n); it != renamed.end()) {
+      for (const std::string& next : it->second)
+        if (seen.insert(next).second) todo.push_back(next);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+StatusOr<bool> RunSplitConstantExpressions(Module& module) {
+  bool changed = false;
+  for (Computation* comp : module.computations()) {
+    std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
+    absl::flat_hash_map<const Instruction*, size_t> position;
+    for (size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+    // Operands first: which instructions compute from constants only.
+    absl::flat_hash_set<const Instruction*> constant;
+    for (Instruction* i : order) {
+      bool c = false;
+      switch (i->opcode()) {
+        case Opcode::kConstant: case Opcode::kIota:
+          c = true;
+          break;
+        case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kTranspose: case Opcode::kConvert:
+          c = true;
+          break;
+        default:
+          c = IsElementwiseOpcode(i->opcode());
+      }
+      c = c && !i->HasSideEffect() && i->called_computations().empty() && !i->shape().IsTuple();
+      for (const Instruction* op : i->operands()) c = c && constant.contains(op);
+      if (c) constant.insert(i);
+    }
+    // Users first, so that an expression's operands are split after it gave its copies theirs.
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      Instruction* i = *it;
+      if (!constant.contains(i) || i->opcode() == Opcode::kConstant || i->has_sharding() || i->IsRoot() ||
+          !i->control_successors().empty() || (i->control_predecessors() && !i->control_predecessors()->empty()))
+        continue;
+      std::vector<Instruction*> users = i->users();  // distinct; the first in post order keeps `i`
+      std::sort(users.begin(), users.end(),
+                [&](const Instruction* a, const Instruction* b) { return position.at(a) < position.at(b); });
+      for (size_t k = 1; k < users.size(); ++k) {
+        std::unique_ptr<Instruction> copy = CopyWithoutEdges(module, *i);
+        for (Instruction* op : i->operands()) copy->AppendOperand(op);
+        Instruction* added = comp->AddInstruction(std::move(copy));
+        const size_t next = position.size();  // after every instruction of `order`
+        position[added] = next;
+        for (int64_t o = 0; o < users[k]->operand_count(); ++o)
+          if (users[k]->operand(o) == i) users[k]->ReplaceOperandWith(o, added);
+        changed = true;
       }
     }
   }
-  if (changed) RETURN_IF_ERROR(RunDce(module).status());  // the callees nothing calls now
   return changed;
 }
 

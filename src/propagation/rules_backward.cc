@@ -11,6 +11,7 @@
 #include "propagation/lattice.h"
 #include "propagation/state.h"
 #include "sharding/algebra.h"
+#include "sharding/manual_groups.h"
 
 namespace spmdc {
 namespace {
@@ -461,8 +462,8 @@ bool IsManualConversion(const Instruction& i) {
 // with replication), `auto_part` (an auto sharding restricted to the open dims) refines both:
 // the auto side by a plain merge; the manual side by treating its manual dim as one more data
 // dim (tile 1 on the auto side) and merging the same way. (XLA's RefineManualAutoShardingFromAuto.)
-bool RefineFromAuto(const Sharding& to_merge, const std::vector<int64_t>& dims, Sharding* auto_s,
-                    Sharding* manual_s) {
+bool RefineFromAutoAsXla(const Sharding& to_merge, const std::vector<int64_t>& dims, Sharding* auto_s,
+                         Sharding* manual_s) {
   if (!manual_s->IsManualSubgroup() || auto_s->IsManualSubgroup() || !manual_s->HasPartialReplication() ||
       manual_s->subgroup_types().size() != 2 || !to_merge.IsTiled())
     return false;
@@ -491,8 +492,8 @@ bool RefineFromAuto(const Sharding& to_merge, const std::vector<int64_t>& dims, 
 
 // The same pair refined from a manual-side sharding `to_merge` (a manual subgroup).
 // (XLA's RefineManualAutoShardingFromManual.)
-bool RefineFromManual(const Sharding& to_merge, const std::vector<int64_t>& dims, Sharding* auto_s,
-                      Sharding* manual_s) {
+bool RefineFromManualAsXla(const Sharding& to_merge, const std::vector<int64_t>& dims, Sharding* auto_s,
+                           Sharding* manual_s) {
   if (!to_merge.IsManualSubgroup() || !manual_s->IsManualSubgroup() || !manual_s->HasPartialReplication() ||
       auto_s->IsManualSubgroup() || manual_s->subgroup_types().size() != 2)
     return false;
@@ -508,6 +509,53 @@ bool RefineFromManual(const Sharding& to_merge, const std::vector<int64_t>& dims
   *manual_s = std::move(new_manual);
   *auto_s = std::move(new_auto);
   return true;
+}
+
+// The pair refined so that every device holds the same data of the full value (shape `full`)
+// on both sides, for what the XLA forms above cannot merge: the region's manual axes tile a dim
+// of the full value that the refinement tiles further (a ring attention's sequence dim, open for
+// the data axis), which the XLA forms would tile twice. From the auto side: the auto sharding
+// merged, the manual one derived (GroupLocalSharding); from the manual side the reverse
+// (FullValueSharding). The groups' blocks are placed as the current auto sharding places them.
+bool RefineExactly(const Sharding& partial, bool from_auto, const Shape& full, const Shape& shard, Sharding* auto_s,
+                   Sharding* manual_s) {
+  if (!manual_s->IsManualSubgroup() || auto_s->IsManualSubgroup() || partial.IsTileMaximal() ||
+      partial.IsManualSubgroup() != !from_auto)
+    return false;
+  Sharding new_auto = *auto_s, new_manual = *manual_s;
+  if (from_auto) {
+    if (!MergeShardingIfCompatible(partial, new_auto.NumTiles() + 1, &new_auto)) return false;
+    std::optional<Sharding> local = GroupLocalSharding(new_auto, *manual_s, full, shard, *auto_s);
+    if (!local || !IsSubTilingOrEqualSharding(shard, *local, *manual_s)) return false;
+    new_manual = *std::move(local);
+  } else {
+    if (!MergeShardingIfCompatible(partial, new_manual.NumTiles() + 1, &new_manual)) return false;
+    std::optional<Sharding> whole = FullValueSharding(new_manual, full, shard, *auto_s);
+    if (!whole || !IsSubTilingOrEqualSharding(full, *whole, *auto_s)) return false;
+    new_auto = *std::move(whole);
+  }
+  // Both sides must still describe the same placement (a merge may have refined one further).
+  std::optional<Sharding> check = FullValueSharding(new_manual, full, shard, *auto_s);
+  if (!check || !(*check == new_auto)) return false;
+  *auto_s = std::move(new_auto);
+  *manual_s = std::move(new_manual);
+  return true;
+}
+
+bool RefineFromAuto(const Sharding& to_merge, const std::vector<int64_t>& dims, const Shape& full,
+                    const Shape& shard, Sharding* auto_s, Sharding* manual_s) {
+  if (RefineFromAutoAsXla(to_merge, dims, auto_s, manual_s)) return true;
+  if (!to_merge.IsTiled() || to_merge.IsManualSubgroup()) return false;
+  return RefineExactly(PartiallyReplicateTiledShardingOnAllDimsExcept(to_merge, dims), /*from_auto=*/true, full,
+                       shard, auto_s, manual_s);
+}
+
+bool RefineFromManual(const Sharding& to_merge, const std::vector<int64_t>& dims, const Shape& full,
+                      const Shape& shard, Sharding* auto_s, Sharding* manual_s) {
+  if (RefineFromManualAsXla(to_merge, dims, auto_s, manual_s)) return true;
+  if (!to_merge.IsManualSubgroup()) return false;
+  return RefineExactly(PartiallyReplicateTiledShardingOnAllDimsExcept(to_merge, dims), /*from_auto=*/false, full,
+                       shard, auto_s, manual_s);
 }
 
 }  // namespace
@@ -548,8 +596,9 @@ bool InferUnspecifiedDimsFromOperand(Instruction* annotate, const std::vector<in
   }
   const bool to_manual = conv->IsCustomCall("SPMDFullToShardShape");
   Sharding a = *annotate->sharding(), c = *conv->sharding();
-  bool ok = to_manual ? RefineFromAuto(*operand->sharding(), dims, &a, &c)
-                      : RefineFromManual(*operand->sharding(), dims, &c, &a);
+  // The full value's shape is the auto side's, the group's the manual side's.
+  bool ok = to_manual ? RefineFromAuto(*operand->sharding(), dims, annotate->shape(), conv->shape(), &a, &c)
+                      : RefineFromManual(*operand->sharding(), dims, conv->shape(), annotate->shape(), &c, &a);
   if (!ok) return false;
   return SetPair(annotate, std::move(a), conv, std::move(c), operand,
                  "unspecified dims from operand (manual/auto pair)", EventKind::kForward, s);
@@ -573,8 +622,9 @@ bool InferUnspecifiedDimsFromUsers(Instruction* annotate, const std::vector<int6
       continue;
     }
     Sharding a = *annotate->sharding(), c = *conv->sharding();
-    bool ok = conv->IsCustomCall("SPMDFullToShardShape") ? RefineFromManual(*us, dims, &a, &c)
-                                                         : RefineFromAuto(*us, dims, &c, &a);
+    bool ok = conv->IsCustomCall("SPMDFullToShardShape")
+                  ? RefineFromManual(*us, dims, annotate->shape(), conv->shape(), &a, &c)
+                  : RefineFromAuto(*us, dims, conv->shape(), annotate->shape(), &c, &a);
     if (ok)
       changed |= SetPair(annotate, std::move(a), conv, std::move(c), user,
                          "unspecified dims from user (manual/auto pair)", EventKind::kBackward, s);

@@ -1,6 +1,7 @@
 #include "sharding/algebra.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "absl/container/flat_hash_map.h"
@@ -1256,6 +1257,25 @@ Sharding ScatterOutputShardingFromUpdate(const Sharding& update_sharding, const 
   const DimPairs pairs = ScatterOperandPassthroughDims(scatter.operand(0)->shape(),
                                                        ScatterUpdates(scatter), ScatterDimsOf(scatter));
   return MapShardingDims(update_sharding, FirstArray(scatter.shape()).rank(), InvertDimPairs(pairs));
+}
+
+std::optional<Sharding> ShardingFromTiles(const std::vector<int64_t>& tdims,
+                                          const std::vector<std::vector<int64_t>>& tile_of) {
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (size_t d = 0; d < tile_of.size(); ++d) holders[tile_of[d]].push_back(static_cast<int64_t>(d));
+  int64_t tiles = 1;
+  for (int64_t t : tdims) tiles *= t;
+  if (static_cast<int64_t>(holders.size()) != tiles || tile_of.size() % tiles != 0) return std::nullopt;
+  int64_t reps = static_cast<int64_t>(tile_of.size()) / tiles;
+  std::vector<int64_t> devices;
+  for (auto& [tile, devs] : holders) {  // std::map iterates tile indices row-major
+    if (static_cast<int64_t>(devs.size()) != reps) return std::nullopt;
+    devices.insert(devices.end(), devs.begin(), devs.end());
+  }
+  std::vector<int64_t> dims = tdims;
+  if (reps == 1) return Sharding::Tile(TileAssignment::FromDevices(dims, devices));
+  dims.push_back(reps);
+  return Sharding::PartialTile(TileAssignment::FromDevices(dims, devices));
 }
 
 }  // namespace spmdc

@@ -109,6 +109,11 @@ Shape GetPerGroupBaseShape(const GroupedSharding& grouped, const Shape& shape);
 // Metadata: dst's followed by to_merge's entries dst lacks. Returns whether *dst changed.
 bool MergeShardingIfCompatible(const Sharding& to_merge, int64_t minimum_tiles, Sharding* dst);
 
+// A sharding with data tiles `tdims` where device d holds tile tile_of[d] (replicas in device
+// order); nullopt when the tiles are not held equally often.
+std::optional<Sharding> ShardingFromTiles(const std::vector<int64_t>& tdims,
+                                          const std::vector<std::vector<int64_t>>& tile_of);
+
 // Every device's tile of `potential_sub` lies inside its tile of `sharding` (for `shape`).
 bool IsSubTilingOrEqualSharding(const Shape& shape, const Sharding& potential_sub,
                                 const Sharding& sharding);

@@ -80,6 +80,8 @@ enum MemoFn : uint32_t {
   kMemoSubTiling,
   kMemoMapDims,
   kMemoReshapeThrough,
+  kMemoGroupLocal,
+  kMemoManualGroups,
 };
 
 // Whether keeping a value in a table costs little memory: explicit device arrays are only kept

@@ -363,6 +363,16 @@ std::vector<int64_t> Sharding::TileIndexForDevice(int64_t device) const {
   return *index;
 }
 
+int64_t Sharding::TileCoordForDevice(int64_t device, int64_t dim) const {
+  SPMDC_CHECK(IsTiled() && dim >= 0 && dim < TiledDataRank());
+  auto linear = rep_->tiles.LinearIndexOf(device);
+  SPMDC_CHECK_MSG(linear.has_value(), "device not in the tile assignment");
+  const std::vector<int64_t>& dims = rep_->tiles.dims();
+  int64_t l = *linear;
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i > dim; --i) l /= dims[i];
+  return l % dims[dim];
+}
+
 std::vector<int64_t> Sharding::TileOffsetForDevice(const Shape& shape, int64_t device) const {
   SPMDC_CHECK(!IsTuple());
   if (!IsTiled()) return std::vector<int64_t>(shape.rank(), 0);

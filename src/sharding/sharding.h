@@ -112,6 +112,9 @@ class Sharding {
   // Device <-> tile index (data dims only; GSPMD.md §1.4).
   int64_t DeviceForTileIndex(std::span<const int64_t> index) const;
   std::vector<int64_t> TileIndexForDevice(int64_t device) const;
+  // TileIndexForDevice(device)[dim] without building the index (the partitioner asks this per
+  // device and dim when it groups devices).
+  int64_t TileCoordForDevice(int64_t device, int64_t dim) const;
   // Per data dim: [offset, limit) of `device`'s tile of `shape` (ceil-sized chunks; the last
   // tiles may be short or empty). Tile-maximal/manual: the whole shape.
   std::vector<int64_t> TileOffsetForDevice(const Shape& shape, int64_t device) const;

@@ -2,7 +2,11 @@
 // computations also applied by other instructions are left alone; after it, propagation
 // shards every call site of what was one shared callee (before it, only one).
 // RunInlineCalls: every call replaced by its callee's instructions (nested calls too), the
-// values unchanged, the call's sharding kept, the printed module parsing back.
+// values unchanged, the call's sharding kept, the printed module parsing back; names: the root's
+// copy takes the call's name, the first call site keeps the callee's names, the others are
+// recorded (NamesAfterInlining follows them); calls marked inlineable="false" stay.
+// RunSplitConstantExpressions: every user of a constant expression gets its own copy (nested
+// ones too), constants and annotated expressions stay shared, values unchanged.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -209,6 +213,118 @@ TEST(InlineCalls, TupleResultsAndShardingsOfCalls) {
   ASSERT_TRUE(kept->has_sharding());
   EXPECT_EQ(kept->sharding()->ToString(false), "{devices=[2,1]<=[2]}");
   ExpectSameValues(*before, *m);
+}
+
+TEST(InlineCalls, NamesFollowTheCallSites) {
+  auto m = Parse(kShared);
+  ASSERT_NE(m, nullptr);
+  InlinedNames renamed;
+  ASSERT_TRUE(RunInlineCalls(*m, &renamed).ok());
+  ASSERT_TRUE(VerifyModule(*m).ok());
+  // The calls' values keep the calls' names (the copies of clip's root, through relu's).
+  EXPECT_EQ(Find(*m, "a1")->opcode(), Opcode::kMaximum);
+  EXPECT_EQ(Find(*m, "a2")->opcode(), Opcode::kMaximum);
+  // clip's other instructions keep their names at the first call site; the second gets fresh ones.
+  EXPECT_EQ(Find(*m, "zb")->users()[0], Find(*m, "a1"));
+  EXPECT_EQ(Find(*m, "zb.1")->users()[0], Find(*m, "a2"));
+  std::set<std::string> names;
+  for (Computation* c : m->computations())
+    for (Instruction* i : c->instructions()) EXPECT_TRUE(names.insert(i->name()).second) << i->name();
+  EXPECT_EQ(NamesAfterInlining(*m, renamed, "zb"), (std::vector<std::string>{"zb.1"}));
+  // relu's root was a call (to clip), whose value is the calls' now; clip's root likewise.
+  EXPECT_EQ(NamesAfterInlining(*m, renamed, "r"), (std::vector<std::string>{"a1", "a2"}));
+  EXPECT_EQ(NamesAfterInlining(*m, renamed, "m"), (std::vector<std::string>{"a1", "a2"}));
+  EXPECT_TRUE(NamesAfterInlining(*m, renamed, "h1").empty());
+}
+
+// A callee called once keeps every name; a call marked inlineable="false" (Shardy's manual
+// computation bodies, as XLA's CallInliner leaves them) and its callee stay.
+constexpr std::string_view kOnceAndNotInlineable = R"(
+HloModule m
+
+%f (a: f32[4]) -> f32[4] {
+  %a = f32[4] parameter(0)
+  %n = f32[4] negate(%a)
+  ROOT %e = f32[4] exponential(%n)
+}
+
+%g (b: f32[4]) -> f32[4] {
+  %b = f32[4] parameter(0)
+  ROOT %s = f32[4] sine(%b)
+}
+
+ENTRY %main {
+  %x = f32[4] parameter(0)
+  %once = f32[4] call(%x), to_apply=%f
+  ROOT %kept = f32[4] call(%once), to_apply=%g, frontend_attributes={inlineable="false"}
+}
+)";
+
+TEST(InlineCalls, OnceKeepsNamesAndNotInlineableStays) {
+  auto m = Parse(kOnceAndNotInlineable);
+  ASSERT_NE(m, nullptr);
+  auto before = m->Clone();
+  InlinedNames renamed;
+  ASSERT_TRUE(RunInlineCalls(*m, &renamed).ok());
+  ASSERT_TRUE(VerifyModule(*m).ok());
+  EXPECT_EQ(Find(*m, "n")->parent(), m->entry());
+  EXPECT_EQ(Find(*m, "once")->opcode(), Opcode::kExp);
+  EXPECT_EQ(Find(*m, "kept")->opcode(), Opcode::kCall);
+  EXPECT_EQ(m->computations().size(), 2u);  // main and g
+  EXPECT_EQ(renamed, (InlinedNames{{"e", {"once"}}}));
+  ExpectSameValues(*before, *m);
+}
+
+constexpr std::string_view kSharedConstants = R"(
+HloModule m
+
+ENTRY %main {
+  %x = f32[4,2] parameter(0)
+  %c = f32[2] constant({1, 2})
+  %r = f32[2] negate(%c)
+  %b = f32[4,2] broadcast(%r), dimensions={1}
+  %i = s32[4,2] iota(), iota_dimension=0
+  %f = f32[4,2] convert(%i)
+  %p = f32[4,2] add(%b, %f)
+  %u1 = f32[4,2] multiply(%x, %p)
+  %u2 = f32[4,2] subtract(%x, %p)
+  %u3 = f32[4,2] add(%u1, %b), sharding={replicated}
+  %keep = f32[4,2] broadcast(%r), dimensions={1}, sharding={replicated}
+  %u4 = f32[4,2] add(%keep, %u2)
+  %u5 = f32[4,2] add(%keep, %u3)
+  ROOT %t = (f32[4,2], f32[4,2]) tuple(%u4, %u5)
+}
+)";
+
+TEST(SplitConstantExpressions, EveryUserGetsItsOwnCopy) {
+  auto m = Parse(kSharedConstants);
+  ASSERT_NE(m, nullptr);
+  auto before = m->Clone();
+  auto changed = RunSplitConstantExpressions(*m);
+  ASSERT_TRUE(changed.ok()) << changed.status().message();
+  EXPECT_TRUE(*changed);
+  Status verified = VerifyModule(*m);
+  ASSERT_TRUE(verified.ok()) << verified.message();
+  // %p (used by u1 and u2) is split, and so are its operands' chains through the copy: every
+  // non-constant constant expression has one user.
+  for (Instruction* i : m->entry()->instructions()) {
+    switch (i->opcode()) {
+      case Opcode::kConstant: case Opcode::kParameter: case Opcode::kTuple: break;
+      default:
+        if (i->name() == "keep") {
+          EXPECT_EQ(i->user_count(), 2) << "annotated: stays shared";
+        } else if (i->name().rfind("u", 0) != 0) {
+          EXPECT_EQ(i->user_count(), 1) << i->name();
+        }
+    }
+  }
+  // Constants stay shared: %c by the copies of the negate (one per broadcast: b, its copies for
+  // %u3 and %p.1, and keep).
+  EXPECT_EQ(Find(*m, "c")->user_count(), 4);
+  EXPECT_NE(Find(*m, "u1")->operand(1), Find(*m, "u2")->operand(1));
+  EXPECT_EQ(Find(*m, "p.1")->opcode(), Opcode::kAdd);
+  ExpectSameValues(*before, *m);
+  EXPECT_FALSE(*RunSplitConstantExpressions(*m));
 }
 
 }  // namespace

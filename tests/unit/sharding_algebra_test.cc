@@ -9,6 +9,7 @@
 #include <set>
 
 #include "ir/computation.h"
+#include "sharding/manual_groups.h"
 #include "sharding/sharding_text.h"
 
 namespace spmdc {
@@ -560,6 +561,26 @@ TEST(ShardingAlgebra, GatherScatterInstructions) {
   EXPECT_EQ(ScatterUpdateShardingFromOutput(P("{devices=[2,2]<=[4]}"), *scatter),
             P("{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"));
   EXPECT_EQ(ScatterOutputShardingFromUpdate(P("{devices=[1,4]<=[4]}"), *scatter), P("{devices=[1,4]<=[4]}"));
+}
+
+// A shard_map manual over `seq` (mesh data=2 x seq=4, device = data*4 + seq): the full f32[16,4]
+// is the four groups' f32[4,4] values stacked on dim 0, group m's block where the reference
+// (seq on dim 0) puts it. A free `data` tiling of the group's dim 0 is the full value's dim 0 in
+// 8 tiles, seq major; GroupLocalSharding takes it back; a tiling that cuts across the groups'
+// blocks (data major) has no in-group form.
+TEST(ManualGroups, GroupLocalShardingInvertsFullValueSharding) {
+  const Sharding reference = P("{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}");
+  const Sharding manual = P("{devices=[1,1,4,2]<=[2,4]T(1,0) last_tile_dims={manual, replicated}}");
+  const Sharding local = P("{devices=[2,1,4]<=[8] last_tile_dims={manual}}");
+  std::optional<Sharding> full = FullValueSharding(local, F32({16, 4}), F32({4, 4}), reference);
+  ASSERT_TRUE(full.has_value());
+  EXPECT_EQ(*full, P("{devices=[8,1]<=[2,4]T(1,0)}"));
+  std::optional<Sharding> back = GroupLocalSharding(*full, manual, F32({16, 4}), F32({4, 4}), reference);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, local);
+  // Unrefined: the reference itself is each group's value replicated in the group.
+  EXPECT_EQ(GroupLocalSharding(reference, manual, F32({16, 4}), F32({4, 4}), reference), manual);
+  EXPECT_FALSE(GroupLocalSharding(P("{devices=[8,1]<=[8]}"), manual, F32({16, 4}), F32({4, 4}), reference));
 }
 
 }  // namespace

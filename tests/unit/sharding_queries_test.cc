@@ -78,6 +78,22 @@ TEST(ShardingQueries, TileIndexAndOffsets) {
   EXPECT_FALSE(s.UsesDevice(4));
 }
 
+// TileCoordForDevice is TileIndexForDevice's entry, without the index: on iota (transposed),
+// explicit, partially replicated and manual-subgroup arrays.
+TEST(ShardingQueries, TileCoordForDevice) {
+  for (std::string_view text :
+       {"{devices=[2,2]<=[2,2]T(1,0)}", "{devices=[2,4]<=[2,2,2]T(2,0,1)}", "{devices=[2,2]3,0,2,1}",
+        "{devices=[2,1,2]<=[4] last_tile_dim_replicate}", "{devices=[2,2,2]<=[8] last_tile_dims={manual}}",
+        "{devices=[1,2,2,2]<=[2,2,2]T(1,2,0) last_tile_dims={manual, replicated}}"}) {
+    Sharding s = P(text);
+    for (int64_t dev = 0; dev < s.tile_assignment().num_elements(); ++dev) {
+      std::vector<int64_t> index = s.TileIndexForDevice(dev);
+      for (int64_t d = 0; d < static_cast<int64_t>(index.size()); ++d)
+        EXPECT_EQ(s.TileCoordForDevice(dev, d), index[d]) << text << " device " << dev << " dim " << d;
+    }
+  }
+}
+
 TEST(ShardingQueries, TupleSubShardings) {
   Shape shape = Shape::Tuple({F32({4}), Shape::Tuple({F32({2}), F32({6})}), F32({8})});
   Sharding t = P("{{replicated}, {maximal device=1}, {devices=[2]<=[2]}, {manual}}");

@@ -9,6 +9,7 @@
 
 #include "fmt/format.h"
 #include "hlo/parser.h"
+#include "hlo/shardy_import.h"
 #include "ir/verifier.h"
 #include "sharding/validation.h"
 #include "stablehlo/stablehlo.h"
@@ -59,16 +60,28 @@ StatusOr<Source> ReadSource(const std::string& path) {
   return s;
 }
 
-StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source) {
+StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source, PhaseTimes* times) {
   std::vector<std::string> warnings;
   ParseOptions options;
   options.warnings = &warnings;
+  // Timed, the Shardy import of HLO text runs after the parse, as ParseHloModule would run it.
+  const bool import_apart = times && !LooksLikeStableHlo(source.text, source.filename);
+  if (import_apart) options.import_shardy = false;
+  PhaseClock parse;
   StatusOr<std::unique_ptr<Module>> parsed = ParseModuleText(source.text, source.filename, options);
   for (const std::string& w : warnings) std::fprintf(stderr, "%s\n", w.c_str());
   ASSIGN_OR_RETURN(std::unique_ptr<Module> module, std::move(parsed));
+  if (times) times->push_back(parse.Read("parse"));
+  if (import_apart) {
+    PhaseClock import;
+    RETURN_IF_ERROR(ImportShardy(*module, source.text, source.filename));
+    times->push_back(import.Read("shardy-import"));
+  }
+  PhaseClock verify;
   DiagnosticSource diag{source.filename, source.text};
   RETURN_IF_ERROR(VerifyModule(*module, &diag));
   RETURN_IF_ERROR(VerifyModuleShardings(*module, &diag));
+  if (times) times->push_back(verify.Read("verify"));
   return module;
 }
 

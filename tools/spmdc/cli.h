@@ -10,6 +10,7 @@
 
 #include "ir/module.h"
 #include "support/status.h"
+#include "support/timing.h"
 
 namespace spmdc::cli {
 
@@ -33,7 +34,8 @@ struct Source {
 StatusOr<Source> ReadSource(const std::string& path);
 
 // Parses and verifies a module (syntax, shapes, shardings); errors are located diagnostics.
-StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source);
+// With `times`: "parse", for HLO text "shardy-import" (else part of the parse), "verify".
+StatusOr<std::unique_ptr<Module>> LoadModule(const Source& source, PhaseTimes* times = nullptr);
 
 // Writes head then tail to `path`: atomically for regular files (temporary file + rename),
 // in place for devices and pipes.

@@ -2,8 +2,7 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "fmt/format.h"
-#include "sharding/mesh.h"
+#include "propagating.h"
 
 namespace spmdc::cli {
 
@@ -27,26 +26,21 @@ Command AddExplainCommand(CLI::App& root) {
           return InvalidArgument("expected an instruction NAME after the input module (or --all)");
         ASSIGN_OR_RETURN(auto module, LoadAnnotated(args->module, std::nullopt));
         Provenance provenance;
-        RETURN_IF_ERROR(
-            PropagateShardings(*module, args->propagation.ToOptions(), &provenance).status());
+        InlinedNames renamed;
+        RETURN_IF_ERROR(args->propagation.Propagate(*module, &provenance, &renamed));
         std::optional<Mesh> mesh;
         if (args->module.mesh) {
           ASSIGN_OR_RETURN(mesh, Mesh::Parse(*args->module.mesh));
         }
+        // NAME, and where calls were inlined, what now holds NAME's value: the copies of a
+        // callee's instruction at its other call sites, the inlined callee root of a call.
         std::string out;
-        for (Computation* c : module->computations()) {
-          for (Instruction* i : c->instructions()) {
-            if (!args->all && i->name() != args->name) continue;
-            out += ExplainSharding(provenance, *i);
-            if (std::string where = module->SourceLocationOf(*i); !where.empty())
-              out += fmt::format("source: {}\n", where);
-            if (mesh && i->has_sharding())
-              out += fmt::format("on mesh {}: {}\n", mesh->ToString(),
-                                 DescribeSharding(i->shape(), *i->sharding(), *mesh));
-            if (args->all) out += "\n";
-          }
+        if (args->all) {
+          for (Computation* c : module->computations())
+            for (Instruction* i : c->instructions()) out += ExplainInstruction(*module, provenance, *i, mesh) + "\n";
+        } else {
+          ASSIGN_OR_RETURN(out, ExplainName(*module, provenance, renamed, args->name, mesh));
         }
-        if (out.empty()) return InvalidArgument("no instruction named '{}'", args->name);
         std::fputs(out.c_str(), stdout);
         return absl::OkStatus();
       }};

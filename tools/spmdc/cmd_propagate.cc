@@ -20,7 +20,7 @@ Command AddPropagateCommand(CLI::App& root) {
   return {
       app, [args]() -> Status {
         ASSIGN_OR_RETURN(auto module, LoadAnnotated(args->module, std::nullopt));
-        RETURN_IF_ERROR(PropagateShardings(*module, args->propagation.ToOptions()).status());
+        RETURN_IF_ERROR(args->propagation.Propagate(*module));
         ExportShardyAttributes(*module);  // xla.sdy.sharding made to match what propagation chose
         return WriteOutput(args->out, PrintModule(*module));
       }};

@@ -40,7 +40,7 @@ Command AddReportCommand(CLI::App& root) {
             module->set_num_partitions(n);
             ReportOptions options = args->report;
             options.mesh = args->module.mesh;
-            options.propagation = args->propagation.ToOptions();
+            options.propagation = args->propagation;
             return RunReport(options, std::move(module), n);
           }};
 }

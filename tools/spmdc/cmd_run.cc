@@ -52,7 +52,7 @@ Status RunBody(const RunArgs& args, MpiRun* mpi) {
   if (n > 0) {
     // As `compile` does: infer the shardings the user did not give, then partition.
     module->set_num_partitions(n);
-    Status propagated = PropagateShardings(*module, args.propagation.ToOptions()).status();
+    Status propagated = args.propagation.Propagate(*module);
     if (propagated.ok()) propagated = ApplyWeightUpdateSharding(*module, args.weight_update, args.module.mesh);
     partitioned = propagated.ok()
                       ? PartitionAndClean(*module, n, args.replicate_custom_partitioning)

@@ -159,7 +159,7 @@ StatusOr<PartitionResult> PartitionCopy(const Module& module, int64_t n, const V
   *copy = module.Clone();
   (*copy)->set_num_partitions(n);
   if (args.propagate)
-    RETURN_IF_ERROR(PropagateShardings(**copy, args.propagation.ToOptions()).status());
+    RETURN_IF_ERROR(args.propagation.Propagate(**copy));
   RETURN_IF_ERROR(ApplyWeightUpdateSharding(**copy, args.weight_update, args.module.mesh));
   return PartitionAndClean(**copy, n, args.replicate_custom_partitioning);
 }
@@ -168,7 +168,6 @@ StatusOr<PartitionResult> PartitionCopy(const Module& module, int64_t n, const V
 Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
   ASSIGN_OR_RETURN(auto module, LoadAnnotated(args.module, args.num_partitions));
   ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(args.num_partitions, *module));
-  const PropagationOptions propagation = args.propagation.ToOptions();
   ASSIGN_OR_RETURN(int64_t manual_groups, ManualSignatureGroups(*module, n));
   // The devices' program first: with it, what the whole verify holds at its peak is known
   // before any value exists. Its errors are reported after the reference's, as they come later.
@@ -230,7 +229,7 @@ Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
     // devices, sharded only as the manual regions require.
     std::unique_ptr<Module> plain = ManualBoundariesOnly(*module);
     plain->set_num_partitions(n);
-    RETURN_IF_ERROR(PropagateShardings(*plain, propagation).status());
+    RETURN_IF_ERROR(args.propagation.Propagate(*plain));
     ASSIGN_OR_RETURN(PartitionResult plain_partitioned,
                      PartitionAndClean(*plain, n, args.replicate_custom_partitioning));
     const int64_t plain_need =

@@ -70,17 +70,15 @@ void AddWeightUpdateArgs(CLI::App* app, WeightUpdateArgs& args) {
       ->type_name("AXIS");
 }
 
-PropagationOptions PropagationArgs::ToOptions() const {
-  PropagationOptions options;
-  if (to_output) options.allow_to_output = std::vector<bool>{true};
-  if (to_parameters) options.allow_to_parameters = std::vector<bool>{true};
-  if (no_spmd) options.is_spmd = false;
-  if (cse_prevention_only) options.cse_prevention_only = true;
-  return options;
-}
-
 void AddPropagationArgs(CLI::App* app, PropagationArgs& args, bool rule_choices) {
   const char* group = "Propagation";
+  app->add_option("--calls", args.calls,
+                  "before propagation: inline every call (as XLA's SPMD pipeline does), "
+                  "flatten (give each call site its own callee) or keep the calls")
+      ->type_name("MODE")
+      ->check(OneOf(CallModes()))
+      ->capture_default_str()
+      ->group(group);
   app->add_flag("--propagate-to-output", args.to_output,
                 "let propagation change the entry result's sharding")
       ->group(group);
@@ -110,9 +108,12 @@ void AddSeed(CLI::App* app, uint64_t& seed) {
 }
 
 StatusOr<std::unique_ptr<Module>> LoadAnnotated(const ModuleArgs& args,
-                                                const std::optional<int64_t>& num_partitions) {
+                                                const std::optional<int64_t>& num_partitions, PhaseTimes* times) {
+  PhaseClock read;
   ASSIGN_OR_RETURN(Source source, ReadSource(args.input));
-  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, LoadModule(source));
+  if (times) times->push_back(read.Read("read"));
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, LoadModule(source, times));
+  PhaseClock annotate;
   // --num-partitions first: the --mesh/--shard annotations are validated against it.
   if (num_partitions) {
     ASSIGN_OR_RETURN(int64_t n, NumPartitionsOf(num_partitions, *module));
@@ -128,6 +129,7 @@ StatusOr<std::unique_ptr<Module>> LoadAnnotated(const ModuleArgs& args,
   }
   ASSIGN_OR_RETURN(Annotations annotations, ParseAnnotations(args.mesh, args.shards));
   RETURN_IF_ERROR(ApplyAnnotations(annotations, *module));
+  if (times) times->push_back(annotate.Read("annotate"));
   return module;
 }
 

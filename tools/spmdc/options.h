@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "passes/passes.h"
 #include "propagation/propagation.h"
 #include "support/status.h"
+#include "support/timing.h"
 
 namespace spmdc::cli {
 
@@ -48,14 +50,23 @@ struct WeightUpdateArgs {
 };
 void AddWeightUpdateArgs(CLI::App* app, WeightUpdateArgs& args);
 
-// --propagate-to-output, --propagate-to-parameters; with `rule_choices` also --no-spmd and
-// --cse-prevention-only (propagate, explain).
+// The values --calls takes (propagating.h).
+const std::vector<std::string>& CallModes();
+
+// --propagate-to-output, --propagate-to-parameters, --calls; with `rule_choices` also --no-spmd
+// and --cse-prevention-only (propagate, explain).
 struct PropagationArgs {
   bool to_output = false;
   bool to_parameters = false;
   bool no_spmd = false;
   bool cse_prevention_only = false;
+  std::string calls = "inline";  // --calls, one of CallModes()
+  // These two are defined in propagating.cc (shared with the Python binding).
   PropagationOptions ToOptions() const;
+  // What every command that propagates runs: PrepareForPropagation (propagating.h), then
+  // PropagateShardings.
+  Status Propagate(Module& module, Provenance* provenance = nullptr,
+                   InlinedNames* renamed = nullptr, PhaseTimes* times = nullptr) const;
 };
 void AddPropagationArgs(CLI::App* app, PropagationArgs& args, bool rule_choices = false);
 
@@ -67,9 +78,10 @@ void AddSeed(CLI::App* app, uint64_t& seed);
 
 // Reads, parses and verifies IN, sets num_partitions from `num_partitions` (when given: the
 // module's own shardings are validated against it so that a misfit names their line), then
-// applies --mesh and --shard.
+// applies --mesh and --shard. With `times`: "read", LoadModule's phases, "annotate".
 StatusOr<std::unique_ptr<Module>> LoadAnnotated(const ModuleArgs& args,
-                                                const std::optional<int64_t>& num_partitions);
+                                                const std::optional<int64_t>& num_partitions,
+                                                PhaseTimes* times = nullptr);
 
 // --- Validators (checked on the text, before conversion; the message follows "--flag: ") ------
 

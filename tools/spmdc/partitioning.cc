@@ -74,6 +74,25 @@ Status ApplyWeightUpdateSharding(Module& module, const WeightUpdateArgs& args,
   return absl::OkStatus();
 }
 
+std::string TimingText(const PhaseTimes& phases) {
+  std::string out = "timing (seconds):                wall       cpu\n";
+  PhaseTime passes{"passes"}, total{"total"};
+  for (const PhaseTime& p : phases) {
+    out += fmt::format("  {:<24} {:>10.6f} {:>9.6f}\n", p.name, p.wall_seconds, p.cpu_seconds);
+    const bool loading_or_printing =
+        p.name == "read" || p.name == "parse" || p.name == "verify" || p.name == "annotate" || p.name == "print";
+    if (!loading_or_printing) {
+      passes.wall_seconds += p.wall_seconds;
+      passes.cpu_seconds += p.cpu_seconds;
+    }
+    total.wall_seconds += p.wall_seconds;
+    total.cpu_seconds += p.cpu_seconds;
+  }
+  for (const PhaseTime& p : {passes, total})
+    out += fmt::format("  {:<24} {:>10.6f} {:>9.6f}\n", p.name, p.wall_seconds, p.cpu_seconds);
+  return out;
+}
+
 Status EmitPartitioned(const std::string& out_path, bool stats, const PartitionResult& result) {
   DropShardyAttributes(*result.module);  // a per-device program: no sharding is meaningful
   RETURN_IF_ERROR(WriteOutput(out_path, PrintModule(*result.module)));

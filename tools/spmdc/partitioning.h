@@ -26,6 +26,11 @@ StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n,
 Status ApplyWeightUpdateSharding(Module& module, const WeightUpdateArgs& args,
                                  const std::optional<std::string>& mesh_text);
 
+// The phases of `compile --timing`, one line each (wall and CPU seconds), then "passes": the
+// phases between loading and printing (what XLA's SPMD pipeline times: its Shardy import,
+// call inlining, propagation, partitioning and clean-up), then "total".
+std::string TimingText(const PhaseTimes& phases);
+
 // Prints the per-device program to `out_path` (empty or '-': stdout) and, with `stats`, the
 // collective statistics (to stderr when the program goes to stdout).
 Status EmitPartitioned(const std::string& out_path, bool stats, const PartitionResult& result);

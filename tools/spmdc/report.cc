@@ -270,7 +270,7 @@ StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Mo
   if (args.partitioned) {
     per_device = std::move(module);
   } else {
-    RETURN_IF_ERROR(PropagateShardings(*module, args.propagation).status());
+    RETURN_IF_ERROR(args.propagation.Propagate(*module));
     RETURN_IF_ERROR(ApplyWeightUpdateSharding(*module, args.weight_update, args.mesh));
     // Collectives are described on the annotated mesh, else one inferred from the shardings.
     options.mesh = MeshForCollectives(*module, options);

@@ -26,7 +26,7 @@ struct ReportOptions {
   std::string format = "text";          // one of ReportFormats()
   std::string out;                      // -o; empty: stdout
   bool partitioned = false;             // the module already is a per-device program
-  PropagationOptions propagation;
+  PropagationArgs propagation;          // --calls, --propagate-to-*
   WeightUpdateArgs weight_update;       // --shard-weight-update, after propagation
 };
 // `module` is loaded and annotated, with num_partitions = n. Unless options.partitioned it is

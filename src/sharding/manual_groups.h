@@ -3,7 +3,9 @@
 // partitioned automatically by the remaining tile dims. The partitioner handles such an
 // instruction as an ordinary one over the devices of one group ("in-group ids" 0..G-1), with
 // the builder mapping in-group ids, partition-id and every collective's groups back to global
-// devices for all groups at once (SpmdBuilder::EnterFrame).
+// devices for all groups at once (SpmdBuilder::EnterFrame). The relation between a full value's
+// automatic sharding and its groups' values (FullValueSharding, GroupLocalSharding) is shared
+// with propagation, which refines both sides of a region boundary with it.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +52,14 @@ std::optional<ManualFrame> CommonFrame(const std::vector<Sharding>& shardings);
 // block, or uneven in-group tiles would not line up with the full value's tiles.
 std::optional<Sharding> FullValueSharding(const Sharding& s, const Shape& full, const Shape& shard,
                                           const Sharding& reference);
+
+// The inverse of FullValueSharding: the manual subgroup sharding of a group's value (shape
+// `shard`, the groups of `s`, a manual subgroup sharding) under which every device holds its
+// tile of the full value (shape `full`) as `full_sharding` (automatic) tiles it, the groups'
+// blocks placed as by `reference`. nullopt when a device's tile does not lie in its group's
+// block, or the tiles of a block do not split it evenly.
+std::optional<Sharding> GroupLocalSharding(const Sharding& full_sharding, const Sharding& s, const Shape& full,
+                                           const Shape& shard, const Sharding& reference);
 
 // The automatic sharding of the full value under which every device holds its whole group's
 // block (the groups placed as by `reference`, see FullValueSharding); nullopt when the shapes do

@@ -1,12 +1,19 @@
-#include "partitioner/manual_groups.h"
+#include "sharding/manual_groups.h"
 
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
-#include "partitioner/reshard.h"
+#include "sharding/algebra.h"
+#include "sharding/memo.h"
 #include "fmt/format.h"
 
 namespace spmdc {
+
+// For the memo tables (memo.h): frames are kept when small.
+bool Compact(const ManualFrame& frame) {
+  return static_cast<int64_t>(frame.groups.size()) * frame.group_size() <= 4096;
+}
+
 namespace {
 
 // Devices of `s` (a manual-subgroup leaf) per manual coordinate, each row-major over the other
@@ -26,9 +33,19 @@ std::vector<std::vector<int64_t>> DevicesByManualCoordinate(const Sharding& s) {
   return out;
 }
 
+std::optional<Sharding> ComputeLeafToGroupLocal(const Sharding& s, const ManualFrame& frame);
+
+// Every instruction of a region asks this of the same few shardings and frame: memoized.
 std::optional<Sharding> LeafToGroupLocal(const Sharding& s, const ManualFrame& frame) {
   if (s.IsReplicated()) return Sharding::Replicate();
   if (!s.IsManualSubgroup()) return std::nullopt;
+  sharding_internal::MemoKey key(sharding_internal::kMemoGroupLocal, s);
+  for (const std::vector<int64_t>& group : frame.groups) key.Add(group);
+  return sharding_internal::Memoized<std::optional<Sharding>>(std::move(key),
+                                                              [&] { return ComputeLeafToGroupLocal(s, frame); });
+}
+
+std::optional<Sharding> ComputeLeafToGroupLocal(const Sharding& s, const ManualFrame& frame) {
   absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>>
       where;  // device -> (group, in-group id)
   for (size_t g = 0; g < frame.groups.size(); ++g)
@@ -97,7 +114,8 @@ std::optional<ManualFrame> FrameOf(const Sharding& s) {
     return std::nullopt;
   }
   if (!s.IsManualSubgroup()) return std::nullopt;
-  return ManualFrame{DevicesByManualCoordinate(s)};
+  return sharding_internal::Memoized<ManualFrame>(sharding_internal::MemoKey(sharding_internal::kMemoManualGroups, s),
+                                                  [&] { return ManualFrame{DevicesByManualCoordinate(s)}; });
 }
 
 std::optional<Sharding> ToGroupLocal(const Sharding& s, const ManualFrame& frame) {
@@ -155,7 +173,7 @@ std::optional<GroupBlocks> FindGroupBlocks(const Sharding& s, const Shape& full,
   for (int64_t d = 0; d < rank; ++d) {
     if (shard.dim(d) == 0 ? full.dim(d) != 0 : full.dim(d) % shard.dim(d) != 0) return std::nullopt;
     out.blocks.push_back(shard.dim(d) == 0 ? 1 : full.dim(d) / shard.dim(d));
-    const int64_t ref = TilesOnDim(reference, d);
+    const int64_t ref = reference.IsTiled() ? reference.NumTilesOnDim(d) : 1;
     if (ref % out.blocks[d] != 0) return std::nullopt;
     inner[d] = ref / out.blocks[d];
   }
@@ -192,14 +210,48 @@ std::optional<Sharding> FullValueSharding(const Sharding& s, const Shape& full, 
     for (int64_t d = 0; d < rank; ++d)
       tile_of[dev].push_back(gb->block_of[dev][d] * s.NumTilesOnDim(d) + local[d]);
   }
-  return Resharder::ShardingFromTiles(tdims, tile_of);
+  return ShardingFromTiles(tdims, tile_of);
+}
+
+std::optional<Sharding> GroupLocalSharding(const Sharding& full_sharding, const Sharding& s, const Shape& full,
+                                           const Shape& shard, const Sharding& reference) {
+  std::optional<GroupBlocks> gb = FindGroupBlocks(s, full, shard, reference);
+  if (!gb || full_sharding.IsManualSubgroup() || (!full_sharding.IsReplicated() && !full_sharding.IsTiled()))
+    return std::nullopt;
+  const int64_t rank = full.rank(), md = s.SubgroupManualDim();
+  std::vector<int64_t> tdims(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t tiles = full_sharding.IsTiled() ? full_sharding.NumTilesOnDim(d) : 1;
+    if (tiles % gb->blocks[d] != 0) return std::nullopt;
+    tdims[d] = tiles / gb->blocks[d];
+    // Uneven tiles would not split each block alike.
+    if (tdims[d] > 1 && shard.dim(d) % tdims[d] != 0) return std::nullopt;
+  }
+  tdims.push_back(s.tile_assignment().dim(md));
+  std::vector<std::vector<int64_t>> tile_of(gb->block_of.size());
+  for (size_t dev = 0; dev < tile_of.size(); ++dev) {
+    const int64_t device = static_cast<int64_t>(dev);
+    std::vector<int64_t> t(rank, 0);
+    if (full_sharding.IsTiled()) t = full_sharding.TileIndexForDevice(device);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (t[d] / tdims[d] != gb->block_of[dev][d]) return std::nullopt;  // outside its group's block
+      tile_of[dev].push_back(t[d] % tdims[d]);
+    }
+    tile_of[dev].push_back(s.tile_assignment().IndexOf(device)->at(md));
+  }
+  // Tiles over (data dims, manual dim); the rest replication.
+  std::optional<Sharding> tiled = ShardingFromTiles(tdims, tile_of);
+  if (!tiled) return std::nullopt;
+  std::vector<SubgroupType> types = {SubgroupType::kManual};
+  if (tiled->HasPartialReplication()) types.push_back(SubgroupType::kReplicated);
+  return Sharding::Subgroup(tiled->tile_assignment(), types, s.metadata());
 }
 
 std::optional<Sharding> GroupBlockSharding(const Sharding& s, const Shape& full, const Shape& shard,
                                            const Sharding& reference) {
   std::optional<GroupBlocks> gb = FindGroupBlocks(s, full, shard, reference);
   if (!gb) return std::nullopt;
-  return Resharder::ShardingFromTiles(gb->blocks, gb->block_of);
+  return ShardingFromTiles(gb->blocks, gb->block_of);
 }
 
 Sharding ReplicatedInGroups(const ManualFrame& frame, int64_t rank) {
