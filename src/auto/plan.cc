@@ -327,6 +327,14 @@ std::unique_ptr<Module> AnnotateWithChoice(const Module& module, const StrategyS
 
 namespace {
 
+// `spmdc report`'s analysis of a partitioned program on `mesh`.
+CostReport CostOnMesh(const Module& partitioned, const Mesh& mesh, const HardwareProfile& hw) {
+  CostOptions co;
+  co.num_partitions = mesh.num_devices();
+  co.mesh = mesh;
+  return AnalyzeCost(partitioned, co, hw);
+}
+
 // What the next step pays to reshard the state this step hands it (carried_state.h): each
 // carried output that comes out split unlike its parameter goes in as the partitioner moves it
 // (a copy from the output's sharding to the parameter's), costed like the step itself.
@@ -376,10 +384,7 @@ StatusOr<CarryCost> PriceCarriedState(const Module& module, const PartitionResul
   RETURN_IF_ERROR(entry->RebuildParameterList());
   carry->set_num_partitions(mesh.num_devices());
   ASSIGN_OR_RETURN(PartitionResult result_module, PartitionAndCleanUp(*carry, PartitionOptions{mesh.num_devices()}));
-  CostOptions co;
-  co.num_partitions = mesh.num_devices();
-  co.mesh = mesh;
-  const CostReport report = AnalyzeCost(*result_module.module, co, hw);
+  const CostReport report = CostOnMesh(*result_module.module, mesh, hw);
   out.seconds = report.time.overlapped_seconds;
   out.values = static_cast<int64_t>(moved.size());
   for (const CollectiveCost& c : report.collectives) out.bytes += c.bytes_per_device * c.executions;
@@ -412,10 +417,7 @@ StatusOr<PricedPlan> PricePlan(std::unique_ptr<Module> annotated, const Mesh& me
   if (!root->has_sharding() && work->entry()->root()->has_sharding())
     root->set_sharding(work->entry()->root()->sharding_ptr());
   ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(*work, PartitionOptions{mesh.num_devices()}));
-  CostOptions co;
-  co.num_partitions = mesh.num_devices();
-  co.mesh = mesh;
-  const CostReport report = AnalyzeCost(*result.module, co, hw);
+  const CostReport report = CostOnMesh(*result.module, mesh, hw);
   plan.step_seconds = report.time.overlapped_seconds;
   plan.compute_seconds = report.time.compute_seconds;
   plan.communication_seconds = report.time.communication_seconds;

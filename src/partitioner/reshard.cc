@@ -308,6 +308,32 @@ std::optional<PValue> Resharder::TryRefine(const PValue& v, const Sharding& targ
   return TryPermute(refined, target);
 }
 
+Instruction* Resharder::ReceiveFrom(Instruction* src, const std::vector<std::pair<int64_t, int64_t>>& moves) {
+  // Rounds keep each source unique within one collective-permute.
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
+  std::vector<int64_t> round_of(b_->num_devices(), -1);
+  for (const auto& [from, dev] : moves) {
+    if (from == dev) continue;
+    size_t r = 0;
+    while (r < rounds.size() &&
+           std::any_of(rounds[r].begin(), rounds[r].end(), [&](const auto& p) { return p.first == from; }))
+      ++r;
+    if (r == rounds.size()) rounds.emplace_back();
+    rounds[r].emplace_back(from, dev);
+    round_of[dev] = static_cast<int64_t>(r);
+  }
+  if (rounds.empty()) return src;
+  Instruction* part = src;
+  Instruction* which = b_->TableLookup(round_of);
+  Shape pred(DType::kPred, src->shape().dims());
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    Instruction* got = b_->CollectivePermute(src, rounds[r]);
+    Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
+    part = b_->Select(b_->BroadcastScalar(mine, pred), got, part);
+  }
+  return part;
+}
+
 Instruction* Resharder::FetchWithinPieces(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
                                           const std::function<int64_t(int64_t, int64_t)>& holder,
                                           const std::vector<int64_t>& start, int64_t len,
@@ -335,33 +361,12 @@ Instruction* Resharder::FetchWithinPieces(Instruction* x, int64_t dim, int64_t p
     starts[dim] = offset;
     limits[dim] = offset + len;
     Instruction* src = offset == 0 && len == have ? x : b_->Slice(x, starts, limits);
-    // Rounds keep each source unique within one collective-permute.
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
-    std::vector<int64_t> round_of(n, -1);
+    std::vector<std::pair<int64_t, int64_t>> moves;
     for (int64_t dev : devices) {
       group_of[dev] = static_cast<int64_t>(parts.size());
-      if (start[dev] >= pieces * piece) continue;
-      const int64_t from = holder(dev, first[dev]);
-      if (from == dev) continue;
-      size_t r = 0;
-      while (r < rounds.size() &&
-             std::any_of(rounds[r].begin(), rounds[r].end(), [&](const auto& p) { return p.first == from; }))
-        ++r;
-      if (r == rounds.size()) rounds.emplace_back();
-      rounds[r].emplace_back(from, dev);
-      round_of[dev] = static_cast<int64_t>(r);
+      if (start[dev] < pieces * piece) moves.emplace_back(holder(dev, first[dev]), dev);
     }
-    Instruction* part = src;
-    if (!rounds.empty()) {
-      Instruction* which = b_->TableLookup(round_of);
-      Shape pred(DType::kPred, src->shape().dims());
-      for (size_t r = 0; r < rounds.size(); ++r) {
-        Instruction* got = b_->CollectivePermute(src, rounds[r]);
-        Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
-        part = b_->Select(b_->BroadcastScalar(mine, pred), got, part);
-      }
-    }
-    parts.push_back(part);
+    parts.push_back(ReceiveFrom(src, moves));
   }
   if (parts.size() == 1) return parts[0];
   Instruction* group = b_->TableLookup(group_of);
@@ -411,33 +416,11 @@ Instruction* Resharder::FetchRange(Instruction* x, int64_t dim, int64_t piece, i
   std::vector<Instruction*> parts;
   for (int64_t k = 0; k < count; ++k) {
     Instruction* src = cut(k);
-    // Sources per device; rounds keep each source unique within one collective-permute.
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
-    std::vector<int64_t> round_of(n, -1);
-    for (int64_t dev = 0; dev < n; ++dev) {
-      // Pieces past the ones a device's range spans are filler: its own data.
-      if (first[dev] + k > last[dev]) continue;
-      int64_t from = holder(dev, first[dev] + k);
-      if (from == dev) continue;
-      size_t r = 0;
-      while (r < rounds.size() &&
-             std::any_of(rounds[r].begin(), rounds[r].end(), [&](const auto& p) { return p.first == from; }))
-        ++r;
-      if (r == rounds.size()) rounds.emplace_back();
-      rounds[r].emplace_back(from, dev);
-      round_of[dev] = static_cast<int64_t>(r);
-    }
-    Instruction* part = src;
-    if (!rounds.empty()) {
-      Instruction* which = b_->TableLookup(round_of);
-      Shape pred(DType::kPred, src->shape().dims());
-      for (size_t r = 0; r < rounds.size(); ++r) {
-        Instruction* got = b_->CollectivePermute(src, rounds[r]);
-        Instruction* mine = b_->Compare(which, b_->ScalarS32(static_cast<int64_t>(r)), "EQ");
-        part = b_->Select(b_->BroadcastScalar(mine, pred), got, part);
-      }
-    }
-    parts.push_back(part);
+    // Pieces past the ones a device's range spans are filler: its own data.
+    std::vector<std::pair<int64_t, int64_t>> moves;
+    for (int64_t dev = 0; dev < n; ++dev)
+      if (first[dev] + k <= last[dev]) moves.emplace_back(holder(dev, first[dev] + k), dev);
+    parts.push_back(ReceiveFrom(src, moves));
   }
   Instruction* buffer = parts.size() == 1 ? parts[0] : b_->Concatenate(parts, dim);
   std::vector<int64_t> offset(n);

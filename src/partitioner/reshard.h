@@ -57,6 +57,10 @@ class Resharder {
   // elements, cut by its holder at its offset in the piece (devices at one offset share a slice:
   // a collective-permute per offset and round), instead of the part of the piece that covers
   // every device's range. nullptr where a range leaves its piece, or there is nothing to cut.
+  // `src` on every device, except that each device `dev` of a (from, dev) pair in `moves` gets
+  // device `from`'s `src` (a pair with from == dev keeps its own): collective-permutes in rounds
+  // (each source once per round, pairs in the order given) and a per-device select.
+  Instruction* ReceiveFrom(Instruction* src, const std::vector<std::pair<int64_t, int64_t>>& moves);
   Instruction* FetchWithinPieces(Instruction* x, int64_t dim, int64_t piece, int64_t pieces,
                                  const std::function<int64_t(int64_t, int64_t)>& holder,
                                  const std::vector<int64_t>& start, int64_t len, const std::vector<int64_t>& first);
