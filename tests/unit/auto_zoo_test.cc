@@ -12,6 +12,7 @@
 // Slow (ctest label `slow`): every plan of 14 configurations runs.
 #include <cctype>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "auto/plan.h"
@@ -147,19 +148,36 @@ void CheckAutoAgainstStandard(const Case& c, const AutoResult& r, const std::str
                                                  << best->name << ": " << summary;
 }
 
-class SmallMeshes : public ::testing::TestWithParam<Case> {};
-
-TEST_P(SmallMeshes, AutoIsAtMostTheBestStandardPlanAndEveryPlanVerifies) {
-  const Case& c = GetParam();
+// Plans case `c` into `r` (its module into `m`) and checks the choice: it fits, and auto's plan
+// is at most the best standard plan.
+void PlanAndCheck(const Case& c, std::unique_ptr<Module>& m, std::optional<AutoResult>& r) {
   const ZooModel& z = ZooEntry(c.label);
-  std::unique_ptr<Module> m = Parse(*BuildExample(z.example));
+  m = Parse(*BuildExample(z.example));
   ASSERT_NE(m, nullptr);
-  auto r = Plan(*m, c.mesh, z.memory_limit);
-  ASSERT_TRUE(r.ok()) << r.status();
+  auto planned = Plan(*m, c.mesh, z.memory_limit);
+  ASSERT_TRUE(planned.ok()) << planned.status();
+  r = std::move(*planned);
   const std::string summary = Summary(*r);
   std::printf("%s on %s: chosen %s, %s\n", c.label.c_str(), c.mesh, r->Chosen().name.c_str(), summary.c_str());
   EXPECT_TRUE(r->Chosen().fits);
   CheckAutoAgainstStandard(c, *r, summary);
+}
+
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = info.param.label + "_" + info.param.mesh;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+class SmallMeshes : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SmallMeshes, AutoIsAtMostTheBestStandardPlanAndEveryPlanVerifies) {
+  const Case& c = GetParam();
+  std::unique_ptr<Module> m;
+  std::optional<AutoResult> r;
+  PlanAndCheck(c, m, r);
+  if (HasFatalFailure()) return;
 
   const Mesh mesh = *Mesh::Parse(c.mesh);
   const std::vector<Literal> args = RandomArguments(*m, /*seed=*/3);
@@ -175,36 +193,17 @@ TEST_P(SmallMeshes, AutoIsAtMostTheBestStandardPlanAndEveryPlanVerifies) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Zoo, SmallMeshes, ::testing::ValuesIn(Cases({"data=8", "data=2,model=4"})),
-                         [](const auto& info) {
-                           std::string name = info.param.label + "_" + info.param.mesh;
-                           for (char& ch : name)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Zoo, SmallMeshes, ::testing::ValuesIn(Cases({"data=8", "data=2,model=4"})), CaseName);
 
 class LargeMeshes : public ::testing::TestWithParam<Case> {};
 
 TEST_P(LargeMeshes, AutoIsAtMostTheBestStandardPlan) {
-  const Case& c = GetParam();
-  const ZooModel& z = ZooEntry(c.label);
-  std::unique_ptr<Module> m = Parse(*BuildExample(z.example));
-  ASSERT_NE(m, nullptr);
-  auto r = Plan(*m, c.mesh, z.memory_limit);
-  ASSERT_TRUE(r.ok()) << r.status();
-  const std::string summary = Summary(*r);
-  std::printf("%s on %s: chosen %s, %s\n", c.label.c_str(), c.mesh, r->Chosen().name.c_str(), summary.c_str());
-  EXPECT_TRUE(r->Chosen().fits);
-  CheckAutoAgainstStandard(c, *r, summary);
+  std::unique_ptr<Module> m;
+  std::optional<AutoResult> r;
+  PlanAndCheck(GetParam(), m, r);
 }
 
-INSTANTIATE_TEST_SUITE_P(Zoo, LargeMeshes, ::testing::ValuesIn(Cases({"data=8,model=64", "a=4,b=4,c=8"})),
-                         [](const auto& info) {
-                           std::string name = info.param.label + "_" + info.param.mesh;
-                           for (char& ch : name)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Zoo, LargeMeshes, ::testing::ValuesIn(Cases({"data=8,model=64", "a=4,b=4,c=8"})), CaseName);
 
 // Weight-update sharding as auto's choice: transformer-adam on 64-token sequences, data = 8, with
 // the memory limit at the peak of data parallelism with its update sharded. Data parallelism
