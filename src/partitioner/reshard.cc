@@ -312,7 +312,9 @@ Instruction* Resharder::ReceiveFrom(Instruction* src, const std::vector<std::pai
   // Rounds keep each source unique within one collective-permute.
   std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
   std::vector<int64_t> round_of(b_->num_devices(), -1);
-  for (const auto& [from, dev] : moves) {
+  for (const auto& move : moves) {
+    // Plain copies: clang 14 (the sanitizer build) cannot capture structured bindings.
+    const int64_t from = move.first, dev = move.second;
     if (from == dev) continue;
     size_t r = 0;
     while (r < rounds.size() &&
