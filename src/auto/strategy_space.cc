@@ -760,7 +760,9 @@ struct Builder {
         if (from < 0 || to < 0 || from == to || space.nodes[from].manual || space.nodes[to].manual) continue;
         std::vector<const AxisMasks*> needs;
         for (const Strategy& t : space.nodes[to].strategies) needs.push_back(&t.output);
+        const size_t before = space.edges.size();
         AddEdge(from, to, -1, needs, param->shape().byte_size(), 1);
+        if (space.edges.size() > before) space.edges.back().carried = true;
       }
     }
     // What the plan writes: every planned instruction's leaves (the root's own sharding when it

@@ -122,6 +122,10 @@ struct StrategyEdge {
   // matrix serves every edge whose producers share a strategy list and whose consumers do (same
   // operand, bytes and executions).
   std::shared_ptr<const std::vector<double>> seconds;
+  // The edge of carried state (carried_state.h): the consumer is the parameter the producer's
+  // output becomes in the next step. Such edges close cycles (weight -> step -> update -> weight)
+  // that the search's relaxation can leave fractional (tied_search.h).
+  bool carried = false;
 };
 
 struct StrategySpaceOptions {

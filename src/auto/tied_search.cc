@@ -24,6 +24,10 @@ constexpr int64_t kMinimumBoundWork = 3'000'000'000;
 constexpr double kPriceFactor = 1.5;
 constexpr int kMaxPrices = 6;
 constexpr int kBisections = 2;
+// Conditioning on carried parameters (tied_search.h): when a solve's plan is more than this
+// fraction above its bound, and at most this many parameters, one at a time (x0 and step 5).
+constexpr double kConditionGap = 0.01;
+constexpr int kConditionings = 4;
 
 double CpuSeconds() {
   timespec t{};
@@ -36,6 +40,18 @@ double CpuSeconds() {
 TiedSearch::TiedSearch(const StrategySpace& space, TiedSearchOptions options)
     : space_(space), options_(std::move(options)), problem_(space.ToProblem()), start_(std::chrono::steady_clock::now()) {
   for (int c : space.ties.copy) copies_ = std::max(copies_, c + 1);
+  // The carried parameters' variables by size (a replicated copy), then index: the largest carry
+  // the costliest reshards, so fixing them cuts the cycles that matter most.
+  std::vector<std::pair<int64_t, int>> carried;
+  for (const StrategyEdge& e : space.edges) {
+    if (!e.carried) continue;
+    int64_t bytes = 0;
+    for (const Strategy& st : space.nodes[e.consumer].strategies) bytes = std::max(bytes, st.bytes);
+    carried.emplace_back(-bytes, space.ties.var_of[e.consumer]);
+  }
+  std::sort(carried.begin(), carried.end());
+  for (const auto& [minus_bytes, v] : carried)
+    if (std::find(carried_vars_.begin(), carried_vars_.end(), v) == carried_vars_.end()) carried_vars_.push_back(v);
 }
 
 TiedSearch::~TiedSearch() = default;
@@ -58,7 +74,36 @@ void TiedSearch::Report(const std::string& phase, std::optional<TotalCost> bound
   options_.progress(p);
 }
 
-StatusOr<SolveResult> TiedSearch::SolveTied(const Problem& problem) {
+StatusOr<SolveResult> TiedSearch::SolveTied(const Problem& problem, int conditionings) {
+  ASSIGN_OR_RETURN(SolveResult best, SolveOnce(problem));
+  auto loose = [](const SolveResult& r) {
+    return static_cast<double>(r.cost - r.lower_bound) > kConditionGap * static_cast<double>(r.cost);
+  };
+  int tries = 0;
+  for (int v : carried_vars_) {
+    if (!loose(best) || tries == conditionings) break;
+    if (problem.nodes[v].costs.size() < 2) continue;
+    ++tries;
+    Problem fixed = problem;
+    std::vector<Cost>& costs = fixed.nodes[v].costs;
+    for (size_t s = 0; s < costs.size(); ++s)
+      if (static_cast<int64_t>(s) != best.solution[v]) costs[s] = kForbiddenCost;
+    StatusOr<SolveResult> r = SolveOnce(fixed);
+    if (!r.ok()) {
+      if (r.status().code() == absl::StatusCode::kResourceExhausted) continue;  // nothing fits so
+      return r.status();
+    }
+    if (r->cost < best.cost) {
+      // The plan is one of the problem's; the bound stays the unconditioned one.
+      best.solution = std::move(r->solution);
+      best.cost = r->cost;
+      best.optimal = best.cost <= best.lower_bound;
+    }
+  }
+  return best;
+}
+
+StatusOr<SolveResult> TiedSearch::SolveOnce(const Problem& problem) {
   SolveOptions so;
   so.time_limit_s = options_.time_limit_s;
   so.threads = 1;
@@ -96,8 +141,9 @@ Status TiedSearch::Unconstrained() {
   Problem free = problem_;
   free.usage_limit.reset();
   phase_ = "unconstrained tied search";
-  ASSIGN_OR_RETURN(SolveResult r, SolveTied(free));
+  ASSIGN_OR_RETURN(SolveResult r, SolveTied(free, kConditionings));
   presolve_ = r.presolve;
+  x0_loose_ = static_cast<double>(r.cost - r.lower_bound) > kConditionGap * static_cast<double>(r.cost);
   Add(space_.Expand(r.solution), "the unconstrained plan");
   Report("unconstrained tied search", std::nullopt);
   return absl::OkStatus();
@@ -245,8 +291,13 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
   const int64_t x0_peak = candidates_.front().peak;
   const std::vector<int64_t> x0_choice = candidates_.front().choice;
   out.presolve = presolve_;
-  double bracket_below = 0, bracket_above = 0;  // prices around the limit (step 2)
-  if (x0_peak > limit) {
+  // The memory the price search of step 2 aims at: the limit, or when x0 fits but its solve
+  // stayed loose (more than kConditionGap above its bound after conditioning, so it may be far
+  // from the fastest plan) half of x0's peak: the plans of step 2 and their mixes are then other
+  // candidates, which each solve's relaxation decodes differently, kept when they beat x0.
+  const int64_t target = x0_peak > limit || !x0_loose_ ? limit : x0_peak / 2;
+  double bracket_below = 0, bracket_above = 0;  // prices around the target (step 2)
+  if (x0_peak > target) {
     if (peak_time_ < 0) {
       // x0's peak: where memory binds.
       std::vector<int64_t> delta(space_.num_points + 1, 0);
@@ -260,11 +311,11 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
         if (best < 0 || run > best) best = run, peak_time_ = t;
       }
     }
-    if (!tied_) tied_ = std::make_unique<TiedModel>(BuildTiedModel(space_, limit));
-    // A first plan within the limit: x0 repaired greedily on the tied model.
-    if (!BestFitting(limit)) {
+    if (!tied_) tied_ = std::make_unique<TiedModel>(BuildTiedModel(space_, target));
+    // A first plan within the target: x0 repaired greedily on the tied model.
+    if (!BestFitting(target)) {
       Model m = tied_->model;
-      m.limit = limit;
+      m.limit = target;
       LocalSearch ls(m);
       std::vector<int> x(problem_.nodes.size(), 0);
       for (size_t i = 0; i < space_.nodes.size(); ++i) x[space_.ties.var_of[i]] = static_cast<int>(x0_choice[i]);
@@ -279,10 +330,10 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
       }
     }
   }
-  if (x0_peak > limit) {
+  if (x0_peak > target) {
     // Step 2: prices up from the repaired plan's until a plan fits, or down until one does not,
     // then between the last that did not and the first that did: hull points on both sides of the
-    // limit, for the mixes.
+    // target, for the mixes.
     std::vector<int> live(space_.ties.num_vars, 0);  // per variable, its nodes live at the peak
     for (size_t i = 0; i < space_.nodes.size(); ++i)
       if (space_.nodes[i].lower <= peak_time_ && peak_time_ < space_.nodes[i].upper) ++live[space_.ties.var_of[i]];
@@ -298,25 +349,25 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
         }
       }
       phase_ = fmt::format("tied search with memory at {:.3g} ps per byte", price);
-      ASSIGN_OR_RETURN(SolveResult r, SolveTied(priced));
+      ASSIGN_OR_RETURN(SolveResult r, SolveTied(priced, 0));
       std::vector<int64_t> choice = space_.Expand(r.solution);
-      const bool fits = space_.PeakBytesOf(choice) <= limit;
+      const bool fits = space_.PeakBytesOf(choice) <= target;
       Add(std::move(choice), fmt::format("the plan at {:.3g} ps per byte", price), price);
       Report(phase_, std::nullopt);
       return fits;
     };
-    // The largest price tried whose plan does not fit, the smallest whose plan does (this limit).
+    // The largest price tried whose plan does not fit, the smallest whose plan does (this target).
     double below = 0, above = 0;
     for (const Candidate& c : candidates_) {
       if (c.price == 0) continue;
-      if (c.peak > limit) below = std::max(below, c.price);
+      if (c.peak > target) below = std::max(below, c.price);
       else above = above == 0 ? c.price : std::min(above, c.price);
     }
     double price = below > 0 ? below * kPriceFactor
-                             : (BestFitting(limit) ? static_cast<double>(BestFitting(limit)->cost - x0_cost) /
-                                                                       static_cast<double>(x0_peak - limit)
-                                : static_cast<double>(x0_cost) / static_cast<double>(limit));
-    if (!(price > 0)) price = static_cast<double>(x0_cost) / static_cast<double>(limit);
+                             : (BestFitting(target) ? static_cast<double>(BestFitting(target)->cost - x0_cost) /
+                                                                       static_cast<double>(x0_peak - target)
+                                : static_cast<double>(x0_cost) / static_cast<double>(target));
+    if (!(price > 0)) price = static_cast<double>(x0_cost) / static_cast<double>(target);
     for (int k = 0; k < kMaxPrices && above == 0; ++k, price *= kPriceFactor) {
       ASSIGN_OR_RETURN(bool fits, solve_at(price));
       if (fits) above = price;
@@ -357,7 +408,7 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
       Problem hard = problem_;
       hard.usage_limit = limit;
       phase_ = "tied search within the limit";
-      StatusOr<SolveResult> r = SolveTied(hard);
+      StatusOr<SolveResult> r = SolveTied(hard, kConditionings);
       if (r.ok()) Add(space_.Expand(r->solution), "the tied plan within the limit");
       else if (r.status().code() != absl::StatusCode::kResourceExhausted) return r.status();
     }
