@@ -28,6 +28,8 @@ constexpr int64_t kDefaultWorkPerEntry = 1000;
 constexpr int64_t kMinimumWork = 300'000'000;
 // Searches with a tightened memory limit when the full cost model finds a plan over it.
 constexpr int kMemoryRounds = 4;
+// Carried parameters the untied search conditions on when its solve stays loose (tied_search.h).
+constexpr int kUntiedConditionings = 4;
 
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -193,7 +195,9 @@ std::unique_ptr<Module> AnnotateParameters(const Module& module, const Mesh& mes
   return m;
 }
 
-StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& options, const std::string& phase) {
+// `share`: of the options' time and work (SolveConditioned).
+StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& options, const std::string& phase,
+                                   double share = 1.0) {
   SolveOptions so;
   if (options.progress) {
     so.progress = [&](const SolveProgress& p) {
@@ -205,14 +209,16 @@ StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& op
       options.progress(sp);
     };
   }
-  so.time_limit_s = options.time_limit_s;
+  so.time_limit_s = share * options.time_limit_s;
   so.threads = 1;
   so.seed = 1;
   so.use_milp = options.use_milp;
   so.relative_gap = options.relative_gap;
   int64_t entries = 0;
   for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
-  so.work_limit = options.work_limit > 0 ? options.work_limit : std::max(kMinimumWork, kDefaultWorkPerEntry * entries);
+  so.work_limit = static_cast<int64_t>(
+      share * static_cast<double>(options.work_limit > 0 ? options.work_limit
+                                                         : std::max(kMinimumWork, kDefaultWorkPerEntry * entries)));
   return Solve(problem, so);
 }
 
@@ -476,6 +482,7 @@ Status SearchStrategySpace(const Module& module, const PlanOptions& options, Pro
     tied.emplace(space, std::move(to));
   }
   int64_t space_limit = out.memory_limit;
+  const std::vector<int> carried_vars = tied ? std::vector<int>{} : CarriedVariables(space);
   bool have = false;
   int chosen_round = 0;
   int64_t chosen_limit = space_limit;
@@ -502,7 +509,10 @@ Status SearchStrategySpace(const Module& module, const PlanOptions& options, Pro
       }
     } else {
       problem.usage_limit = space_limit;
-      StatusOr<SolveResult> solved = SolveProblem(problem, options, "search");
+      // Conditioned on carried parameters while loose (tied_search.h), as the tied search's x0.
+      StatusOr<SolveResult> solved =
+          SolveConditioned(problem, carried_vars, kUntiedConditionings,
+                           [&](const Problem& p, double share) { return SolveProblem(p, options, "search", share); });
       if (solved.ok()) {
         if (round == 0) {
           out.presolve = solved->presolve;

@@ -24,9 +24,7 @@ constexpr int64_t kMinimumBoundWork = 3'000'000'000;
 constexpr double kPriceFactor = 1.5;
 constexpr int kMaxPrices = 6;
 constexpr int kBisections = 2;
-// Conditioning on carried parameters (tied_search.h): when a solve's plan is more than this
-// fraction above its bound, and at most this many parameters, one at a time (x0 and step 5).
-constexpr double kConditionGap = 0.01;
+// Conditioning (x0 and step 5): at most this many carried parameters, one at a time.
 constexpr int kConditionings = 4;
 
 double CpuSeconds() {
@@ -40,18 +38,7 @@ double CpuSeconds() {
 TiedSearch::TiedSearch(const StrategySpace& space, TiedSearchOptions options)
     : space_(space), options_(std::move(options)), problem_(space.ToProblem()), start_(std::chrono::steady_clock::now()) {
   for (int c : space.ties.copy) copies_ = std::max(copies_, c + 1);
-  // The carried parameters' variables by size (a replicated copy), then index: the largest carry
-  // the costliest reshards, so fixing them cuts the cycles that matter most.
-  std::vector<std::pair<int64_t, int>> carried;
-  for (const StrategyEdge& e : space.edges) {
-    if (!e.carried) continue;
-    int64_t bytes = 0;
-    for (const Strategy& st : space.nodes[e.consumer].strategies) bytes = std::max(bytes, st.bytes);
-    carried.emplace_back(-bytes, space.ties.var_of[e.consumer]);
-  }
-  std::sort(carried.begin(), carried.end());
-  for (const auto& [minus_bytes, v] : carried)
-    if (std::find(carried_vars_.begin(), carried_vars_.end(), v) == carried_vars_.end()) carried_vars_.push_back(v);
+  carried_vars_ = CarriedVariables(space);
 }
 
 TiedSearch::~TiedSearch() = default;
@@ -74,13 +61,31 @@ void TiedSearch::Report(const std::string& phase, std::optional<TotalCost> bound
   options_.progress(p);
 }
 
-StatusOr<SolveResult> TiedSearch::SolveTied(const Problem& problem, int conditionings) {
-  ASSIGN_OR_RETURN(SolveResult best, SolveOnce(problem));
+std::vector<int> CarriedVariables(const StrategySpace& space) {
+  // By size (a replicated copy), then index: the largest carry the costliest reshards, so fixing
+  // them cuts the cycles that matter most.
+  std::vector<std::pair<int64_t, int>> carried;
+  for (const StrategyEdge& e : space.edges) {
+    if (!e.carried) continue;
+    int64_t bytes = 0;
+    for (const Strategy& st : space.nodes[e.consumer].strategies) bytes = std::max(bytes, st.bytes);
+    carried.emplace_back(-bytes, space.ties.var_of[e.consumer]);
+  }
+  std::sort(carried.begin(), carried.end());
+  std::vector<int> vars;
+  for (const auto& [minus_bytes, v] : carried)
+    if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+  return vars;
+}
+
+StatusOr<SolveResult> SolveConditioned(const Problem& problem, const std::vector<int>& carried, int conditionings,
+                                       const std::function<StatusOr<SolveResult>(const Problem&, double)>& solve) {
+  ASSIGN_OR_RETURN(SolveResult best, solve(problem, 1.0));
   auto loose = [](const SolveResult& r) {
     return static_cast<double>(r.cost - r.lower_bound) > kConditionGap * static_cast<double>(r.cost);
   };
   int tries = 0;
-  for (int v : carried_vars_) {
+  for (int v : carried) {
     if (!loose(best) || tries == conditionings) break;
     if (problem.nodes[v].costs.size() < 2) continue;
     ++tries;
@@ -88,7 +93,7 @@ StatusOr<SolveResult> TiedSearch::SolveTied(const Problem& problem, int conditio
     std::vector<Cost>& costs = fixed.nodes[v].costs;
     for (size_t s = 0; s < costs.size(); ++s)
       if (static_cast<int64_t>(s) != best.solution[v]) costs[s] = kForbiddenCost;
-    StatusOr<SolveResult> r = SolveOnce(fixed);
+    StatusOr<SolveResult> r = solve(fixed, kConditionedShare);
     if (!r.ok()) {
       if (r.status().code() == absl::StatusCode::kResourceExhausted) continue;  // nothing fits so
       return r.status();
@@ -99,13 +104,21 @@ StatusOr<SolveResult> TiedSearch::SolveTied(const Problem& problem, int conditio
       best.cost = r->cost;
       best.optimal = best.cost <= best.lower_bound;
     }
+    // Still loose with the largest weight left fixed: the relaxation is not fractional for the
+    // reason conditioning mends (one weight's cycles), and further tries would only spend time.
+    if (loose(*r)) break;
   }
   return best;
 }
 
-StatusOr<SolveResult> TiedSearch::SolveOnce(const Problem& problem) {
+StatusOr<SolveResult> TiedSearch::SolveTied(const Problem& problem, int conditionings) {
+  return SolveConditioned(problem, carried_vars_, conditionings,
+                          [&](const Problem& p, double share) { return SolveOnce(p, share); });
+}
+
+StatusOr<SolveResult> TiedSearch::SolveOnce(const Problem& problem, double share) {
   SolveOptions so;
-  so.time_limit_s = options_.time_limit_s;
+  so.time_limit_s = share * options_.time_limit_s;
   so.threads = 1;
   so.seed = 1;
   so.use_milp = options_.use_milp;
@@ -113,7 +126,9 @@ StatusOr<SolveResult> TiedSearch::SolveOnce(const Problem& problem) {
   if (options_.progress) so.progress = [&](const SolveProgress&) { Report(phase_, std::nullopt); };
   int64_t entries = 0;
   for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
-  so.work_limit = options_.work_limit > 0 ? options_.work_limit : std::max(kMinimumWork, kWorkPerEntry * entries);
+  so.work_limit = static_cast<int64_t>(
+      share * static_cast<double>(options_.work_limit > 0 ? options_.work_limit
+                                                          : std::max(kMinimumWork, kWorkPerEntry * entries)));
   return Solve(problem, so);
 }
 
@@ -143,7 +158,6 @@ Status TiedSearch::Unconstrained() {
   phase_ = "unconstrained tied search";
   ASSIGN_OR_RETURN(SolveResult r, SolveTied(free, kConditionings));
   presolve_ = r.presolve;
-  x0_loose_ = static_cast<double>(r.cost - r.lower_bound) > kConditionGap * static_cast<double>(r.cost);
   Add(space_.Expand(r.solution), "the unconstrained plan");
   Report("unconstrained tied search", std::nullopt);
   return absl::OkStatus();
@@ -291,13 +305,8 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
   const int64_t x0_peak = candidates_.front().peak;
   const std::vector<int64_t> x0_choice = candidates_.front().choice;
   out.presolve = presolve_;
-  // The memory the price search of step 2 aims at: the limit, or when x0 fits but its solve
-  // stayed loose (more than kConditionGap above its bound after conditioning, so it may be far
-  // from the fastest plan) half of x0's peak: the plans of step 2 and their mixes are then other
-  // candidates, which each solve's relaxation decodes differently, kept when they beat x0.
-  const int64_t target = x0_peak > limit || !x0_loose_ ? limit : x0_peak / 2;
-  double bracket_below = 0, bracket_above = 0;  // prices around the target (step 2)
-  if (x0_peak > target) {
+  double bracket_below = 0, bracket_above = 0;  // prices around the limit (step 2)
+  if (x0_peak > limit) {
     if (peak_time_ < 0) {
       // x0's peak: where memory binds.
       std::vector<int64_t> delta(space_.num_points + 1, 0);
@@ -311,11 +320,11 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
         if (best < 0 || run > best) best = run, peak_time_ = t;
       }
     }
-    if (!tied_) tied_ = std::make_unique<TiedModel>(BuildTiedModel(space_, target));
-    // A first plan within the target: x0 repaired greedily on the tied model.
-    if (!BestFitting(target)) {
+    if (!tied_) tied_ = std::make_unique<TiedModel>(BuildTiedModel(space_, limit));
+    // A first plan within the limit: x0 repaired greedily on the tied model.
+    if (!BestFitting(limit)) {
       Model m = tied_->model;
-      m.limit = target;
+      m.limit = limit;
       LocalSearch ls(m);
       std::vector<int> x(problem_.nodes.size(), 0);
       for (size_t i = 0; i < space_.nodes.size(); ++i) x[space_.ties.var_of[i]] = static_cast<int>(x0_choice[i]);
@@ -330,10 +339,10 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
       }
     }
   }
-  if (x0_peak > target) {
+  if (x0_peak > limit) {
     // Step 2: prices up from the repaired plan's until a plan fits, or down until one does not,
     // then between the last that did not and the first that did: hull points on both sides of the
-    // target, for the mixes.
+    // limit, for the mixes.
     std::vector<int> live(space_.ties.num_vars, 0);  // per variable, its nodes live at the peak
     for (size_t i = 0; i < space_.nodes.size(); ++i)
       if (space_.nodes[i].lower <= peak_time_ && peak_time_ < space_.nodes[i].upper) ++live[space_.ties.var_of[i]];
@@ -351,23 +360,23 @@ StatusOr<TiedSearchResult> TiedSearch::Run(int64_t limit, bool bound) {
       phase_ = fmt::format("tied search with memory at {:.3g} ps per byte", price);
       ASSIGN_OR_RETURN(SolveResult r, SolveTied(priced, 0));
       std::vector<int64_t> choice = space_.Expand(r.solution);
-      const bool fits = space_.PeakBytesOf(choice) <= target;
+      const bool fits = space_.PeakBytesOf(choice) <= limit;
       Add(std::move(choice), fmt::format("the plan at {:.3g} ps per byte", price), price);
       Report(phase_, std::nullopt);
       return fits;
     };
-    // The largest price tried whose plan does not fit, the smallest whose plan does (this target).
+    // The largest price tried whose plan does not fit, the smallest whose plan does (this limit).
     double below = 0, above = 0;
     for (const Candidate& c : candidates_) {
       if (c.price == 0) continue;
-      if (c.peak > target) below = std::max(below, c.price);
+      if (c.peak > limit) below = std::max(below, c.price);
       else above = above == 0 ? c.price : std::min(above, c.price);
     }
     double price = below > 0 ? below * kPriceFactor
-                             : (BestFitting(target) ? static_cast<double>(BestFitting(target)->cost - x0_cost) /
-                                                                       static_cast<double>(x0_peak - target)
-                                : static_cast<double>(x0_cost) / static_cast<double>(target));
-    if (!(price > 0)) price = static_cast<double>(x0_cost) / static_cast<double>(target);
+                             : (BestFitting(limit) ? static_cast<double>(BestFitting(limit)->cost - x0_cost) /
+                                                                       static_cast<double>(x0_peak - limit)
+                                : static_cast<double>(x0_cost) / static_cast<double>(limit));
+    if (!(price > 0)) price = static_cast<double>(x0_cost) / static_cast<double>(limit);
     for (int k = 0; k < kMaxPrices && above == 0; ++k, price *= kPriceFactor) {
       ASSIGN_OR_RETURN(bool fits, solve_at(price));
       if (fits) above = price;

@@ -24,11 +24,9 @@
 // decoded plan follows none of them (GPT-3 on data=8,fsdp=8,model=8: plan 7% above the bound).
 // Fixing one carried parameter to its strategy in the plan cuts those cycles; the relaxation of
 // what is left is then usually tight and its plan optimal given that choice. The parameters are
-// tried largest first, each alone, a few at most; the best plan is kept, with the unconditioned
-// bound. Only x0 and step 5 are conditioned: step 2 solves many problems, and when x0 stays loose
-// all the same, step 2 runs even though x0 fits (aiming at half its peak): its plans, each decoded
-// from a differently priced relaxation, and their mixes are further candidates (GPT-3 on
-// data=8,model=64: 2.78 s priced against x0's 3.39 s).
+// tried largest first, each alone, a few at most, until one leaves its own relaxation loose; the
+// best plan is kept, with the unconditioned bound. Only x0 and step 5 are conditioned: step 2
+// solves many problems.
 // With `bound`, the untied problem's certified lower bound (untied_bound.h), its multiplier on
 // x0's peak searched within the prices where the plans of step 2 crossed the limit.
 // Candidates are kept across calls, so the rounds that tighten the limit (plan.h) reuse them.
@@ -81,6 +79,21 @@ struct TiedSearchResult {
   PresolveStats presolve;       // of the unconstrained tied problem
 };
 
+// Conditioning on carried state (above), for the tied search and for an untied space's single
+// solve (plan.h): the variables of the space's ToProblem() that are carried parameters, largest
+// first; and `solve` on `problem`, then, while its plan is more than kConditionGap above its
+// bound, on the problem with one of `carried` fixed to its strategy in the best plan so far (at
+// most `conditionings` of them, each alone). The result has the best plan and the unconditioned
+// bound.
+// `solve(p, share)` solves p with `share` of a solve's time and work: 1 for the first solve,
+// kConditionedShare for each conditioned one (which ends early when it is tight, the case that
+// matters). Conditioning stops at the first conditioned solve that is itself loose.
+inline constexpr double kConditionGap = 0.01;
+inline constexpr double kConditionedShare = 0.25;
+std::vector<int> CarriedVariables(const StrategySpace& space);
+StatusOr<SolveResult> SolveConditioned(const Problem& problem, const std::vector<int>& carried, int conditionings,
+                                       const std::function<StatusOr<SolveResult>(const Problem&, double)>& solve);
+
 class TiedSearch {
  public:
   TiedSearch(const StrategySpace& space, TiedSearchOptions options);
@@ -102,7 +115,7 @@ class TiedSearch {
   Status Unconstrained();
   // Conditioned on at most `conditionings` carried parameters while loose (above).
   StatusOr<SolveResult> SolveTied(const Problem& problem, int conditionings);
-  StatusOr<SolveResult> SolveOnce(const Problem& problem);
+  StatusOr<SolveResult> SolveOnce(const Problem& problem, double share = 1.0);
   void Add(std::vector<int64_t> choice, std::string name, double price = 0);
   std::optional<Candidate> Mix(const Candidate& a, const Candidate& b, int64_t limit) const;
   const Candidate* BestFitting(int64_t limit) const;
@@ -117,7 +130,6 @@ class TiedSearch {
   std::unique_ptr<TiedModel> tied_;     // built for the bound and the repair
   PresolveStats presolve_;
   int64_t peak_time_ = -1;              // where memory is priced
-  bool x0_loose_ = false;               // x0's solve ended more than kConditionGap above its bound
   std::optional<TotalCost> best_bound_;
   int64_t limit_ = 0;                   // of the current call
   std::string phase_;                   // for progress lines
