@@ -104,8 +104,8 @@ StatusOr<SolveResult> SolveConditioned(const Problem& problem, const std::vector
       best.cost = r->cost;
       best.optimal = best.cost <= best.lower_bound;
     }
-    // Still loose with the largest weight left fixed: the relaxation is not fractional for the
-    // reason conditioning mends (one weight's cycles), and further tries would only spend time.
+    // Still loose with this weight fixed (the largest left): the relaxation is not fractional for
+    // the reason conditioning mends (one weight's cycles), and further tries would only spend time.
     if (loose(*r)) break;
   }
   return best;

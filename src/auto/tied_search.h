@@ -17,16 +17,15 @@
 // 4. The best mix improved by local search on the problem whose tied layers form two groups (the
 //    copies before its split and those after), every time point within the limit.
 // 5. When nothing fits yet, the tied problem with the hard limit.
-// Every tied solve above is conditioned when the relaxation stays loose (more than 1% between its
-// plan and its bound) and the space has carried state: the edges from a step's outputs back to
+// The solves of x0 and of step 5 are conditioned when the relaxation stays loose (more than 1%
+// between the plan and its bound) and the space has carried state: the edges from a step's outputs back to
 // its parameters close cycles (weight -> forward -> backward -> update -> weight) on which the
 // local-polytope relaxation can be fractional, mixing plans that are each optimal, so that the
 // decoded plan follows none of them (GPT-3 on data=8,fsdp=8,model=8: plan 7% above the bound).
 // Fixing one carried parameter to its strategy in the plan cuts those cycles; the relaxation of
 // what is left is then usually tight and its plan optimal given that choice. The parameters are
 // tried largest first, each alone, a few at most, until one leaves its own relaxation loose; the
-// best plan is kept, with the unconditioned bound. Only x0 and step 5 are conditioned: step 2
-// solves many problems.
+// best plan is kept, with the unconditioned bound. Step 2's solves are not: they are many.
 // With `bound`, the untied problem's certified lower bound (untied_bound.h), its multiplier on
 // x0's peak searched within the prices where the plans of step 2 crossed the limit.
 // Candidates are kept across calls, so the rounds that tighten the limit (plan.h) reuse them.
