@@ -18,9 +18,9 @@
 //    copies before its split and those after), every time point within the limit.
 // 5. When nothing fits yet, the tied problem with the hard limit.
 // The solves of x0 and of step 5 are conditioned when the relaxation stays loose (more than 1%
-// between the plan and its bound) and the space has carried state: the edges from a step's outputs back to
-// its parameters close cycles (weight -> forward -> backward -> update -> weight) on which the
-// local-polytope relaxation can be fractional, mixing plans that are each optimal, so that the
+// between the plan and its bound) and the space has carried state: the edges from a step's
+// outputs back to its parameters close cycles (weight -> forward -> backward -> update -> weight)
+// on which the local-polytope relaxation can be fractional, mixing plans that are each optimal, so that the
 // decoded plan follows none of them (GPT-3 on data=8,fsdp=8,model=8: plan 7% above the bound).
 // Fixing one carried parameter to its strategy in the plan cuts those cycles; the relaxation of
 // what is left is then usually tight and its plan optimal given that choice. The parameters are
