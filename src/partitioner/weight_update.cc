@@ -66,17 +66,19 @@ std::shared_ptr<const Sharding> Make(const Mesh& mesh, const PartitionSpec& spec
 }  // namespace
 
 std::string WeightUpdateResult::Summary(const WeightUpdateOptions& options) const {
-  int64_t weights = 0, state = 0, padded = 0;
+  int64_t weights = 0, state = 0, padded = 0, before = 0, after = 0;
   for (const Update& u : updates) {
     weights += static_cast<int64_t>(u.weights.size());
     state += static_cast<int64_t>(u.state.size());
     padded += u.padded;
+    before += u.state_bytes_before;
+    after += u.state_bytes_after;
   }
   return fmt::format(
       "weight-update sharding over {} ({} replicas): {} updates of {} weights, {} optimizer-state parameters "
-      "stored sharded, {} uneven (padded), {} outputs left alone{}",
-      options.axis, options.mesh.AxisSize(options.axis), updates.size(), weights, state, padded, skipped.size(),
-      options.keep_sharded ? "; new weights kept sharded" : "");
+      "stored sharded ({} -> {} bytes per device), {} uneven (padded), {} outputs left alone{}",
+      options.axis, options.mesh.AxisSize(options.axis), updates.size(), weights, state, before, after, padded,
+      skipped.size(), options.keep_sharded ? "; new weights kept sharded" : "");
 }
 
 StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdateOptions& options) {
@@ -218,6 +220,10 @@ StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdat
       continue;
     }
     // One spec for the whole update, without the data axis.
+    if (!first->has_sharding()) {
+      skip("it has no sharding (the update is sharded after propagation)");
+      continue;
+    }
     std::optional<PartitionSpec> spec = SpecOf(mesh, first);
     if (!spec) {
       skip("its sharding is not expressible on the mesh " + mesh.ToString());
@@ -300,6 +306,8 @@ StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdat
     }
     for (const Instruction* m : c.members) const_cast<Instruction*>(m)->set_sharding(sharded);
     for (const Instruction* p : state) {
+      update.state_bytes_before += p->sharding()->ShardShape(p->shape()).byte_size();
+      update.state_bytes_after += sharded->ShardShape(p->shape()).byte_size();
       const_cast<Instruction*>(p)->set_sharding(sharded);
       update.state.push_back(p->name());
     }

@@ -50,10 +50,14 @@ struct WeightUpdateResult {
     std::vector<std::string> state;    // optimizer-state parameters sharded (%names)
     int64_t dim = 0;                   // the dim split over the axis
     bool padded = false;               // the axis does not divide it: uneven shards
+    // Bytes per device of the optimizer-state parameters, under their sharding before and after
+    // (1/R of before when the axis divides the dim; the padded shard otherwise).
+    int64_t state_bytes_before = 0, state_bytes_after = 0;
   };
   std::vector<Update> updates;
   std::vector<std::string> skipped;  // outputs left alone, each with why
-  // "weight-update sharding over data (4 replicas): 12 updates, ..." (one line).
+  // "weight-update sharding over data (4 replicas): 12 updates, ..., optimizer state 1024 -> 256
+  // bytes per device" (one line).
   std::string Summary(const WeightUpdateOptions& options) const;
 };
 

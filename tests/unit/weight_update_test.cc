@@ -105,17 +105,21 @@ TEST(WeightUpdateTest, AdamOnEightReplicas) {
   const int64_t weights = static_cast<int64_t>(sharded.update.updates.size());
   ASSERT_GT(weights, 20);
   EXPECT_TRUE(sharded.update.skipped.empty()) << sharded.update.skipped[0];
-  int64_t state = 0;
+  int64_t state = 0, state_before = 0, state_after = 0;
   for (const auto& u : sharded.update.updates) {
     EXPECT_EQ(u.weights.size(), 1u);
     EXPECT_EQ(u.state.size(), 2u);  // m and v
     EXPECT_FALSE(u.padded);
     state += static_cast<int64_t>(u.state.size());
+    state_before += u.state_bytes_before;
+    state_after += u.state_bytes_after;
   }
   EXPECT_EQ(state, 2 * weights);
 
-  // Optimizer state: 1/8 per device.
+  // Optimizer state: 1/8 per device, in the partitioned programs and in the summary's figures.
   EXPECT_EQ(StateBytes(*sharded.partitioned.module) * 8, StateBytes(*plain.partitioned.module));
+  EXPECT_EQ(state_before, StateBytes(*plain.partitioned.module));
+  EXPECT_EQ(state_after, StateBytes(*sharded.partitioned.module));
   // Communication: each weight's all-reduce is now a reduce-scatter and an all-gather, with
   // the same wire bytes; the loss's all-reduce stays.
   Traffic dp = TrafficOf(*plain.partitioned.module, 8), wus = TrafficOf(*sharded.partitioned.module, 8);

@@ -152,13 +152,17 @@ Literal Stack(const std::vector<Literal>& groups) {
   return out;
 }
 
-// Propagates (with --propagate) and partitions a copy of `module`: the program the devices
-// run, made before anything runs so that its memory can be estimated.
+// Whether the module under test is propagated first: --propagate, or --shard-weight-update, which
+// reads the update's propagated shardings.
+bool Propagates(const VerifyArgs& args) { return args.propagate || !args.weight_update.mode.empty(); }
+
+// Propagates (see Propagates) and partitions a copy of `module`: the program the devices run, made
+// before anything runs so that its memory can be estimated.
 StatusOr<PartitionResult> PartitionCopy(const Module& module, int64_t n, const VerifyArgs& args,
                                         std::unique_ptr<Module>* copy) {
   *copy = module.Clone();
   (*copy)->set_num_partitions(n);
-  if (args.propagate)
+  if (Propagates(args))
     RETURN_IF_ERROR(args.propagation.Propagate(**copy));
   RETURN_IF_ERROR(ApplyWeightUpdateSharding(**copy, args.weight_update, args.module.mesh));
   return PartitionAndClean(**copy, n, args.replicate_custom_partitioning);
@@ -223,7 +227,7 @@ Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
       manual_groups > 0 ? " (reference: each manual group's program on one device)" : "";
   if (single.ok()) {
     reference = *std::move(single);
-  } else if (single.status().code() == absl::StatusCode::kUnimplemented && args.propagate &&
+  } else if (single.status().code() == absl::StatusCode::kUnimplemented && Propagates(args) &&
              HasManualRegion(*module)) {
     // One device cannot run a manual region (shard_map): the reference runs on the same
     // devices, sharded only as the manual regions require.
@@ -322,7 +326,8 @@ Command AddVerifyCommand(CLI::App& root) {
   AddModuleArgs(app, args->module);
   AddNumPartitions(app, args->num_partitions);
   app->add_flag("--propagate", args->propagate,
-                "propagate shardings before partitioning (else: as annotated)");
+                "propagate shardings before partitioning (else: as annotated; --shard-weight-update "
+                "implies it)");
   AddSeed(app, args->seed);
   AddMemoryLimit(app, args->memory_limit);
   AddReplicateCustomPartitioning(app, args->replicate_custom_partitioning);
