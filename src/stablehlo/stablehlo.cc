@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cinttypes>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -80,6 +83,7 @@ struct OpInfo {
   std::vector<Value> operands;
   std::map<std::string, std::string> attrs;  // generic attribute name -> raw MLIR text
   std::vector<std::string> regions;          // translated computations
+  std::vector<std::vector<Value>> region_captures;  // per region of a case/if: the outer values it uses
   std::vector<TensorType> result_types;
   std::string metadata;                      // HLO metadata={...} or empty
 };
@@ -90,6 +94,12 @@ struct Comp {
   std::vector<std::string> lines;
   std::vector<size_t> offsets;  // MLIR offset of the op each line came from
   std::set<std::string> deps;   // computations it calls
+  // A case/if branch: StableHLO lets it use values of the enclosing blocks, HLO's branch
+  // computation sees only its parameter. Each outer value it uses becomes one more element of
+  // the tuple parameter `capture_param` (in `captured`'s order), read by a get-tuple-element.
+  bool capturing = false;
+  std::string capture_param;
+  std::vector<Value> captured;
 };
 
 class Translator {
@@ -168,6 +178,28 @@ class Translator {
   }
   // The raw text of one balanced attribute value, up to a top-level ',', ')', ']', '}' or '>'
   // (or `stop` at depth 0 when given).
+  // One bracketed group starting here, `<..>`, `[..]`, `(..)` or `{..}`, through its closing
+  // bracket (strings skipped whole).
+  std::string Balanced() {
+    Ws();
+    size_t b = p_;
+    int depth = 0;
+    while (p_ < s_.size()) {
+      char c = s_[p_];
+      if (c == '"') {
+        String();
+        continue;
+      }
+      if (c == '-' && p_ + 1 < s_.size() && s_[p_ + 1] == '>') {
+        p_ += 2;
+        continue;
+      }
+      ++p_;
+      if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+      if ((c == ')' || c == ']' || c == '}' || c == '>') && --depth == 0) return std::string(s_.substr(b, p_ - b));
+    }
+    Fail(b, "unbalanced brackets");
+  }
   std::string RawValue(std::string_view stop = "") {
     Ws();
     size_t b = p_;
@@ -336,15 +368,36 @@ class Translator {
       ++p_;
       k = Int();
     }
-    auto it = scope().find(name);
-    if (it == scope().end()) {
-      for (const auto& outer : scopes_)
-        if (outer.count(name)) Unsupported(at, "%" + name + " is used inside a region that does not define it (implicit capture)");
-      Fail(at, "use of undefined value %" + name);
+    const std::vector<Value>* vs = Resolve(name, scopes_.size() - 1, at);
+    if (!vs) Fail(at, "use of undefined value %" + name);
+    if (k < 0 || k >= static_cast<int64_t>(vs->size()))
+      Fail(at, fmt::format("%{} has {} results, #{} is out of range", name, vs->size(), k));
+    return (*vs)[k];
+  }
+  // The values %name stands for in the computation at `level` (scopes_[level], open_[level]), or
+  // null if no enclosing block defines it. A capturing region (Comp::capturing) takes a value of
+  // the enclosing blocks as a new element of its parameter; any other region refuses it.
+  const std::vector<Value>* Resolve(const std::string& name, size_t level, size_t at) {
+    auto it = scopes_[level].find(name);
+    if (it != scopes_[level].end()) return &it->second;
+    if (level == 0) return nullptr;
+    Comp& c = open_[level];
+    if (!c.capturing) {
+      for (size_t l = 0; l < level; ++l)
+        if (scopes_[l].count(name)) Unsupported(at, "%" + name + " is used inside a region that does not define it (implicit capture)");
+      return nullptr;
     }
-    if (k < 0 || k >= static_cast<int64_t>(it->second.size()))
-      Fail(at, fmt::format("%{} has {} results, #{} is out of range", name, it->second.size(), k));
-    return it->second[k];
+    const std::vector<Value>* outer = Resolve(name, level - 1, at);
+    if (!outer) return nullptr;
+    std::vector<Value> local;
+    for (const Value& v : *outer) {
+      std::string n = fmt::format("capture.{}", ++counter_);
+      c.lines.push_back(fmt::format("  {} = {} get-tuple-element({}), index={}", n, v.type.Hlo(), c.capture_param, c.captured.size()));
+      c.offsets.push_back(at);
+      c.captured.push_back(v);
+      local.push_back({n, v.type});
+    }
+    return &(scopes_[level][name] = std::move(local));
   }
   std::vector<Value> Uses() {
     std::vector<Value> out;
@@ -393,9 +446,15 @@ class Translator {
   std::vector<Value> Block();
   // A region `{ ^bb0(args): ops }` (or `{ ops }` with `args` given) as a new computation.
   // tuple_params: one tuple parameter unpacked (while); returns the computation's name.
+  // captures: a capturing region (Comp::capturing) without arguments whose one parameter is the
+  // tuple of the outer values it uses, returned there.
   std::string Region(const std::string& base, std::vector<std::pair<std::string, TensorType>> args, bool tuple_params,
-                     bool tuple_root, std::vector<TensorType>* result_types = nullptr);
+                     bool tuple_root, std::vector<TensorType>* result_types = nullptr,
+                     std::vector<Value>* captures = nullptr);
   std::vector<std::pair<std::string, TensorType>> BlockArgs();
+  std::string ReplicaGroups(const std::string& raw, size_t at);
+  std::vector<Value> AllToAll(const OpInfo& op, const std::string& collective);
+  std::vector<Value> ErfInv(const OpInfo& op);
   std::vector<Value> Op(std::vector<std::string>& result_names, int64_t* expected_results);
   void GenericOp(OpInfo& op);
   void PrettyOp(OpInfo& op);
@@ -568,7 +627,9 @@ void Translator::ParseModule() {
       Expect("@");
       std::string name = Ident();
       Expect("=");
-      std::string mesh = RawValue("{");
+      // Exactly the bracketed `<[...]>`: what follows is JAX's attribute dict or the next op.
+      if (!Peek("<")) Fail(p_, "expected a mesh <[\"axis\"=size, ...]>");
+      std::string mesh = Balanced();
       if (Peek("{")) {  // the stablehlo.mesh copy JAX adds
         Expect("{");
         RawValue();
@@ -862,7 +923,8 @@ std::vector<Value> Translator::Block() {
 }
 
 std::string Translator::Region(const std::string& base, std::vector<std::pair<std::string, TensorType>> args,
-                               bool tuple_params, bool tuple_root, std::vector<TensorType>* result_types) {
+                               bool tuple_params, bool tuple_root, std::vector<TensorType>* result_types,
+                               std::vector<Value>* captures) {
   size_t at = p_;
   Expect("{");
   if (Peek("^")) {
@@ -874,6 +936,11 @@ std::string Translator::Region(const std::string& base, std::vector<std::pair<st
   std::string name = fmt::format("{}.{}", base, ++counter_);
   open_.push_back(Comp{name, {}, {}, {}});
   scopes_.emplace_back();
+  if (captures) {
+    if (!args.empty()) Fail(at, "a branch region takes no arguments");
+    comp().capturing = true;
+    comp().capture_param = fmt::format("captures.{}", ++counter_);
+  }
   if (tuple_params) {
     std::vector<TensorType> types;
     for (auto& a : args) types.push_back(a.second);
@@ -900,6 +967,13 @@ std::string Translator::Region(const std::string& base, std::vector<std::pair<st
   } else {
     Emit("tuple", TupleShape(types), "tuple(" + Operands(ret) + ")", at, "", true);
   }
+  if (captures) {  // the parameter's shape is known once the body has been read
+    std::vector<TensorType> ts;
+    for (const Value& v : comp().captured) ts.push_back(v.type);
+    comp().lines.insert(comp().lines.begin(), fmt::format("  {} = {} parameter(0)", comp().capture_param, TupleShape(ts)));
+    comp().offsets.insert(comp().offsets.begin(), at);
+    *captures = comp().captured;
+  }
   scopes_.pop_back();
   Comp c = std::move(open_.back());
   open_.pop_back();
@@ -921,9 +995,15 @@ void Translator::GenericOp(OpInfo& op) {
   }
   if (Peek("(")) {
     Expect("(");
+    const bool branch = op.name == "stablehlo.case" || op.name == "stablehlo.if";
     do {
       bool w = op.name == "stablehlo.while";
-      op.regions.push_back(Region("region", {}, w, w && op.regions.size() == 1));
+      if (branch) {
+        op.region_captures.emplace_back();
+        op.regions.push_back(Region("branch", {}, false, false, nullptr, &op.region_captures.back()));
+      } else {
+        op.regions.push_back(Region("region", {}, w, w && op.regions.size() == 1));
+      }
     } while (Eat(","));
     Expect(")");
   }
@@ -1011,9 +1091,10 @@ const std::set<std::string>& KnownOps() {
                           "broadcast_in_dim", "transpose", "reverse", "iota", "partition_id", "replica_id", "concatenate",
                           "slice", "dynamic_slice", "pad", "compare", "dot_general", "reduce", "while", "optimization_barrier",
                           "custom_call", "gather", "scatter", "fft", "collective_permute", "reduce_window",
-                          "select_and_scatter", "convolution"})
+                          "select_and_scatter", "convolution", "sort", "case", "if", "reduce_precision", "all_reduce",
+                          "all_gather", "all_to_all", "reduce_scatter", "rng_bit_generator"})
       s.insert(std::string("stablehlo.") + n);
-    for (const char* n : {"chlo.square", "chlo.top_k", "func.call", "call", "sdy.sharding_constraint",
+    for (const char* n : {"chlo.square", "chlo.top_k", "chlo.erf_inv", "func.call", "call", "sdy.sharding_constraint",
                           "sdy.manual_computation"})
       s.insert(n);
     return s;
@@ -1024,6 +1105,9 @@ const std::set<std::string>& KnownOps() {
 void Translator::PrettyOp(OpInfo& op) {
   const std::string& n = op.name;
   if (!KnownOps().count(n)) Unsupported(op.offset, "operation '" + n + "' is not supported in StableHLO input");
+  // Ops with regions that JAX prints in the generic form only; no pretty syntax is read for them.
+  for (const char* g : {"stablehlo.sort", "stablehlo.case", "stablehlo.if", "stablehlo.all_reduce", "stablehlo.reduce_scatter"})
+    if (n == g) Unsupported(op.offset, "'" + n + "' in the pretty form (only its generic form \"" + n + "\"(...) is read)");
   if (n == "stablehlo.constant") {
     op.attrs["value"] = RawValue(":");
     Signature(op, false);
@@ -1065,15 +1149,18 @@ void Translator::PrettyOp(OpInfo& op) {
     return;
   }
   if (n == "stablehlo.reduce") {
-    Expect("(");
+    // `(%a init: %c), (%b init: %d)`: one parenthesized pair per operand.
     std::vector<Value> ins, inits;
     do {
-      ins.push_back(Use());
-      Expect("init");
-      Expect(":");
-      inits.push_back(Use());
+      Expect("(");
+      do {
+        ins.push_back(Use());
+        Expect("init");
+        Expect(":");
+        inits.push_back(Use());
+      } while (Eat(","));
+      Expect(")");
     } while (Eat(","));
-    Expect(")");
     op.operands = ins;
     op.operands.insert(op.operands.end(), inits.begin(), inits.end());
     std::string applies;
@@ -1087,24 +1174,22 @@ void Translator::PrettyOp(OpInfo& op) {
       if (ins.size() != 1) Unsupported(op.offset, "a variadic stablehlo.reduce in the short `applies` form");
       op.regions.push_back(ScalarRegion(applies, TensorType{inits[0].type.element, {}}, op.offset));
     } else {
+      // `reducer(%acc0: T, %x0: T) (%acc1: U, %x1: U)`: one pair per operand, its accumulator
+      // and its element; the computation's parameters are all accumulators, then all elements.
       Expect("reducer");
       std::vector<std::pair<std::string, TensorType>> args, rhs;
-      Expect("(");
-      do {
-        Expect("%");
-        std::string a = Ident();
-        Expect(":");
-        args.push_back({a, Type()});
-      } while (Eat(","));
-      Expect(")");
-      Expect("(");
-      do {
-        Expect("%");
-        std::string a = Ident();
-        Expect(":");
-        rhs.push_back({a, Type()});
-      } while (Eat(","));
-      Expect(")");
+      while (Eat("(")) {
+        for (auto* side : {&args, &rhs}) {
+          if (side == &rhs) Expect(",");
+          Expect("%");
+          std::string a = Ident();
+          Expect(":");
+          side->push_back({a, Type()});
+        }
+        Expect(")");
+      }
+      if (args.size() != ins.size())
+        Fail(op.offset, fmt::format("stablehlo.reduce: {} reducer argument pairs for {} operands", args.size(), ins.size()));
       args.insert(args.end(), rhs.begin(), rhs.end());
       op.regions.push_back(Region("region", args, false, ins.size() > 1));
     }
@@ -1768,7 +1853,179 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
     if (!bg.empty() && bg[0] != 1) s += fmt::format(", batch_group_count={}", bg[0]);
     return one("convolution", s);
   }
+  if (n == "stablehlo.sort") {
+    std::string s = fmt::format("sort({}), dimensions={{{}}}", Operands(op.operands), ints({"dimension"}).at(0));
+    if (AttrOr(op, {"is_stable"}) == "true") s += ", is_stable=true";
+    return EmitMulti("sort", op.result_types, s + ", to_apply=" + op.regions.at(0), at, md);
+  }
+  if (n == "stablehlo.case" || n == "stablehlo.if") {
+    // Each branch computation takes the tuple of the outer values it uses (Region's captures).
+    need(1);
+    std::vector<std::string> args;
+    for (const std::vector<Value>& c : op.region_captures) {
+      std::vector<TensorType> ts;
+      for (const Value& v : c) ts.push_back(v.type);
+      args.push_back(Emit("tuple", TupleShape(ts), "tuple(" + Operands(c) + ")", at));
+    }
+    std::string s = "conditional(" + op.operands[0].name;
+    for (const std::string& a : args) s += ", " + a;
+    s += ")";
+    if (n == "stablehlo.if") {
+      if (op.regions.size() != 2) Fail(at, "stablehlo.if has two regions");
+      s += fmt::format(", true_computation={}, false_computation={}", op.regions[0], op.regions[1]);
+    } else {
+      if (op.regions.empty()) Fail(at, "stablehlo.case needs at least one branch");
+      s += ", branch_computations={";
+      for (size_t i = 0; i < op.regions.size(); ++i) s += (i ? ", " : "") + op.regions[i];
+      s += "}";
+    }
+    return EmitMulti("conditional", op.result_types, s, at, md);
+  }
+  if (n == "stablehlo.reduce_precision") {
+    need(1);
+    int64_t e, m;
+    if (std::string f = AttrOr(op, {"format"}); !f.empty()) {  // pretty: format = e8m7
+      if (std::sscanf(f.c_str(), "e%" SCNd64 "m%" SCNd64, &e, &m) != 2) Fail(at, "stablehlo.reduce_precision: bad format " + f);
+    } else {
+      e = ints({"exponent_bits"}).at(0);
+      m = ints({"mantissa_bits"}).at(0);
+    }
+    return one("reduce-precision", fmt::format("reduce-precision({}), exponent_bits={}, mantissa_bits={}", op.operands[0].name, e, m));
+  }
+  if (n == "stablehlo.rng_bit_generator") {
+    need(1);
+    std::string a = AttrOr(op, {"algorithm", "rng_algorithm"});  // DEFAULT or #stablehlo<rng_algorithm DEFAULT>
+    if (size_t sp = a.rfind(' '); sp != std::string::npos) a = a.substr(sp + 1, a.size() - sp - 2);
+    static const std::map<std::string, std::string> kAlg = {
+        {"DEFAULT", "rng_default"}, {"THREE_FRY", "rng_three_fry"}, {"PHILOX", "rng_philox"}};
+    auto it = kAlg.find(a);
+    if (it == kAlg.end()) Fail(at, "stablehlo.rng_bit_generator: unknown algorithm '" + a + "'");
+    if (op.result_types.size() != 2) Fail(at, n + " has two results (state, bits)");
+    return Untuple(Emit("rng-bit-generator", TupleShape(op.result_types),
+                        fmt::format("rng-bit-generator({}), algorithm={}", op.operands[0].name, it->second), at, md),
+                   op.result_types, at);
+  }
+  if (n == "chlo.erf_inv") return ErfInv(op);
+  if (n == "stablehlo.all_reduce" || n == "stablehlo.all_gather" || n == "stablehlo.all_to_all" ||
+      n == "stablehlo.reduce_scatter") {
+    // channel_id, replica_groups and use_global_device_ids, as XLA prints them.
+    std::string c;
+    if (std::string ch = AttrOr(op, {"channel_handle"}); !ch.empty())
+      c += fmt::format(", channel_id={}", std::atoll(Field(ch, "handle").c_str()));
+    c += ReplicaGroups(AttrOr(op, {"replica_groups"}), at);
+    if (op.attrs.count("use_global_device_ids")) c += ", use_global_device_ids=true";
+    if (n == "stablehlo.all_reduce")
+      return EmitMulti("all-reduce", op.result_types,
+                       fmt::format("all-reduce({}){}, to_apply={}", Operands(op.operands), c, op.regions.at(0)), at, md);
+    need(1);
+    if (n == "stablehlo.all_gather")
+      return one("all-gather", fmt::format("all-gather({}){}, dimensions={{{}}}", op.operands[0].name, c,
+                                           ints({"all_gather_dim"}).at(0)));
+    if (n == "stablehlo.reduce_scatter")
+      return one("reduce-scatter", fmt::format("reduce-scatter({}){}, dimensions={{{}}}, to_apply={}", op.operands[0].name, c,
+                                               ints({"scatter_dimension"}).at(0), op.regions.at(0)));
+    return AllToAll(op, c);
+  }
   Unsupported(at, "operation '" + n + "' is not supported in StableHLO input");
+}
+
+// replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64> -> ", replica_groups={{0,1},{2,3}}"
+// ("" for none; -1 pads groups of unequal size and is dropped).
+std::string Translator::ReplicaGroups(const std::string& raw, size_t at) {
+  if (raw.empty()) return "";
+  std::vector<int64_t> ids = Ints(raw, at);
+  size_t t = raw.rfind("tensor<");
+  int64_t groups = 0, size = 0;
+  if (t == std::string::npos || std::sscanf(raw.c_str() + t, "tensor<%" SCNd64 "x%" SCNd64, &groups, &size) != 2 ||
+      groups * size != static_cast<int64_t>(ids.size()))
+    Fail(at, "replica_groups: expected dense<[[..], ..]> : tensor<GxNxi64>, got " + raw);
+  if (ids.empty()) return "";
+  std::string s = ", replica_groups={";
+  for (int64_t g = 0; g < groups; ++g) {
+    std::vector<int64_t> group;
+    for (int64_t i = 0; i < size; ++i)
+      if (ids[g * size + i] >= 0) group.push_back(ids[g * size + i]);
+    s += (g ? ",{" : "{") + Join(group) + "}";
+  }
+  return s + "}";
+}
+
+// StableHLO's all_to_all splits split_dimension into split_count pieces and concatenates the
+// received ones along concat_dimension; HLO's array all-to-all does both on one dimension. As
+// XLA does: the all-to-all on the split dimension (piece i of its result came from participant
+// i), then that dimension's sender index moved in front of the concat dimension and merged with it.
+std::vector<Value> Translator::AllToAll(const OpInfo& op, const std::string& collective) {
+  const size_t at = op.offset;
+  if (op.result_types.size() != 1) Unsupported(at, "a variadic stablehlo.all_to_all");
+  const TensorType& in = op.operands[0].type;
+  const int64_t split = Ints(AttrOr(op, {"split_dimension"}), at).at(0), concat = Ints(AttrOr(op, {"concat_dimension"}), at).at(0),
+                count = Ints(AttrOr(op, {"split_count"}), at).at(0);
+  const int64_t rank = static_cast<int64_t>(in.dims.size());
+  if (split < 0 || split >= rank || concat < 0 || concat >= rank || count <= 0 || in.dims[split] % count != 0)
+    Fail(at, fmt::format("stablehlo.all_to_all: split_dimension {}, concat_dimension {}, split_count {} do not fit {}", split,
+                         concat, count, in.Hlo()));
+  std::string a = Emit("all-to-all", in.Hlo(), fmt::format("all-to-all({}){}, dimensions={{{}}}", op.operands[0].name,
+                                                           collective, split), at, op.metadata);
+  if (split == concat) return {{a, in}};
+  // [.., count, dims[split]/count, ..]: the sender index at `split`.
+  TensorType expanded{in.element, {}};
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == split) {
+      expanded.dims.push_back(count);
+      expanded.dims.push_back(in.dims[d] / count);
+    } else {
+      expanded.dims.push_back(in.dims[d]);
+    }
+  }
+  std::string r = Emit("all-to-all", expanded.Hlo(), "reshape(" + a + ")", at);
+  const int64_t c = concat < split ? concat : concat + 1;  // the concat dimension in `expanded`
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d <= rank; ++d) {
+    if (d == split) continue;
+    if (d == c) perm.push_back(split);
+    perm.push_back(d);
+  }
+  TensorType moved{in.element, {}};
+  for (int64_t d : perm) moved.dims.push_back(expanded.dims[d]);
+  std::string tr = Emit("all-to-all", moved.Hlo(), fmt::format("transpose({}), dimensions={{{}}}", r, Join(perm)), at);
+  return {{Emit("all-to-all", op.result_types[0].Hlo(), "reshape(" + tr + ")", at, op.metadata), op.result_types[0]}};
+}
+
+// chlo.erf_inv as XLA expands it for f32 (Giles, "Approximating the erfinv function", 2010: a
+// polynomial in w = -log(1 - x^2) - 2.5 for w < 5, else in sqrt(w) - 3; x * inf at |x| = 1);
+// bf16 and f16 through f32. f64 (a three-range expansion) is not written yet.
+std::vector<Value> Translator::ErfInv(const OpInfo& op) {
+  const size_t at = op.offset;
+  if (op.operands.size() != 1 || op.result_types.size() != 1) Fail(at, "chlo.erf_inv takes one operand and has one result");
+  const TensorType& t = op.result_types[0];
+  if (t.element != "f32" && t.element != "bf16" && t.element != "f16") Unsupported(at, "chlo.erf_inv of " + t.element + " (f32, bf16, f16 only)");
+  const TensorType f{"f32", t.dims}, p{"pred", t.dims};
+  const std::string F = f.Hlo(), P = p.Hlo();
+  auto emit = [&](const std::string& rest, const std::string& shape) { return Emit("erf_inv", shape, rest, at); };
+  auto k = [&](double v) {
+    std::string c = emit(fmt::format("constant({})", v), "f32[]");
+    return emit(fmt::format("broadcast({}), dimensions={{}}", c), F);
+  };
+  std::string x = op.operands[0].name;
+  if (t.element != "f32") x = emit("convert(" + x + ")", F);
+  std::string w = emit(fmt::format("negate({})", emit(fmt::format("log-plus-one({})", emit(fmt::format("multiply({}, {})", x,
+                                                                                                          emit("negate(" + x + ")", F)), F)), F)), F);
+  std::string small = emit(fmt::format("compare({}, {}), direction=LT", w, k(5.0)), P);
+  std::string arg = emit(fmt::format("select({}, {}, {})", small, emit(fmt::format("subtract({}, {})", w, k(2.5)), F),
+                                     emit(fmt::format("subtract({}, {})", emit("sqrt(" + w + ")", F), k(3.0)), F)), F);
+  static const double kSmall[] = {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                                  -0.00125372503, -0.00417768164, 0.246640727, 1.50140941};
+  static const double kLarge[] = {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                                  -0.0076224613, 0.00943887047, 1.00167406, 2.83297682};
+  auto coef = [&](int i) { return emit(fmt::format("select({}, {}, {})", small, k(kSmall[i]), k(kLarge[i])), F); };
+  std::string poly = coef(0);
+  for (int i = 1; i < 9; ++i) poly = emit(fmt::format("add({}, {})", coef(i), emit(fmt::format("multiply({}, {})", poly, arg), F)), F);
+  std::string y = emit(fmt::format("multiply({}, {})", poly, x), F);
+  std::string one = emit(fmt::format("compare({}, {}), direction=EQ", emit("abs(" + x + ")", F), k(1.0)), P);
+  std::string inf = emit(fmt::format("multiply({}, {})", x, k(std::numeric_limits<double>::infinity())), F);
+  std::string r = t.element == "f32" ? "select(" + one + ", " + inf + ", " + y + ")"
+                                     : "convert(" + emit(fmt::format("select({}, {}, {})", one, inf, y), F) + ")";
+  return {{Emit("erf_inv", t.Hlo(), r, at, op.metadata), t}};
 }
 
 }  // namespace

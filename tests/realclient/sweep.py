@@ -1,0 +1,575 @@
+#!/usr/bin/env python3
+"""A sweep of small JAX programs of forms the corpus (generate.py) lacks, through every spmdc
+command. Not part of ctest: it needs the project virtual environment and writes its dumps to a
+folder of the caller's choosing (they are not committed; the corpus's size is fixed).
+
+Each program is jitted on a mesh of 8 host CPU devices with NamedSharding in/out shardings
+(Shardy, JAX's default) and dumped as HLO (`lowered.as_text(dialect="hlo")`, `P.hlo`) and
+StableHLO (`lowered.as_text()`, `P.mlir`). Then, for both files:
+
+  check F;  propagate F -o /dev/null;  compile F --num-partitions 8 -o /dev/null;
+  verify F --num-partitions 8 --propagate --seed 1
+and on the .hlo:  auto F --mesh <the program's mesh> -o /dev/null
+and for both: run F --num-partitions 8 on the inputs JAX ran the compiled jit on (fixed seed,
+OUT/P.ref/input_K.npy), outputs compared with JAX's (OUT/P.ref/output_K.npy; rtol 1e-3, 5e-3
+with bf16): the one check that does not compare spmdc with itself (a wrong translation of the
+StableHLO, say, passes verify).
+
+It prints a table of programs x commands: ok, or the exit code (2 bad input, 3
+unsupported, other: a crash) and the last line of the error.
+
+usage: .venv/bin/python tests/realclient/sweep.py OUT [--spmdc build/spmdc] [--only P,...]
+                                                     [--no-generate] [--timeout S]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def _mesh(shape, names):
+  import jax
+  return jax.make_mesh(shape, names, axis_types=(jax.sharding.AxisType.Auto,) * len(shape))
+
+
+def _abstract(tree):
+  import jax
+  return jax.tree.map(lambda a: jax.ShapeDtypeStruct(a.shape, a.dtype), tree)
+
+
+# ----------------------------------------------------------------------------------------------
+# The programs. Each returns (fn, args, in_shardings, out_shardings, mesh spec for spmdc auto).
+
+
+def llama_train():
+  """Llama-style decoder training step (Flax linen): RMSNorm, RoPE, grouped-query attention with
+  a causal mask, SwiGLU; layers as nn.scan(nn.remat(Block)) with a checkpoint policy; bf16
+  activations over f32 master weights; optax adamw chained after clip_by_global_norm."""
+  import jax
+  import jax.numpy as jnp
+  import flax.linen as nn
+  import optax
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  vocab, d, heads, kv_heads, hd, ff, layers, seq, batch = 64, 32, 4, 2, 8, 64, 2, 16, 8
+
+  class RMSNorm(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+      w = self.param("scale", nn.initializers.ones, (x.shape[-1],), jnp.float32)
+      x32 = x.astype(jnp.float32)
+      y = x32 * jax.lax.rsqrt(jnp.mean(x32 * x32, -1, keepdims=True) + 1e-6)
+      return (y * w).astype(x.dtype)
+
+  def rope(x, pos):  # x [b, t, h, hd]
+    half = hd // 2
+    freq = 1.0 / (10000 ** (jnp.arange(half, dtype=jnp.float32) / half))
+    ang = pos[:, None].astype(jnp.float32) * freq[None, :]
+    sin, cos = jnp.sin(ang)[None, :, None, :], jnp.cos(ang)[None, :, None, :]
+    x1, x2 = x[..., :half].astype(jnp.float32), x[..., half:].astype(jnp.float32)
+    return jnp.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], -1).astype(x.dtype)
+
+  dense = lambda n, name: nn.Dense(n, use_bias=False, dtype=jnp.bfloat16,
+                                   param_dtype=jnp.float32, name=name)
+
+  class Block(nn.Module):
+    @nn.compact
+    def __call__(self, x, _):
+      b, t, _ = x.shape
+      h = RMSNorm(name="attn_norm")(x)
+      q = dense(heads * hd, "wq")(h).reshape(b, t, heads, hd)
+      k = dense(kv_heads * hd, "wk")(h).reshape(b, t, kv_heads, hd)
+      v = dense(kv_heads * hd, "wv")(h).reshape(b, t, kv_heads, hd)
+      pos = jnp.arange(t)
+      q, k = rope(q, pos), rope(k, pos)
+      k = jnp.repeat(k, heads // kv_heads, axis=2)
+      v = jnp.repeat(v, heads // kv_heads, axis=2)
+      s = jnp.einsum("bthd,bshd->bhts", q, k).astype(jnp.float32) / jnp.sqrt(hd)
+      mask = jnp.tril(jnp.ones((t, t), bool))
+      s = jnp.where(mask[None, None], s, -1e30)
+      p = jax.nn.softmax(s, -1).astype(jnp.bfloat16)
+      o = jnp.einsum("bhts,bshd->bthd", p, v).reshape(b, t, heads * hd)
+      x = x + dense(d, "wo")(o)
+      h = RMSNorm(name="mlp_norm")(x)
+      g = nn.silu(dense(ff, "w1")(h)) * dense(ff, "w3")(h)
+      return x + dense(d, "w2")(g), None
+
+  class Llama(nn.Module):
+    @nn.compact
+    def __call__(self, tokens):
+      emb = nn.Embed(vocab, d, dtype=jnp.bfloat16, param_dtype=jnp.float32, name="embed")
+      x = emb(tokens)
+      Stack = nn.scan(nn.remat(Block, policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable),
+                      variable_axes={"params": 0}, split_rngs={"params": True}, length=layers)
+      x, _ = Stack(name="layers")(x, None)
+      x = RMSNorm(name="final_norm")(x)
+      return dense(vocab, "lm_head")(x).astype(jnp.float32)
+
+  model = Llama()
+  tokens = jnp.zeros((batch, seq), jnp.int32)
+  params = jax.eval_shape(model.init, jax.random.key(0), tokens)
+  tx = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(1e-3, weight_decay=0.1))
+  opt_state = jax.eval_shape(tx.init, params)
+  mesh = _mesh((2, 4), ("data", "model"))
+
+  def spec(path, leaf):
+    name = jax.tree_util.keystr(path)
+    if leaf.ndim == 0 or "norm" in name:
+      return P()
+    if any(w in name for w in ("wq", "wk", "wv", "w1", "w3")):
+      return P(None, None, "model")
+    if any(w in name for w in ("wo", "w2")):
+      return P(None, "model", None)
+    if "embed" in name:
+      return P("model", None)
+    if "lm_head" in name:
+      return P(None, "model")
+    return P()
+
+  psh = jax.tree.map(lambda s: NamedSharding(mesh, s),
+                     jax.tree_util.tree_map_with_path(spec, params))
+  osh = jax.tree.map(lambda _: NamedSharding(mesh, P()), opt_state)
+  tsh = NamedSharding(mesh, P("data", None))
+
+  def llama_train_step(params, opt_state, tokens):
+    def loss_fn(p):
+      logits = model.apply(p, tokens[:, :-1])
+      return optax.softmax_cross_entropy_with_integer_labels(logits, tokens[:, 1:]).mean()
+    loss, g = jax.value_and_grad(loss_fn)(params)
+    upd, opt_state = tx.update(g, opt_state, params)
+    return optax.apply_updates(params, upd), opt_state, loss
+
+  return (llama_train_step, (params, opt_state, _abstract(tokens)), (psh, osh, tsh),
+          (psh, osh, NamedSharding(mesh, P())), "data=2,model=4")
+
+
+def mobilenet_sgd():
+  """MobileNet-style conv net (Flax linen): depthwise convs (feature_group_count), strides,
+  BatchNorm with running statistics, global average pool; SGD with momentum."""
+  import jax
+  import jax.numpy as jnp
+  import flax.linen as nn
+  import optax
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  class DWBlock(nn.Module):
+    features: int
+    stride: int
+
+    @nn.compact
+    def __call__(self, x, train):
+      c = x.shape[-1]
+      x = nn.Conv(c, (3, 3), (self.stride, self.stride), feature_group_count=c, use_bias=False)(x)
+      x = nn.relu6(nn.BatchNorm(use_running_average=not train)(x))
+      x = nn.Conv(self.features, (1, 1), use_bias=False)(x)
+      return nn.relu6(nn.BatchNorm(use_running_average=not train)(x))
+
+  class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x, train):
+      x = nn.Conv(8, (3, 3), (2, 2), use_bias=False)(x)
+      x = nn.relu6(nn.BatchNorm(use_running_average=not train)(x))
+      x = DWBlock(16, 1)(x, train)
+      x = DWBlock(32, 2)(x, train)
+      return nn.Dense(10)(x.mean((1, 2)))
+
+  model = Net()
+  images = jnp.zeros((16, 16, 16, 3))
+  labels = jnp.zeros((16,), jnp.int32)
+  variables = jax.eval_shape(lambda k: model.init(k, images, False), jax.random.key(0))
+  tx = optax.sgd(0.1, momentum=0.9)
+  opt_state = jax.eval_shape(tx.init, variables["params"])
+  mesh = _mesh((8,), ("data",))
+  repl = NamedSharding(mesh, P())
+  vsh = jax.tree.map(lambda _: repl, variables)
+  osh = jax.tree.map(lambda _: repl, opt_state)
+  dsh = NamedSharding(mesh, P("data"))
+
+  def mobilenet_train_step(variables, opt_state, images, labels):
+    def loss_fn(params):
+      logits, upd = model.apply({"params": params, "batch_stats": variables["batch_stats"]},
+                                images, True, mutable=["batch_stats"])
+      return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean(), upd
+    (loss, upd), g = jax.value_and_grad(loss_fn, has_aux=True)(variables["params"])
+    u, opt_state = tx.update(g, opt_state)
+    params = optax.apply_updates(variables["params"], u)
+    return {"params": params, "batch_stats": upd["batch_stats"]}, opt_state, loss
+
+  return (mobilenet_train_step, (variables, opt_state, _abstract(images), _abstract(labels)),
+          (vsh, osh, dsh, dsh), (vsh, osh, repl), "data=8")
+
+
+def embed_gather_scatter():
+  """Embedding lookups with jnp.take and their gradient (scatter-add), an explicit .at[].add
+  into a table, jax.ops.segment_sum over segment ids."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  vocab, d, b, t, segs = 64, 16, 8, 12, 10
+  mesh = _mesh((2, 4), ("data", "model"))
+
+  def embed_step(table, ids, seg, upd):
+    def loss(tbl):
+      e = jnp.take(tbl, ids, axis=0)  # [b, t, d]
+      return jnp.sum(jnp.tanh(e) ** 2)
+    l, g = jax.value_and_grad(loss)(table)
+    counts = jnp.zeros((vocab,), jnp.float32).at[ids.reshape(-1)].add(1.0)
+    pooled = jax.ops.segment_sum(upd, seg, num_segments=segs)  # [segs, d]
+    table2 = table.at[ids[:, 0]].add(upd[:b])
+    return l, g, counts, pooled, table2
+
+  args = (jax.ShapeDtypeStruct((vocab, d), jnp.float32), jax.ShapeDtypeStruct((b, t), jnp.int32),
+          jax.ShapeDtypeStruct((b * t,), jnp.int32), jax.ShapeDtypeStruct((b * t, d), jnp.float32))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+  in_sh = (ns(None, "model"), ns("data", None), ns("data"), ns("data", None))
+  out_sh = (ns(), ns(None, "model"), ns(), ns(), ns(None, "model"))
+  return embed_step, args, in_sh, out_sh, "data=2,model=4"
+
+
+def control_flow():
+  """lax.switch over three branches, lax.cond, fori_loop with a carried tuple, while_loop."""
+  import jax
+  import jax.numpy as jnp
+  from jax import lax
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((4, 2), ("data", "model"))
+
+  def control_step(x, w, k):
+    y = lax.switch(k % 3, [lambda a: a @ w, lambda a: jnp.tanh(a) @ w, lambda a: -a @ w], x)
+    y = lax.cond(jnp.sum(y) > 0, lambda a: a * 2.0, lambda a: a - 1.0, y)
+
+    def body(i, carry):
+      acc, h, n = carry
+      h = jnp.tanh(h @ w.T @ w)
+      return acc + h.sum(0), h, n + i
+    acc, h, n = lax.fori_loop(0, 3, body, (jnp.zeros(w.shape[1]), y, jnp.int32(0)))
+    z = lax.while_loop(lambda c: c[1] < 4, lambda c: (c[0] * 0.5 + 1.0, c[1] + 1), (h, 0))[0]
+    return acc, z, n
+
+  args = (jax.ShapeDtypeStruct((16, 32), jnp.float32), jax.ShapeDtypeStruct((32, 32), jnp.float32),
+          jax.ShapeDtypeStruct((), jnp.int32))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+  return (control_step, args, (ns("data", None), ns(None, "model"), ns()),
+          (ns(), ns("data", None), ns()), "data=4,model=2")
+
+
+def sort_topk():
+  """jnp.cumsum, jnp.sort, jnp.argsort, lax.top_k, jnp.argmax over a batch-sharded operand."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((8,), ("data",))
+
+  def sort_step(x):
+    c = jnp.cumsum(x, axis=1)
+    s = jnp.sort(x, axis=1)
+    i = jnp.argsort(x, axis=1)
+    v, ti = jax.lax.top_k(x, 4)
+    am = jnp.argmax(x, axis=1)
+    cs0 = jnp.cumsum(x, axis=0)  # along the sharded dimension
+    return c, s, i, v, ti, am, cs0
+
+  args = (jax.ShapeDtypeStruct((16, 32), jnp.float32),)
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+  d = ns("data", None)
+  return sort_step, args, (d,), (d, d, d, d, d, ns("data"), d), "data=8"
+
+
+def dropout_rng():
+  """Dropout with jax.random: a threefry key split and folded per layer (the default impl), and
+  an 'rbg' key (rng_bit_generator)."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((4, 2), ("data", "model"))
+
+  def dropout_step(x, w, seed):
+    key = jax.random.key(seed)
+    k1, k2 = jax.random.split(key)
+    h = x @ w
+    keep = jax.random.bernoulli(jax.random.fold_in(k1, 1), 0.9, h.shape)
+    h = jnp.where(keep, h / 0.9, 0.0)
+    noise = jax.random.normal(k2, h.shape)
+    rk = jax.random.key(seed, impl="rbg")
+    u = jax.random.uniform(rk, h.shape)
+    return h + 0.01 * noise, u
+
+  args = (jax.ShapeDtypeStruct((16, 32), jnp.float32), jax.ShapeDtypeStruct((32, 16), jnp.float32),
+          jax.ShapeDtypeStruct((), jnp.uint32))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+  return (dropout_step, args, (ns("data", None), ns(None, "model"), ns()),
+          (ns("data", "model"), ns("data", None)), "data=4,model=2")
+
+
+def dpa_attention():
+  """jax.nn.dot_product_attention (XLA implementation) with a causal mask, and its gradient."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((2, 4), ("data", "model"))
+
+  def dpa_step(q, k, v):
+    def f(q, k, v):
+      return jnp.sum(jax.nn.dot_product_attention(q, k, v, is_causal=True) ** 2)
+    return jax.value_and_grad(f, argnums=(0, 1, 2))(q, k, v)
+
+  s = jax.ShapeDtypeStruct((4, 16, 8, 8), jnp.float32)  # [B, T, N, H]
+  sh = NamedSharding(mesh, P("data", None, "model", None))
+  return dpa_step, (s, s, s), (sh, sh, sh), (NamedSharding(mesh, P()), (sh, sh, sh)), "data=2,model=4"
+
+
+def einsum_batch():
+  """jnp.einsum with several batch dimensions and contractions, sharded on batch and contracting
+  dimensions, and a with_sharding_constraint inside."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((2, 4), ("data", "model"))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  def einsum_step(a, b, c):
+    x = jnp.einsum("bgnk,bgkm->bgnm", a, b)
+    x = jax.lax.with_sharding_constraint(x, ns("data", "model", None, None))
+    y = jnp.einsum("bgnm,gmr->bnr", x, c)
+    y = jax.lax.with_sharding_constraint(y, ns(None, "data", "model"))
+    return y, jnp.einsum("bgnk->gk", a)
+
+  args = (jax.ShapeDtypeStruct((4, 4, 8, 16), jnp.float32),
+          jax.ShapeDtypeStruct((4, 4, 16, 8), jnp.float32),
+          jax.ShapeDtypeStruct((4, 8, 12), jnp.float32))
+  return (einsum_step, args, (ns("data", None, None, "model"), ns("data", None, "model", None),
+                              ns(None, None, "model")),
+          (ns("data", None, None), ns()), "data=2,model=4")
+
+
+def shard_map_collectives():
+  """jax.shard_map over both axes with psum, all_gather, ppermute, all_to_all, psum_scatter, axis_index;
+  then automatic code after the region."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((2, 4), ("data", "model"))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  def body(x, w):  # x [8/2, 16/4], w [16/4, 8]
+    idx = jax.lax.axis_index("model")
+    y = x @ w  # partial sums over 'model'
+    y = jax.lax.psum(y, "model")
+    g = jax.lax.all_gather(x, "model", axis=1, tiled=True)  # [4, 16]
+    r = jax.lax.ppermute(x, "model", [(i, (i + 1) % 4) for i in range(4)])
+    a = jax.lax.all_to_all(g, "model", 1, 0, tiled=True)  # [16, 4]
+    s = jax.lax.psum_scatter(g, "model", scatter_dimension=1, tiled=True)  # [4, 4]
+    return y, r * 2.0 + idx.astype(r.dtype) + s, a
+
+  def smap_step(x, w):
+    y, r, a = jax.shard_map(body, mesh=mesh, in_specs=(P("data", "model"), P("model", None)),
+                            out_specs=(P("data", None), P("data", "model"), P("data", "model")))(x, w)
+    return jnp.tanh(y) @ w.T, r, a
+
+  args = (jax.ShapeDtypeStruct((8, 16), jnp.float32), jax.ShapeDtypeStruct((16, 8), jnp.float32))
+  return (smap_step, args, (ns("data", "model"), ns("model", None)),
+          (ns("data", None), ns("data", "model"), ns("data", "model")), "data=2,model=4")
+
+
+def checkpoint_custom_vjp():
+  """jax.checkpoint (remat) around a layer and a custom_vjp activation (a clipped gradient),
+  differentiated."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((4, 2), ("data", "model"))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  @jax.custom_vjp
+  def clip_act(x):
+    return jnp.tanh(x)
+
+  def fwd(x):
+    y = jnp.tanh(x)
+    return y, y
+
+  def bwd(y, g):
+    return (jnp.clip(g * (1 - y * y), -1.0, 1.0),)
+
+  clip_act.defvjp(fwd, bwd)
+
+  @jax.checkpoint
+  def layer(x, w):
+    return clip_act(x @ w)
+
+  def ckpt_step(x, w1, w2):
+    def loss(ws):
+      h = layer(x, ws[0])
+      return jnp.mean(layer(h, ws[1]) ** 2)
+    return jax.value_and_grad(loss)((w1, w2))
+
+  args = (jax.ShapeDtypeStruct((16, 32), jnp.float32), jax.ShapeDtypeStruct((32, 32), jnp.float32),
+          jax.ShapeDtypeStruct((32, 32), jnp.float32))
+  wsh = ns(None, "model")
+  return (ckpt_step, args, (ns("data", None), wsh, wsh), (ns(), (wsh, wsh)), "data=4,model=2")
+
+
+PROGRAMS = {f.__name__: f for f in (llama_train, mobilenet_sgd, embed_gather_scatter,
+                                    control_flow, sort_topk, dropout_rng, dpa_attention,
+                                    einsum_batch, shard_map_collectives, checkpoint_custom_vjp)}
+
+
+def reference_run(compiled, args, in_sh, d):
+  """Runs `compiled` on fixed-seed inputs; writes d/input_K.npy and d/output_K.npy. Floats are
+  uniform in [-1, 1) (second moments and variances, keys 'nu' and 'var', their absolute value);
+  integers in [0, 4)."""
+  import jax
+  import numpy as np
+  rng = np.random.default_rng(0)
+  leaves, treedef = jax.tree_util.tree_flatten_with_path(args)
+  values = []
+  for path, leaf in leaves:
+    key = jax.tree_util.keystr(path)
+    if np.issubdtype(leaf.dtype, np.floating):
+      v = rng.uniform(-1, 1, leaf.shape).astype(leaf.dtype)
+      if "nu" in key or "var" in key:
+        v = np.abs(v)
+    else:
+      v = rng.integers(0, 4, leaf.shape).astype(leaf.dtype)
+    values.append(v)
+  os.makedirs(d, exist_ok=True)
+  for f in os.listdir(d):
+    os.remove(os.path.join(d, f))
+  for k, v in enumerate(values):
+    np.save(os.path.join(d, f"input_{k}.npy"), v)
+  placed = jax.tree.map(jax.device_put, jax.tree.unflatten(treedef, values), in_sh)
+  for k, v in enumerate(jax.tree.leaves(compiled(*placed))):
+    np.save(os.path.join(d, f"output_{k}.npy"), np.asarray(v))
+
+
+def compare(got, want, count, rtol):
+  """'' when the count outputs match, else what differs (each element within rtol of JAX's,
+  relative to it plus its output's largest magnitude, as run_corpus.py compares)."""
+  import numpy as np
+  for k in range(count):
+    g = np.load(os.path.join(got, f"output_{k}.npy")).astype(np.float64)
+    w = np.load(os.path.join(want, f"output_{k}.npy")).astype(np.float64)
+    if g.shape != w.shape:
+      return f"output_{k}: shape {g.shape}, JAX's {w.shape}"
+    scale = np.max(np.abs(w)) if w.size else 0.0
+    bad = ~(np.abs(g - w) <= rtol * (np.abs(w) + scale))
+    if bad.any():
+      i = int(np.flatnonzero(bad)[0])
+      return f"output_{k}[{i}] (flat): {g.flat[i]}, JAX's {w.flat[i]} ({int(bad.sum())} of {w.size} differ)"
+  return ""
+
+
+def generate(out, only):
+  """Lowers every program in this process (XLA_FLAGS must already give 8 host devices)."""
+  import jax
+  assert len(jax.devices()) == 8, jax.devices()
+  path = os.path.join(out, "meshes.txt")
+  meshes = dict(l.split() for l in open(path) if l.strip()) if os.path.exists(path) else {}
+  for name in only:
+    try:
+      fn, args, in_sh, out_sh, mesh = PROGRAMS[name]()
+      lowered = jax.jit(fn, in_shardings=in_sh, out_shardings=out_sh).lower(*args)
+      with open(os.path.join(out, name + ".hlo"), "w") as f:
+        f.write(lowered.as_text(dialect="hlo"))
+      with open(os.path.join(out, name + ".mlir"), "w") as f:
+        f.write(lowered.as_text())
+      reference_run(lowered.compile(), args, in_sh, os.path.join(out, name + ".ref"))
+      meshes[name] = mesh
+      print(f"sweep.py: lowered {name}", flush=True)
+    except Exception as e:  # a program JAX itself refuses is reported, not fatal
+      print(f"sweep.py: {name}: JAX failed: {type(e).__name__}: {e}", flush=True)
+  with open(path, "w") as f:
+    for k, v in meshes.items():
+      f.write(f"{k} {v}\n")
+
+
+def main():
+  ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+  ap.add_argument("out")
+  ap.add_argument("--spmdc", default=os.path.join(REPO, "build", "spmdc"))
+  ap.add_argument("--only", default=",".join(PROGRAMS))
+  ap.add_argument("--no-generate", action="store_true", help="reuse the dumps already in OUT")
+  ap.add_argument("--timeout", type=float, default=300)
+  ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+  a = ap.parse_args()
+  only = [p for p in a.only.split(",") if p]
+  for p in only:
+    if p not in PROGRAMS:
+      sys.exit(f"sweep.py: unknown program '{p}' (known: {', '.join(PROGRAMS)})")
+  os.makedirs(a.out, exist_ok=True)
+  if a.worker:
+    generate(a.out, only)
+    return
+  if not a.no_generate:
+    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8",
+               JAX_PLATFORMS="cpu")
+    subprocess.run([sys.executable, os.path.abspath(__file__), a.out, "--worker",
+                    "--only", ",".join(only)], env=env, check=True)
+  meshes = dict(l.split() for l in open(os.path.join(a.out, "meshes.txt")) if l.strip())
+
+  def run(argv):
+    try:
+      p = subprocess.run([a.spmdc] + argv, capture_output=True, text=True, timeout=a.timeout)
+    except subprocess.TimeoutExpired:
+      return f"HANG >{a.timeout:.0f}s"
+    if p.returncode == 0:
+      return "ok"
+    # The diagnostic's first line (file:line:col: error: ...), not the source excerpt after it.
+    err = [l for l in p.stderr.splitlines() if "error" in l or "spmdc" in l] or p.stderr.strip().splitlines()
+    return f"exit {p.returncode}: {err[0].strip() if err else ''}"
+
+  cols = ("check", "propagate", "compile", "verify", "auto", "reference")
+  failures = []
+  print(f"{'program':<28}" + "".join(f"{c:<10}" for c in cols))
+  for name in only:
+    if name not in meshes:
+      print(f"{name:<28}(not lowered)")
+      continue
+    for ext in ("hlo", "mlir"):
+      f = os.path.join(a.out, f"{name}.{ext}")
+      res = {
+          "check": run(["check", f]),
+          "propagate": run(["propagate", f, "-o", os.devnull]),
+          "compile": run(["compile", f, "--num-partitions", "8", "-o", os.devnull]),
+          "verify": run(["verify", f, "--num-partitions", "8", "--propagate", "--seed", "1"]),
+      }
+      if ext == "hlo":
+        res["auto"] = run(["auto", f, "--mesh", meshes[name], "-o", os.devnull])
+      ref = os.path.join(a.out, name + ".ref")
+      n_in = sum(x.startswith("input_") for x in os.listdir(ref))
+      n_out = sum(x.startswith("output_") for x in os.listdir(ref))
+      got = os.path.join(a.out, f"{name}.{ext}.out")
+      os.makedirs(got, exist_ok=True)
+      r = run(["run", f, "--num-partitions", "8", "--outputs", got, "--inputs",
+               ",".join(os.path.join(ref, f"input_{k}.npy") for k in range(n_in))])
+      if r == "ok":
+        diff = compare(got, ref, n_out, 5e-3 if "bf16[" in open(os.path.join(a.out, name + ".hlo")).read() else 1e-3)
+        r = f"MISMATCH: {diff}" if diff else r
+      res["reference"] = r
+      row = f"{name + '.' + ext:<28}"
+      for c in cols:
+        r = res.get(c, "-")
+        row += f"{r if r in ('ok', '-') else r.split(':')[0].split(' >')[0]:<10}"
+        if r not in ("ok", "-"):
+          failures.append(f"{name}.{ext} {c}: {r}")
+      print(row, flush=True)
+  print()
+  for fl in failures:
+    print(fl)
+  sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+  main()
