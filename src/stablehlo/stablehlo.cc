@@ -311,7 +311,7 @@ class Translator {
     Expect("}");
   }
   // `: (T, T) -> T` or `: (T, T) -> (T, T)` or `: T, T` (all operands and results alike) or
-  // `: T -> T`; fills the result types (operand types are checked against the operands).
+  // `: T -> T` or `: T, T -> T`; fills the result types (operand types are checked against the operands).
   void Signature(OpInfo& op, bool results_like_operands) {
     Expect(":");
     std::vector<TensorType> ins;
@@ -330,7 +330,9 @@ class Translator {
         op.result_types = TypeList();
       } else {
         while (Eat(",")) ins.push_back(Type());
-        if (results_like_operands) {
+        if (Eat("->")) {  // chlo's `: T, T -> T`
+          op.result_types = TypeList();
+        } else if (results_like_operands) {
           op.result_types = ins;
         } else {
           op.result_types = {ins.back()};
@@ -455,6 +457,8 @@ class Translator {
   std::string ReplicaGroups(const std::string& raw, size_t at);
   std::vector<Value> AllToAll(const OpInfo& op, const std::string& collective);
   std::vector<Value> ErfInv(const OpInfo& op);
+  std::vector<Value> Erfc(const OpInfo& op);
+  std::vector<Value> NextAfter(const OpInfo& op);
   std::vector<Value> Op(std::vector<std::string>& result_names, int64_t* expected_results);
   void GenericOp(OpInfo& op);
   void PrettyOp(OpInfo& op);
@@ -1094,7 +1098,7 @@ const std::set<std::string>& KnownOps() {
                           "select_and_scatter", "convolution", "sort", "case", "if", "reduce_precision", "all_reduce",
                           "all_gather", "all_to_all", "reduce_scatter", "rng_bit_generator"})
       s.insert(std::string("stablehlo.") + n);
-    for (const char* n : {"chlo.square", "chlo.top_k", "chlo.erf_inv", "func.call", "call", "sdy.sharding_constraint",
+    for (const char* n : {"chlo.square", "chlo.top_k", "chlo.erf_inv", "chlo.erf", "chlo.erfc", "chlo.next_after", "func.call", "call", "sdy.sharding_constraint",
                           "sdy.manual_computation"})
       s.insert(n);
     return s;
@@ -1512,6 +1516,12 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
   std::string short_name = n.rfind("stablehlo.", 0) == 0 ? n.substr(10) : "";
   if (auto it = kElementwise.find(short_name); it != kElementwise.end())
     return one(it->second, it->second + "(" + Operands(op.operands) + ")");
+  if (n == "chlo.erf") {  // HLO has erf (XLA's own export keeps it)
+    need(1);
+    return one("erf", "erf(" + op.operands[0].name + ")");
+  }
+  if (n == "chlo.erfc") return Erfc(op);
+  if (n == "chlo.next_after") return NextAfter(op);
   if (n == "chlo.square") {
     need(1);
     return one("multiply", fmt::format("multiply({0}, {0})", op.operands[0].name));
@@ -2026,6 +2036,62 @@ std::vector<Value> Translator::ErfInv(const OpInfo& op) {
   std::string r = t.element == "f32" ? "select(" + one + ", " + inf + ", " + y + ")"
                                      : "convert(" + emit(fmt::format("select({}, {}, {})", one, inf, y), F) + ")";
   return {{Emit("erf_inv", t.Hlo(), r, at, op.metadata), t}};
+}
+
+// chlo.erfc (jax.nn.gelu(approximate=False), jax.scipy.special.erfc) as 1 - erf(x) computed in
+// f64 and rounded back: HLO has erf but no erfc. Exact to f32/bf16/f16 rounding while erfc(x)
+// is above ~1e-10 (|x| < 4.5); further out in the tail (where the f32 result is below that)
+// the absolute error stays under 1e-16 but the relative error grows, where XLA's own expansion
+// (a rational approximation of exp(x^2) erfc(x)) keeps it. f64 input: refused, 1 - erf would
+// lose the tail's precision there with no wider type to compute in.
+std::vector<Value> Translator::Erfc(const OpInfo& op) {
+  const size_t at = op.offset;
+  if (op.operands.size() != 1 || op.result_types.size() != 1) Fail(at, "chlo.erfc takes one operand and has one result");
+  const TensorType& t = op.result_types[0];
+  if (t.element != "f32" && t.element != "bf16" && t.element != "f16") Unsupported(at, "chlo.erfc of " + t.element + " (f32, bf16, f16 only)");
+  const std::string D = TensorType{"f64", t.dims}.Hlo();
+  std::string x = Emit("erfc", D, "convert(" + op.operands[0].name + ")", at);
+  std::string one = Emit("erfc", D, fmt::format("broadcast({}), dimensions={{}}", Emit("erfc", "f64[]", "constant(1)", at)), at);
+  std::string r = Emit("erfc", D, fmt::format("subtract({}, {})", one, Emit("erfc", D, "erf(" + x + ")", at)), at);
+  return {{Emit("erfc", t.Hlo(), "convert(" + r + ")", at, op.metadata), t}};
+}
+
+// chlo.next_after(x, y) (jax.numpy.nextafter; jax.random.truncated_normal's bounds): the
+// representable value after x toward y, on the bits. Sign-magnitude order: one ulp away from
+// zero is bits + 1, toward zero bits - 1; x == 0 steps to the smallest subnormal signed as y;
+// x == y gives y; a NaN operand gives NaN.
+std::vector<Value> Translator::NextAfter(const OpInfo& op) {
+  const size_t at = op.offset;
+  if (op.operands.size() != 2 || op.result_types.size() != 1) Fail(at, "chlo.next_after takes two operands and has one result");
+  const TensorType& t = op.result_types[0];
+  static const std::map<std::string, std::pair<std::string, int>> kBits = {
+      {"f64", {"s64", 64}}, {"f32", {"s32", 32}}, {"bf16", {"s16", 16}}, {"f16", {"s16", 16}}};
+  auto it = kBits.find(t.element);
+  if (it == kBits.end()) Unsupported(at, "chlo.next_after of " + t.element);
+  const std::string I = TensorType{it->second.first, t.dims}.Hlo(), P = TensorType{"pred", t.dims}.Hlo(), F = t.Hlo();
+  const std::string scalar_int = it->second.first + "[]";
+  auto k = [&](const std::string& type, const std::string& shape, const std::string& v) {
+    return Emit("next_after", shape, fmt::format("broadcast({}), dimensions={{}}", Emit("next_after", type, "constant(" + v + ")", at)), at);
+  };
+  auto e = [&](const std::string& shape, const std::string& rest) { return Emit("next_after", shape, rest, at); };
+  const std::string& x = op.operands[0].name;
+  const std::string& y = op.operands[1].name;
+  std::string xb = e(I, "bitcast-convert(" + x + ")"), yb = e(I, "bitcast-convert(" + y + ")");
+  std::string zero = k(t.element + "[]", F, "0");
+  std::string away = e(P, fmt::format("compare({}, {}), direction=EQ", e(P, fmt::format("compare({}, {}), direction=GT", y, x)),
+                                       e(P, fmt::format("compare({}, {}), direction=GT", x, zero))));
+  std::string stepped = e(I, fmt::format("add({}, {})", xb, e(I, fmt::format("select({}, {}, {})", away, k(scalar_int, I, "1"),
+                                                                                k(scalar_int, I, "-1")))));
+  // The sign bit is the integer's most negative value.
+  std::string sign = e(I, fmt::format("and({}, {})", yb, k(scalar_int, I, it->second.second == 64 ? "-9223372036854775808"
+                                                                           : it->second.second == 32 ? "-2147483648" : "-32768")));
+  std::string tiny = e(I, fmt::format("or({}, {})", sign, k(scalar_int, I, "1")));
+  std::string bits = e(I, fmt::format("select({}, {}, {})", e(P, fmt::format("compare({}, {}), direction=EQ", x, zero)), tiny, stepped));
+  std::string r = e(F, "bitcast-convert(" + bits + ")");
+  r = e(F, fmt::format("select({}, {}, {})", e(P, fmt::format("compare({}, {}), direction=EQ", x, y)), y, r));
+  std::string nan = e(P, fmt::format("or({}, {})", e(P, fmt::format("compare({0}, {0}), direction=NE", x)),
+                                     e(P, fmt::format("compare({0}, {0}), direction=NE", y))));
+  return {{Emit("next_after", F, fmt::format("select({}, {}, {})", nan, e(F, fmt::format("add({}, {})", x, y)), r), at, op.metadata), t}};
 }
 
 }  // namespace
