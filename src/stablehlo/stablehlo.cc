@@ -376,6 +376,33 @@ class Translator {
       Fail(at, fmt::format("%{} has {} results, #{} is out of range", name, vs->size(), k));
     return (*vs)[k];
   }
+  // Appends `lines` (instructions `name = shape rest`, later ones reading earlier ones) to `c`
+  // under fresh names; returns the new name of `result`.
+  std::string CopyLines(Comp& c, const std::vector<std::string>& lines, const std::string& result, size_t at) {
+    std::vector<std::pair<std::string, std::string>> renamed;
+    for (std::string line : lines) {
+      std::string_view body = std::string_view(line).substr(2);  // "  name = ..."
+      std::string old(body.substr(0, body.find(' ')));
+      for (const auto& [from, to] : renamed) {  // operands: whole names only
+        for (size_t i = line.find(from, 2); i != std::string::npos; i = line.find(from, i + to.size())) {
+          const size_t e = i + from.size();
+          if ((i > 0 && IdChar(line[i - 1])) || (e < line.size() && IdChar(line[e]))) {
+            i += 1;
+            continue;
+          }
+          line.replace(i, from.size(), to);
+        }
+      }
+      std::string fresh = fmt::format("{}.{}", old, ++counter_);
+      line.replace(2, old.size(), fresh);
+      renamed.push_back({old, fresh});
+      c.lines.push_back(line);
+      c.offsets.push_back(at);
+    }
+    for (const auto& [from, to] : renamed)
+      if (from == result) return to;
+    Fail(at, "internal: a constant's lines do not define " + result);
+  }
   // The values %name stands for in the computation at `level` (scopes_[level], open_[level]), or
   // null if no enclosing block defines it. A capturing region (Comp::capturing) takes a value of
   // the enclosing blocks as a new element of its parameter; any other region refuses it.
@@ -385,9 +412,21 @@ class Translator {
     if (level == 0) return nullptr;
     Comp& c = open_[level];
     if (!c.capturing) {
-      for (size_t l = 0; l < level; ++l)
-        if (scopes_[l].count(name)) Unsupported(at, "%" + name + " is used inside a region that does not define it (implicit capture)");
-      return nullptr;
+      // A constant defined outside (jax.export hoists them out of reducers, comparators and
+      // loop bodies): copied into this computation under fresh names. Any other value would
+      // have to become a parameter the op (reduce, sort, while, ...) has no room for.
+      const std::vector<Value>* outer = nullptr;
+      for (size_t l = level; l-- > 0 && !outer;)
+        if (auto o = scopes_[l].find(name); o != scopes_[l].end()) outer = &o->second;
+      if (!outer) return nullptr;
+      std::vector<Value> local;
+      for (const Value& v : *outer) {
+        auto k = constants_.find(v.name);
+        if (k == constants_.end())
+          Unsupported(at, "%" + name + " is used inside a region that does not define it (implicit capture of a non-constant)");
+        local.push_back({CopyLines(c, k->second, v.name, at), v.type});
+      }
+      return &(scopes_[level][name] = std::move(local));
     }
     const std::vector<Value>* outer = Resolve(name, level - 1, at);
     if (!outer) return nullptr;
@@ -482,6 +521,9 @@ class Translator {
   std::vector<std::string> module_attrs_;  // HloModule header attributes
   std::vector<std::string> aliases_;       // input_output_alias entries
   std::map<std::string, std::string> loc_aliases_;
+  // The HLO lines each stablehlo.constant became (a constant, and a broadcast for a splat), by
+  // the name of its value: a region using an outer constant gets its own copy (Resolve).
+  std::map<std::string, std::vector<std::string>> constants_;
   std::vector<std::pair<std::string, size_t>> pending_calls_;  // callee sym, offset (checked at end)
 };
 
@@ -593,7 +635,12 @@ std::string Translator::Run(std::vector<size_t>* line_offsets) {
 }
 
 void Translator::ParseModule() {
-  Ws();
+  // `#locN = loc(...)` aliases before the module (as_text(debug_info=True), jax.export's
+  // mlir_module()): collected by Run, skipped here.
+  while (Peek("#loc")) {
+    while (p_ < s_.size() && s_[p_] != '\n') ++p_;
+  }
+  if (Peek("\"builtin.module\"")) Unsupported(p_, "a module in the generic op form (\"builtin.module\") is not read; print it in the pretty form");
   bool wrapped = false;
   if (Eat("module")) {
     wrapped = true;
@@ -1098,7 +1145,7 @@ const std::set<std::string>& KnownOps() {
                           "select_and_scatter", "convolution", "sort", "case", "if", "reduce_precision", "all_reduce",
                           "all_gather", "all_to_all", "reduce_scatter", "rng_bit_generator"})
       s.insert(std::string("stablehlo.") + n);
-    for (const char* n : {"chlo.square", "chlo.top_k", "chlo.erf_inv", "chlo.erf", "chlo.erfc", "chlo.next_after", "func.call", "call", "sdy.sharding_constraint",
+    for (const char* n : {"chlo.square", "chlo.top_k", "stablehlo.composite", "chlo.erf_inv", "chlo.erf", "chlo.erfc", "chlo.next_after", "func.call", "call", "sdy.sharding_constraint",
                           "sdy.manual_computation"})
       s.insert(n);
     return s;
@@ -1128,6 +1175,13 @@ void Translator::PrettyOp(OpInfo& op) {
       RawValue();
       Expect("}");
     }
+    Signature(op, false);
+    return;
+  }
+  if (n == "stablehlo.composite") {  // composite "name" %a, %b {composite_attributes = .., decomposition = @f} : T
+    op.attrs["composite_name"] = String();
+    op.operands = Uses();
+    if (Eat("{")) AttrDictEntries(op);
     Signature(op, false);
     return;
   }
@@ -1189,6 +1243,7 @@ void Translator::PrettyOp(OpInfo& op) {
           std::string a = Ident();
           Expect(":");
           side->push_back({a, Type()});
+          Location();  // debug_info: `%a: tensor<f32> loc(...)`
         }
         Expect(")");
       }
@@ -1537,7 +1592,10 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
   if (n == "stablehlo.constant") {
     if (op.result_types.size() != 1) Fail(at, "stablehlo.constant has one result");
     std::string raw = op.attrs["value"];
-    return {{Constant(raw, op.result_types[0], at), op.result_types[0]}};
+    const size_t first = comp().lines.size();
+    std::string name = Constant(raw, op.result_types[0], at);
+    constants_[name].assign(comp().lines.begin() + first, comp().lines.end());
+    return {{name, op.result_types[0]}};
   }
   if (n == "stablehlo.broadcast_in_dim") {
     need(1);
@@ -1652,7 +1710,14 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
     std::string w = Emit("while", TupleShape(types), fmt::format("while({}), condition={}, body={}", t, op.regions[0], op.regions[1]), at, md);
     return Untuple(w, types, at);
   }
-  if (n == "func.call" || n == "call") {
+  if (n == "stablehlo.composite") {
+    // jax.export keeps some ops (chlo.top_k, ...) as composites: their meaning is the
+    // decomposition function, called here.
+    std::string d = AttrOr(op, {"decomposition"});
+    if (d.empty() || d[0] != '@') Fail(at, "stablehlo.composite without a decomposition = @function");
+    op.attrs["callee"] = Unquote(d.substr(1));
+  }
+  if (n == "func.call" || n == "call" || n == "stablehlo.composite") {
     std::string sym = op.attrs["callee"];
     auto it = funcs_.find(sym);
     pending_calls_.push_back({sym, at});

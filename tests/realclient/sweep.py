@@ -4,13 +4,14 @@ command. Not part of ctest: it needs the project virtual environment and writes 
 folder of the caller's choosing (they are not committed; the corpus's size is fixed).
 
 Each program is jitted on a mesh of 8 host CPU devices with NamedSharding in/out shardings
-(Shardy, JAX's default) and dumped as HLO (`lowered.as_text(dialect="hlo")`, `P.hlo`) and
-StableHLO (`lowered.as_text()`, `P.mlir`). Then, for both files:
+(Shardy, JAX's default) and dumped as HLO (`lowered.as_text(dialect="hlo")`, `P.hlo`),
+StableHLO (`lowered.as_text()`, `P.mlir`) and jax.export's StableHLO (`P.export.mlir`:
+`jax.export.export(jitted)(*args).mlir_module()`). Then, for every file:
 
   check F;  propagate F -o /dev/null;  compile F --num-partitions 8 -o /dev/null;
   verify F --num-partitions 8 --propagate --seed 1
 and on the .hlo:  auto F --mesh <the program's mesh> -o /dev/null
-and for both: run F --num-partitions 8 on the inputs JAX ran the compiled jit on (fixed seed,
+and for each: run F --num-partitions 8 on the inputs JAX ran the compiled jit on (fixed seed,
 OUT/P.ref/input_K.npy), outputs compared with JAX's (OUT/P.ref/output_K.npy; rtol 1e-3, 5e-3
 with bf16): the one check that does not compare spmdc with itself (a wrong translation of the
 StableHLO, say, passes verify).
@@ -616,11 +617,139 @@ def partial_manual():
           (ns(), ns("data", None), ns("model"), ns("data", "model")), "data=2,model=4")
 
 
+
+def moe_ragged():
+  """Dropless MoE (MegaBlocks style): top-2 routing, tokens sorted by expert (argsort), grouped
+  matmul with jax.lax.ragged_dot over the group sizes, unsorted back, take_along_axis for the
+  gate weights; gradients."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((8,), ("data",))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+  t, d, f, e, k = 32, 16, 32, 4, 2
+
+  def moe_step(x, router, w_in, w_out):
+    def loss(params):
+      router, w_in, w_out = params
+      logits = x @ router  # [t, e]
+      gates, experts = jax.lax.top_k(jax.nn.softmax(logits, -1), k)  # [t, k]
+      flat = experts.reshape(-1)
+      order = jnp.argsort(flat)
+      xs = jnp.repeat(x, k, axis=0)[order]  # tokens grouped by expert
+      sizes = jnp.bincount(flat, length=e).astype(jnp.int32)
+      h = jax.nn.gelu(jax.lax.ragged_dot(xs, w_in, sizes))
+      y = jax.lax.ragged_dot(h, w_out, sizes)
+      y = y[jnp.argsort(order)].reshape(t, k, d)
+      w = jnp.take_along_axis(gates, jnp.argsort(gates, -1), -1)
+      return jnp.mean((jnp.einsum("tkd,tk->td", y, w) - x) ** 2)
+    return jax.value_and_grad(loss)((router, w_in, w_out))
+
+  args = (jax.ShapeDtypeStruct((t, d), jnp.float32), jax.ShapeDtypeStruct((d, e), jnp.float32),
+          jax.ShapeDtypeStruct((e, d, f), jnp.float32), jax.ShapeDtypeStruct((e, f, d), jnp.float32))
+  return (moe_step, args, (ns("data", None), ns(), ns(), ns()), (ns(), (ns(), ns(), ns())), "data=8")
+
+
+def vmapped_indexing():
+  """Batched indexing as vmap writes it (gather/scatter with batching dims): per-example
+  x[i, idx[i]], per-example .at[idx].set / .add, jnp.take_along_axis, jnp.unique(size=)."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((4, 2), ("data", "model"))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  def index_step(x, idx, upd):
+    picked = jax.vmap(lambda r, i: r[i])(x, idx)  # [b, k, d]
+    written = jax.vmap(lambda r, i, u: r.at[i].set(u))(x, idx, upd)
+    added = jax.vmap(lambda r, i, u: r.at[i].add(u))(x, idx, upd)
+    along = jnp.take_along_axis(x, idx[..., None], axis=1)
+    uniq = jnp.unique(idx[0], size=4, fill_value=-1)
+    return picked, written, added, along, uniq
+
+  args = (jax.ShapeDtypeStruct((8, 16, 4), jnp.float32), jax.ShapeDtypeStruct((8, 3), jnp.int32),
+          jax.ShapeDtypeStruct((8, 3, 4), jnp.float32))
+  d3 = ns("data", None, None)
+  return (index_step, args, (d3, ns("data", None), d3), (d3, d3, d3, d3, ns()), "data=4,model=2")
+
+
+def collectives_2d():
+  """jax.shard_map over both axes with pmean/pmax over both, psum_scatter (not tiled),
+  axis_index of the 2-D position, ppermute along 'data'."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((2, 4), ("data", "model"))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  def body(x):  # [4, 4]
+    m = jax.lax.pmean(x, ("data", "model"))
+    mx = jax.lax.pmax(x, ("data", "model"))
+    rs = jax.lax.psum_scatter(x, "model", scatter_dimension=0, tiled=False)  # [4]
+    pos = jax.lax.axis_index(("data", "model")).astype(x.dtype)
+    sh = jax.lax.ppermute(x, "data", [(0, 1), (1, 0)])
+    return m + mx, rs[None, :] + pos, sh
+
+  def coll2d_step(x):
+    return jax.shard_map(body, mesh=mesh, in_specs=P("data", "model"),
+                         out_specs=(P(), P(("data", "model")), P("data", "model")))(x)
+
+  args = (jax.ShapeDtypeStruct((8, 16), jnp.float32),)
+  return (coll2d_step, args, (ns("data", "model"),),
+          (ns(), ns(("data", "model")), ns("data", "model")), "data=2,model=4")
+
+
+def linalg_ops():
+  """jnp.linalg as second-order optimizers (Shampoo) use it: cholesky, triangular solve, eigh
+  (LAPACK custom calls on CPU: spmdc refuses them, naming the target)."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((8,), ("data",))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  def linalg_step(g):
+    s = g.T @ g + jnp.eye(g.shape[1])
+    c = jnp.linalg.cholesky(s)
+    sol = jax.scipy.linalg.solve_triangular(c, g.T, lower=True)
+    w, v = jnp.linalg.eigh(s)
+    return sol, (v * jnp.power(w, -0.25)) @ v.T
+
+  args = (jax.ShapeDtypeStruct((16, 8), jnp.float32),)
+  return linalg_step, args, (ns("data", None),), (ns(), ns()), "data=8"
+
+
+def assoc_scan():
+  """jax.lax.associative_scan (a linear recurrence, as state-space models write it: strided
+  slices, pads, interleaving concatenates) over a sharded batch."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((8,), ("data",))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  def ssm_step(a, b):
+    def combine(l, r):
+      return r[0] * l[0], r[0] * l[1] + r[1]
+    _, h = jax.lax.associative_scan(combine, (a, b), axis=1)
+    return h, jax.lax.associative_scan(jnp.maximum, b, axis=1, reverse=True)
+
+  s = jax.ShapeDtypeStruct((8, 16, 4), jnp.float32)
+  d = ns("data", None, None)
+  return ssm_step, (s, s), (d, d), (d, d), "data=8"
+
+
 PROGRAMS = {f.__name__: f for f in (llama_train, mobilenet_sgd, embed_gather_scatter,
                                     control_flow, sort_topk, dropout_rng, dpa_attention,
                                     einsum_batch, shard_map_collectives, checkpoint_custom_vjp,
                                     kv_cache_decode, gelu_quant, random_ops, array_manip,
-                                    adafactor_step, scan_vmap, partial_manual)}
+                                    adafactor_step, scan_vmap, partial_manual, moe_ragged,
+                                    vmapped_indexing, collectives_2d, linalg_ops, assoc_scan)}
 
 
 def reference_run(compiled, args, in_sh, d, kept=None):
@@ -683,6 +812,11 @@ def generate(out, only, gspmd):
         f.write(lowered.as_text(dialect="hlo"))
       with open(os.path.join(out, name + ".mlir"), "w") as f:
         f.write(lowered.as_text())
+      # jax.export's serialized module (constants hoisted out of regions, composites, locations
+      # as #loc aliases), as tools that store or exchange JAX models hold it.
+      from jax import export
+      with open(os.path.join(out, name + ".export.mlir"), "w") as f:
+        f.write(export.export(jax.jit(fn, in_shardings=in_sh, out_shardings=out_sh))(*args).mlir_module())
       # jit drops arguments the function does not use: the module's parameters are the kept ones.
       kept = lowered._lowering.compile_args.get("kept_var_idx")
       reference_run(lowered.compile(), args, in_sh, os.path.join(out, name + ".ref"), kept)
@@ -720,7 +854,7 @@ def main():
     # One process per program: JAX (XLA) aborting on one, as it does compiling partial_manual
     # with the GSPMD front, loses only that one.
     for name in only:
-      for ext in ("hlo", "mlir"):  # a program JAX fails on leaves no stale dump behind
+      for ext in ("hlo", "mlir", "export.mlir"):  # a program JAX fails on leaves no stale dump behind
         if os.path.exists(os.path.join(a.out, f"{name}.{ext}")):
           os.remove(os.path.join(a.out, f"{name}.{ext}"))
       p = subprocess.run([sys.executable, os.path.abspath(__file__), a.out, "--worker", "--only", name]
@@ -743,12 +877,12 @@ def main():
 
   cols = ("check", "propagate", "compile", "verify", "auto", "reference")
   failures = []
-  print(f"{'program':<28}" + "".join(f"{c:<10}" for c in cols))
+  print(f"{'program':<35}" + "".join(f"{c:<10}" for c in cols))
   for name in only:
     if name not in meshes or not os.path.exists(os.path.join(a.out, name + ".hlo")):
-      print(f"{name:<28}(not lowered)")
+      print(f"{name:<35}(not lowered)")
       continue
-    for ext in ("hlo", "mlir"):
+    for ext in ("hlo", "mlir", "export.mlir"):
       f = os.path.join(a.out, f"{name}.{ext}")
       res = {
           "check": run(["check", f]),
@@ -769,7 +903,7 @@ def main():
         diff = compare(got, ref, n_out, 5e-3 if "bf16[" in open(os.path.join(a.out, name + ".hlo")).read() else 1e-3)
         r = f"MISMATCH: {diff}" if diff else r
       res["reference"] = r
-      row = f"{name + '.' + ext:<28}"
+      row = f"{name + '.' + ext:<35}"
       for c in cols:
         r = res.get(c, "-")
         row += f"{r if r in ('ok', '-') else r.split(':')[0].split(' >')[0]:<10}"
