@@ -6,11 +6,12 @@ folder of the caller's choosing (they are not committed; the corpus's size is fi
 Each program is jitted on a mesh of 8 host CPU devices with NamedSharding in/out shardings
 (Shardy, JAX's default) and dumped as HLO (`lowered.as_text(dialect="hlo")`, `P.hlo`),
 StableHLO (`lowered.as_text()`, `P.mlir`) and jax.export's StableHLO (`P.export.mlir`:
-`jax.export.export(jitted)(*args).mlir_module()`). Then, for every file:
+`jax.export.export(jitted)(*args).mlir_module()`), and XLA's own dump of the compiled jit
+before its passes (`P.xla.hlo`, from --xla_dump_to). Then, for every file:
 
   check F;  propagate F -o /dev/null;  compile F --num-partitions 8 -o /dev/null;
   verify F --num-partitions 8 --propagate --seed 1
-and on the .hlo:  auto F --mesh <the program's mesh> -o /dev/null
+and on the HLO:   auto F --mesh <the program's mesh> -o /dev/null
 and for each: run F --num-partitions 8 on the inputs JAX ran the compiled jit on (fixed seed,
 OUT/P.ref/input_K.npy), outputs compared with JAX's (OUT/P.ref/output_K.npy; rtol 1e-3, 5e-3
 with bf16): the one check that does not compare spmdc with itself (a wrong translation of the
@@ -24,11 +25,15 @@ usage: .venv/bin/python tests/realclient/sweep.py OUT [--spmdc build/spmdc] [--o
 """
 
 import argparse
+import glob
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+EXTS = ("hlo", "xla.hlo", "mlir", "export.mlir")
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
@@ -849,16 +854,26 @@ def main():
     generate(a.out, only, a.gspmd)
     return
   if not a.no_generate:
-    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8",
-               JAX_PLATFORMS="cpu")
     # One process per program: JAX (XLA) aborting on one, as it does compiling partial_manual
     # with the GSPMD front, loses only that one.
     for name in only:
-      for ext in ("hlo", "mlir", "export.mlir"):  # a program JAX fails on leaves no stale dump behind
+      for ext in EXTS:  # a program JAX fails on leaves no stale dump behind
         if os.path.exists(os.path.join(a.out, f"{name}.{ext}")):
           os.remove(os.path.join(a.out, f"{name}.{ext}"))
+      dump = tempfile.mkdtemp(prefix="sweep-xla-dump-")
+      env = dict(os.environ, JAX_PLATFORMS="cpu",
+                 XLA_FLAGS=f"--xla_force_host_platform_device_count=8 --xla_dump_to={dump} "
+                           "--xla_dump_hlo_as_text --xla_dump_hlo_module_re=^jit_")
       p = subprocess.run([sys.executable, os.path.abspath(__file__), a.out, "--worker", "--only", name]
                          + (["--gspmd"] if a.gspmd else []), env=env, capture_output=True, text=True)
+      # XLA's own dump of the compiled jit before its passes: the largest jit_ module (the
+      # others are small eager ops JAX compiles on the way).
+      found = [f for f in glob.glob(os.path.join(dump, "module_*.before_optimizations.txt"))
+               if "jit_" in f and not any(t in f for t in ("jit_convert_element_type", "jit_broadcast_in_dim",
+                                                           "jit__threefry", "jit_stage"))]
+      if p.returncode == 0 and found:
+        shutil.copy(max(found, key=os.path.getsize), os.path.join(a.out, name + ".xla.hlo"))
+      shutil.rmtree(dump, ignore_errors=True)
       print(f"sweep.py: lowered {name}" if p.returncode == 0 and f"lowered {name}" in p.stdout else
             f"sweep.py: {name}: JAX failed (exit {p.returncode}): " +
             ((p.stdout + p.stderr).strip().splitlines() or [""])[-1], flush=True)
@@ -882,15 +897,17 @@ def main():
     if name not in meshes or not os.path.exists(os.path.join(a.out, name + ".hlo")):
       print(f"{name:<35}(not lowered)")
       continue
-    for ext in ("hlo", "mlir", "export.mlir"):
+    for ext in EXTS:
       f = os.path.join(a.out, f"{name}.{ext}")
+      if not os.path.exists(f):
+        continue
       res = {
           "check": run(["check", f]),
           "propagate": run(["propagate", f, "-o", os.devnull]),
           "compile": run(["compile", f, "--num-partitions", "8", "-o", os.devnull]),
           "verify": run(["verify", f, "--num-partitions", "8", "--propagate", "--seed", "1"]),
       }
-      if ext == "hlo":
+      if ext.endswith("hlo"):
         res["auto"] = run(["auto", f, "--mesh", meshes[name], "-o", os.devnull])
       ref = os.path.join(a.out, name + ".ref")
       n_in = sum(x.startswith("input_") for x in os.listdir(ref))
