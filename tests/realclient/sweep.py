@@ -749,12 +749,65 @@ def assoc_scan():
   return ssm_step, (s, s), (d, d), (d, d), "data=8"
 
 
+
+def fsdp_3d():
+  """An MLP training step on a 3-axis mesh (data, fsdp, tensor) built from a permuted device
+  order (jax.sharding.Mesh over an explicit device array, as multi-host code writes it), FSDP
+  weights sharded over a compound axis P(('data', 'fsdp'), 'tensor'), SGD."""
+  import jax
+  import jax.numpy as jnp
+  import numpy as np
+  from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+  devs = np.array(jax.devices())[[0, 2, 4, 6, 1, 3, 5, 7]].reshape(2, 2, 2)
+  mesh = Mesh(devs, ("data", "fsdp", "tensor"))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  def fsdp_step(w1, w2, x, y):
+    def loss(ws):
+      h = jax.nn.gelu(x @ ws[0])
+      return jnp.mean((h @ ws[1] - y) ** 2)
+    l, (g1, g2) = jax.value_and_grad(loss)((w1, w2))
+    return w1 - 0.1 * g1, w2 - 0.1 * g2, l
+
+  args = (jax.ShapeDtypeStruct((16, 32), jnp.float32), jax.ShapeDtypeStruct((32, 16), jnp.float32),
+          jax.ShapeDtypeStruct((16, 16), jnp.float32), jax.ShapeDtypeStruct((16, 16), jnp.float32))
+  w1s, w2s, ds = ns(("data", "fsdp"), "tensor"), ns("tensor", ("data", "fsdp")), ns(("data", "fsdp"), None)
+  return fsdp_step, args, (w1s, w2s, ds, ds), (w1s, w2s, ns()), "data=2,fsdp=2,tensor=2"
+
+
+def fp8_matmul():
+  """FP8 matmuls as fp8 training recipes write them: per-tensor scales, float8_e4m3fn inputs,
+  dot with f32 accumulation (preferred_element_type), float8_e5m2 gradient cast, bf16 output."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((4, 2), ("data", "model"))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+  e4, e5 = jnp.float8_e4m3fn, jnp.float8_e5m2
+
+  def fp8_step(x, w):
+    sx = jnp.max(jnp.abs(x)) / 448.0
+    sw = jnp.max(jnp.abs(w)) / 448.0
+    xq = (x / sx).astype(e4)
+    wq = (w / sw).astype(e4)
+    y = jax.lax.dot(xq, wq, preferred_element_type=jnp.float32) * sx * sw
+    gq = (y / (jnp.max(jnp.abs(y)) / 57344.0)).astype(e5)
+    return y.astype(jnp.bfloat16), gq.astype(jnp.float32)
+
+  args = (jax.ShapeDtypeStruct((16, 32), jnp.float32), jax.ShapeDtypeStruct((32, 16), jnp.float32))
+  return (fp8_step, args, (ns("data", None), ns(None, "model")), (ns("data", "model"), ns("data", "model")),
+          "data=4,model=2")
+
+
 PROGRAMS = {f.__name__: f for f in (llama_train, mobilenet_sgd, embed_gather_scatter,
                                     control_flow, sort_topk, dropout_rng, dpa_attention,
                                     einsum_batch, shard_map_collectives, checkpoint_custom_vjp,
                                     kv_cache_decode, gelu_quant, random_ops, array_manip,
                                     adafactor_step, scan_vmap, partial_manual, moe_ragged,
-                                    vmapped_indexing, collectives_2d, linalg_ops, assoc_scan)}
+                                    vmapped_indexing, collectives_2d, linalg_ops, assoc_scan, fsdp_3d,
+                                    fp8_matmul)}
 
 
 def reference_run(compiled, args, in_sh, d, kept=None):
@@ -785,13 +838,22 @@ def reference_run(compiled, args, in_sh, d, kept=None):
     np.save(os.path.join(d, f"output_{k}.npy"), np.asarray(v))
 
 
+def _load(path):
+  """A .npy as float64; bf16 (numpy writes it as 2-byte void) read through ml_dtypes."""
+  import ml_dtypes
+  import numpy as np
+  a = np.load(path)
+  if a.dtype.kind == "V" and a.dtype.itemsize == 2:
+    a = a.view(ml_dtypes.bfloat16)
+  return a.astype(np.float64)
+
+
 def compare(got, want, count, rtol):
   """'' when the count outputs match, else what differs (each element within rtol of JAX's,
   relative to it plus its output's largest magnitude, as run_corpus.py compares)."""
   import numpy as np
   for k in range(count):
-    g = np.load(os.path.join(got, f"output_{k}.npy")).astype(np.float64)
-    w = np.load(os.path.join(want, f"output_{k}.npy")).astype(np.float64)
+    g, w = (_load(os.path.join(d, f"output_{k}.npy")) for d in (got, want))
     if g.shape != w.shape:
       return f"output_{k}: shape {g.shape}, JAX's {w.shape}"
     scale = np.max(np.abs(w[np.isfinite(w)]), initial=0.0)
