@@ -801,13 +801,79 @@ def fp8_matmul():
           "data=4,model=2")
 
 
+
+def grad_accum():
+  """Gradient accumulation: lax.fori_loop over microbatches cut with dynamic_slice from the
+  data-sharded batch, a lax.cond inside a lax.scan (skip a step on a non-finite loss)."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((4, 2), ("data", "model"))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+  micro, mb = 4, 8
+
+  def accum_step(w, x, y):
+    def loss(w, xb, yb):
+      return jnp.mean((jnp.tanh(xb @ w) - yb) ** 2)
+
+    def body(i, carry):
+      g_acc, l_acc = carry
+      xb = jax.lax.dynamic_slice_in_dim(x, i * mb, mb, axis=0)
+      yb = jax.lax.dynamic_slice_in_dim(y, i * mb, mb, axis=0)
+      l, g = jax.value_and_grad(loss)(w, xb, yb)
+      return g_acc + g, l_acc + l
+    g, l = jax.lax.fori_loop(0, micro, body, (jnp.zeros_like(w), 0.0))
+
+    def sgd(w, lr):
+      nw = w - lr * g / micro
+      ok = jnp.isfinite(jnp.sum(nw))
+      return jax.lax.cond(ok, lambda: nw, lambda: w), ok
+    w, oks = jax.lax.scan(sgd, w, jnp.array([0.1, 0.05]))
+    return w, l / micro, oks
+
+  args = (jax.ShapeDtypeStruct((16, 16), jnp.float32), jax.ShapeDtypeStruct((micro * mb, 16), jnp.float32),
+          jax.ShapeDtypeStruct((micro * mb, 16), jnp.float32))
+  return (accum_step, args, (ns(None, "model"), ns("data", None), ns("data", None)),
+          (ns(None, "model"), ns(), ns()), "data=4,model=2")
+
+
+def misc_ops():
+  """jnp.take with mode='clip' and mode='fill', jnp.searchsorted, jax.image.resize (bilinear),
+  1-D and 3-D convolutions, jnp.histogram-style bincount."""
+  import jax
+  import jax.numpy as jnp
+  from jax.sharding import NamedSharding, PartitionSpec as P
+
+  mesh = _mesh((8,), ("data",))
+  ns = lambda *s: NamedSharding(mesh, P(*s))
+
+  def misc_step(x, idx, img, vol, k1, k3):
+    a = jnp.take(x, idx, axis=1, mode="clip")
+    b = jnp.take(x, idx, axis=1, mode="fill", fill_value=-1.0)
+    c = jnp.searchsorted(jnp.sort(x[0]), x[:, :4])
+    r = jax.image.resize(img, (img.shape[0], 12, 12, img.shape[3]), "bilinear")
+    c1 = jax.lax.conv_general_dilated(x[:, None, :], k1, (1,), "SAME", dimension_numbers=("NCH", "OIH", "NCH"))
+    c3 = jax.lax.conv_general_dilated(vol, k3, (1, 1, 1), "VALID",
+                                      dimension_numbers=("NDHWC", "DHWIO", "NDHWC"))
+    h = jnp.bincount(jnp.clip(idx, 0, 7), length=8)
+    return a, b, c, r, c1, c3, h
+
+  args = (jax.ShapeDtypeStruct((16, 32), jnp.float32), jax.ShapeDtypeStruct((6,), jnp.int32),
+          jax.ShapeDtypeStruct((8, 6, 6, 3), jnp.float32), jax.ShapeDtypeStruct((8, 4, 4, 4, 2), jnp.float32),
+          jax.ShapeDtypeStruct((4, 1, 3), jnp.float32), jax.ShapeDtypeStruct((2, 2, 2, 2, 3), jnp.float32))
+  d2, d5 = ns("data", None), ns("data", None, None, None, None)
+  return (misc_step, args, (d2, ns(), ns("data", None, None, None), d5, ns(), ns()),
+          (d2, d2, d2, ns("data", None, None, None), ns("data", None, None), d5, ns()), "data=8")
+
+
 PROGRAMS = {f.__name__: f for f in (llama_train, mobilenet_sgd, embed_gather_scatter,
                                     control_flow, sort_topk, dropout_rng, dpa_attention,
                                     einsum_batch, shard_map_collectives, checkpoint_custom_vjp,
                                     kv_cache_decode, gelu_quant, random_ops, array_manip,
                                     adafactor_step, scan_vmap, partial_manual, moe_ragged,
                                     vmapped_indexing, collectives_2d, linalg_ops, assoc_scan, fsdp_3d,
-                                    fp8_matmul)}
+                                    fp8_matmul, grad_accum, misc_ops)}
 
 
 def reference_run(compiled, args, in_sh, d, kept=None):
