@@ -272,19 +272,36 @@ def test_plan_auto_plans_top_k_argmax_and_cond(mesh):
         assert_same(p.jit(f)(*p.put(*args)), f(*args))
 
 
-def test_plan_auto_falls_back_to_propagation_on_ops_it_does_not_take(mesh):
-    """jax.lax.rng_bit_generator (a tuple of the new state and the bits, which the search does
-    not take): plan() warns and plans by propagation, still a plan jax.jit runs."""
+def test_plan_auto_takes_rng_bit_generator(mesh):
+    """jax.lax.rng_bit_generator (rbg keys; a tuple of the new state and the bits): the search
+    plans it, the state whole and the bits split as their users want, and the plan runs."""
     def f(key, x):
         key, bits = jax.lax.rng_bit_generator(key, x.shape, dtype=jnp.uint32)
         return key, x + bits.astype(jnp.float32)
-    key = jnp.zeros((4,), jnp.uint32)
+    key = jnp.arange(4, dtype=jnp.uint32)
+    x = jnp.ones((16, 32), jnp.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        p = spmdc.jax.plan(f, key, x, mesh=mesh, time_limit=5)
+    assert p.strategy == "auto"
+    got_key, got = p.jit(f)(*p.put(key, x))
+    want_key, want = f(key, x)
+    assert_same(got_key, want_key)
+    assert_same(got, want)
+
+
+def test_plan_auto_falls_back_to_propagation_on_ops_it_does_not_take(mesh):
+    """jnp.linalg.eigh (a LAPACK custom call returning a tuple, which the search does not take):
+    plan() warns and plans by propagation, still a plan jax.jit runs."""
+    def f(a, x):
+        w, v = jnp.linalg.eigh(a)
+        return x @ v + w
+    a = jnp.eye(32, dtype=jnp.float32) * 2.0
     x = jnp.ones((16, 32), jnp.float32)
     with pytest.warns(UserWarning, match="planned by propagation"):
-        p = spmdc.jax.plan(f, key, x, mesh=mesh, time_limit=5)
+        p = spmdc.jax.plan(f, a, x, mesh=mesh, time_limit=5)
     assert p.strategy == "propagate"
-    got_key, got = p.jit(f)(*p.put(key, x))
-    assert got.shape == (16, 32) and got_key.shape == (4,)
+    assert_same(p.jit(f)(*p.put(a, x)), f(a, x))
 
 
 def test_explain_and_report_on_a_function(mesh):

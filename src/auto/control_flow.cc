@@ -145,10 +145,15 @@ class FlowAnalyzer {
         return Unimplemented("spmdc auto: %{} is a call the planning could not inline (it has control "
                              "dependencies): not supported by the strategy search",
                              instr->name());
+      } else if (op == Opcode::kRngBitGenerator) {
+        // (state, bits): each leaf its own node, chosen freely: every device generates the whole
+        // value and keeps its part (as the partitioner runs it), so no split costs communication.
+        // The strategy space keeps the state replicated.
+        Add(instr, executions, FlowRole::kLeafNodes);
       } else if (instr->shape().IsTuple()) {
         if (!IsSharedSplitTupleOp(*instr))
           return Unimplemented("spmdc auto: %{} ({}) is tuple-valued: the strategy search takes while, "
-                               "conditional, tuples, topk and variadic reduce/sort, not this yet",
+                               "conditional, tuples, topk, variadic reduce/sort and rng-bit-generator, not this yet",
                                instr->name(), OpcodeName(op));
         Add(instr, executions, FlowRole::kNode);
       } else if (!instr->shape().IsArray()) {
@@ -272,6 +277,10 @@ std::vector<std::pair<ValueLeaf, int64_t>> ProgramFlow::LeafInputs(const Instruc
     }
     case Opcode::kOptimizationBarrier:
       add(instr->operand(0), l, instr);
+      break;
+    case Opcode::kRngBitGenerator:
+      // The state out is the state in, advanced: both whole (the reshard of a split key in).
+      if (l == 0) add(instr->operand(0), 0, instr);
       break;
     default:
       break;

@@ -23,7 +23,9 @@
 //   root's leaves into it, so those two are edges into the state node. A conditional's results
 //   are a node per leaf the same way, each branch root an edge into them; a branch parameter is
 //   the conditional operand's value (the partitioner partitions the branch for its operand's
-//   sharding). tuple, get-tuple-element, optimization-barrier and the non-entry parameters are
+//   sharding). An rng-bit-generator's state and bits are a node each (kLeafNodes): every device
+//   generates the whole value and keeps its part, so the bits take any split for free; the
+//   state stays replicated, and its operand is an edge into it. tuple, get-tuple-element, optimization-barrier and the non-entry parameters are
 //   aliases (kAlias): their leaves are other instructions' (Origin). One of them that carries a
 //   kept annotation reshards into it (the partitioner's tuple / get-tuple-element /
 //   opt-barrier handlers do), so it is a node per leaf with that one strategy; the entry root's
@@ -55,7 +57,7 @@ namespace spmdc::autoshard {
 enum class FlowRole : uint8_t {
   kNode,       // one node for its (array, or every leaf of a tuple-valued op's) result
   kLeafNodes,  // one node per array leaf: loop state, conditional results, tuple parameters,
-               // annotated aliases
+               // annotated aliases, an rng-bit-generator's state and bits
   kAlias,      // its leaves are other values' leaves (Origin)
   kManual,     // inside a manual region: not planned
   kNone,       // no array value (tokens)
@@ -80,8 +82,8 @@ class ProgramFlow {
  public:
   // Unimplemented (exit 3) for what the space does not take: a loop body, condition or branch
   // called from two places (each value has one sharding per step), tuple-valued instructions
-  // other than while, conditional, tuple, get-tuple-element, optimization-barrier, topk and
-  // variadic reduce / sort (rng-bit-generator, tuple-valued custom calls, ...), calls left after
+  // other than while, conditional, tuple, get-tuple-element, optimization-barrier, topk,
+  // variadic reduce / sort and rng-bit-generator (tuple-valued custom calls, ...), calls left after
   // inlining, array instructions that read a tuple (custom calls, ...).
   static StatusOr<ProgramFlow> Analyze(const Module& module, bool keep_annotations);
 
@@ -95,7 +97,8 @@ class ProgramFlow {
   std::optional<ValueLeaf> Origin(const Instruction* instr, int64_t leaf) const;
   // What a kLeafNodes leaf is resharded from, with how often: a while's operand (once per loop)
   // and body root (per iteration); each branch root of a conditional; an annotated alias's
-  // underlying leaf. Origins, so several entries may be one node; none for tuple parameters.
+  // underlying leaf; an rng-bit-generator's state operand (into its state leaf; its bits come
+  // from no value). Origins, so several entries may be one node; none for tuple parameters.
   std::vector<std::pair<ValueLeaf, int64_t>> LeafInputs(const Instruction* instr, int64_t leaf) const;
   // Instructions inside manual regions that sit on their boundary: the operands of
   // SPMDFullToShardShape and the SPMDShardToFullShape calls (planned; they keep their shardings).

@@ -534,6 +534,8 @@ struct Builder {
       ASSIGN_OR_RETURN(wanted, WantedMasks(instr, instr.shape().IsTuple() ? leaf : -1, false));
       node.annotated = true;
     }
+    // An rng-bit-generator's state is replicated (as propagation keeps it; the next call reads it whole).
+    if (instr.opcode() == Opcode::kRngBitGenerator && leaf == 0) wanted = Replicated(shape.rank());
     std::vector<int64_t> sizes(shape.dims().begin(), shape.dims().end());
     std::vector<Strategy> strategies;
     for (const AxisMasks& m : EnumerateMasks(mesh, sizes)) {

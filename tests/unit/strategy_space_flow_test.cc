@@ -494,7 +494,8 @@ ENTRY main {
   EXPECT_EQ(s->nodes[NodeIndex(*s, "e.1")].executions, 1);
   ASSERT_EQ(s->notes.size(), 1u);
   EXPECT_NE(s->notes[0].find("while %w2"), std::string::npos);
-  // A tuple-valued op whose leaves do not share one split.
+  // rng-bit-generator: a node per leaf; the state (leaf 0) whole, fed by an edge from the state it
+  // reads (a split key is gathered); the bits (leaf 1) split freely, fed by nothing.
   auto rng = Parse(R"(HloModule rng
 ENTRY main {
   s = u64[2] parameter(0)
@@ -502,10 +503,35 @@ ENTRY main {
   ROOT b = u32[64] get-tuple-element(r), index=1
 }
 )");
-  s = TryBuild(*rng, M("a=4"));
+  s = TryBuild(*rng, M("a=2"));  // u64[2] splits over a=2 (over a=4 it could only be whole)
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  const int state = NodeIndex(*s, "r", 0), bits = NodeIndex(*s, "r", 1), key = NodeIndex(*s, "s");
+  ASSERT_EQ(s->nodes[state].strategies.size(), 1u);
+  EXPECT_EQ(s->nodes[state].strategies[0].output, AxisMasks(1, 0));
+  EXPECT_EQ(s->nodes[bits].strategies.size(), 2u);  // whole, or split over a
+  int into_state = 0;
+  for (const StrategyEdge& e : s->edges) {
+    EXPECT_NE(e.consumer, bits);
+    if (e.consumer == state) {
+      ++into_state;
+      EXPECT_EQ(e.producer, key);
+    }
+  }
+  EXPECT_EQ(into_state, 1);
+  // A tuple-valued op whose leaves do not share one split, and that is no rng-bit-generator.
+  auto bn = Parse(R"(HloModule bn
+ENTRY main {
+  x = f32[8,16] parameter(0)
+  g = f32[16] parameter(1)
+  o = f32[16] parameter(2)
+  n = (f32[8,16], f32[16], f32[16]) batch-norm-training(x, g, o), epsilon=0.001, feature_index=1
+  ROOT y = f32[8,16] get-tuple-element(n), index=0
+}
+)");
+  s = TryBuild(*bn, M("a=4"));
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(std::string(s.status().message()).find("%r (rng-bit-generator) is tuple-valued"), std::string::npos);
+  EXPECT_NE(std::string(s.status().message()).find("%n (batch-norm-training) is tuple-valued"), std::string::npos);
 }
 
 }  // namespace
