@@ -677,6 +677,9 @@ StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     module_ = std::make_unique<Module>(Is(TokKind::kString) ? UnquoteRaw(tok_.text)
                                                             : std::string(tok_.text));
     Advance();
+    // `HloModule name:` (older dumps): XLA's lexer reads a name with a ':' right after it as one
+    // name token, so the colon is part of the name's spelling, not a separator.
+    if (Is(TokKind::kColon) && tok_.begin == last_end_) Advance();
     in_header_ = true;
     while (Is(TokKind::kComma)) {
       Advance();

@@ -362,7 +362,10 @@ StatusOr<Shape> InferConvolution(const Instruction& instr) {
   if (const Window* w = instr.attr<Window>(AttrId::kWindow)) window = *w;
   else if (ns != 0) return InvalidArgument("missing attribute window");
   RETURN_IF_ERROR(CheckWindow(window, ns));
-  if (!SameTypeIgnoringFpPrecision(lhs.dtype(), rhs.dtype()) && !IsInteger(lhs.dtype()))
+  // Like XLA's shape inference (and dot here), the operand element types may differ (bf16
+  // activations with an s8 kernel, a pred mask): the result type is the declared one. A complex
+  // operand with a real one has no meaning in XLA's convolution either.
+  if (IsComplex(lhs.dtype()) != IsComplex(rhs.dtype()))
     return InvalidArgument("convolution operand types {} and {} do not match",
                            DTypeName(lhs.dtype()), DTypeName(rhs.dtype()));
   DType type = instr.shape().IsArray() ? instr.shape().dtype() : lhs.dtype();
