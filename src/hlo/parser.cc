@@ -2835,6 +2835,12 @@ Status Parser::ParseLiteral(const Shape& shape, Literal* out, int depth) {
     // at the first element, the rest zero: not a broadcast. Same here, so modules written this way
     // parse and mean what XLA makes of them. Complex elements, `(re, im)`, are refused as XLA does.
     if (n == 0) return ErrorAt(tok_.begin, "a bare element for a constant with no elements");
+    // Short text, whole-array memory: the elided constant's limit applies.
+    if (shape.byte_size() > options_.max_elided_constant_bytes) {
+      return ErrorAt(tok_.begin, fmt::format("constant of shape {} written as one element needs {} "
+                                             "bytes; the limit is {}", shape.ToString(false),
+                                             shape.byte_size(), options_.max_elided_constant_bytes));
+    }
     *out = Literal(shape);  // zero-filled
     return ParseElement(shape.dtype(), out->mutable_raw(), 0);
   }
