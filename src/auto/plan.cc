@@ -22,10 +22,8 @@ namespace spmdc::autoshard {
 namespace {
 
 constexpr double kPicoseconds = 1e12;
-// The search's work (solver.h units) when no work limit is given: at least kMinimumWork (well under a
-// second on the zoo's small models) and kDefaultWorkPerEntry per strategy-pair entry on large ones.
+// The search's work per strategy-pair entry when no work limit is given (SolveWork).
 constexpr int64_t kDefaultWorkPerEntry = 1000;
-constexpr int64_t kMinimumWork = 300'000'000;
 // Searches with a tightened memory limit when the full cost model finds a plan over it.
 constexpr int kMemoryRounds = 4;
 // Carried parameters the untied search conditions on when its solve stays loose (tied_search.h).
@@ -214,11 +212,7 @@ StatusOr<SolveResult> SolveProblem(const Problem& problem, const PlanOptions& op
   so.seed = 1;
   so.use_milp = options.use_milp;
   so.relative_gap = options.relative_gap;
-  int64_t entries = 0;
-  for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
-  so.work_limit = static_cast<int64_t>(
-      share * static_cast<double>(options.work_limit > 0 ? options.work_limit
-                                                         : std::max(kMinimumWork, kDefaultWorkPerEntry * entries)));
+  so.work_limit = SolveWork(problem, options.work_limit, kDefaultWorkPerEntry, share);
   return Solve(problem, so);
 }
 

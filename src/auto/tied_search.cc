@@ -17,7 +17,6 @@ constexpr double kPicoseconds = 1e12;
 // Work per pair entry of the tied problem for each solve and for the bound, and the least.
 constexpr int64_t kWorkPerEntry = 300;
 constexpr int64_t kBoundWorkPerEntry = 1000;
-constexpr int64_t kMinimumWork = 300'000'000;
 constexpr int64_t kMinimumBoundWork = 3'000'000'000;
 // The prices of step 2: the factor between successive ones, how many are tried up (or down) per
 // call, and the bisections between the last that did not fit and the first that did.
@@ -111,6 +110,14 @@ StatusOr<SolveResult> SolveConditioned(const Problem& problem, const std::vector
   return best;
 }
 
+int64_t SolveWork(const Problem& problem, int64_t work_limit, int64_t work_per_entry, double share) {
+  constexpr int64_t kMinimumWork = 300'000'000;
+  int64_t entries = 0;
+  for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
+  const int64_t whole = work_limit > 0 ? work_limit : std::max(kMinimumWork, work_per_entry * entries);
+  return static_cast<int64_t>(share * static_cast<double>(whole));
+}
+
 StatusOr<SolveResult> TiedSearch::SolveTied(const Problem& problem, int conditionings) {
   return SolveConditioned(problem, carried_vars_, conditionings,
                           [&](const Problem& p, double share) { return SolveOnce(p, share); });
@@ -124,11 +131,7 @@ StatusOr<SolveResult> TiedSearch::SolveOnce(const Problem& problem, double share
   so.use_milp = options_.use_milp;
   so.relative_gap = options_.relative_gap;
   if (options_.progress) so.progress = [&](const SolveProgress&) { Report(phase_, std::nullopt); };
-  int64_t entries = 0;
-  for (const ProblemEdge& e : problem.edges) entries += static_cast<int64_t>(e.costs.size());
-  so.work_limit = static_cast<int64_t>(
-      share * static_cast<double>(options_.work_limit > 0 ? options_.work_limit
-                                                          : std::max(kMinimumWork, kWorkPerEntry * entries)));
+  so.work_limit = SolveWork(problem, options_.work_limit, kWorkPerEntry, share);
   return Solve(problem, so);
 }
 

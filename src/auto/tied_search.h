@@ -93,6 +93,11 @@ std::vector<int> CarriedVariables(const StrategySpace& space);
 StatusOr<SolveResult> SolveConditioned(const Problem& problem, const std::vector<int>& carried, int conditionings,
                                        const std::function<StatusOr<SolveResult>(const Problem&, double)>& solve);
 
+// The work budget (solver.h units) of one of the searches' solves of `problem`: `share` of
+// `work_limit` when that is given (> 0), else of `work_per_entry` per entry of its edge matrices,
+// at least 300M (well under a second on the zoo's small models).
+int64_t SolveWork(const Problem& problem, int64_t work_limit, int64_t work_per_entry, double share);
+
 class TiedSearch {
  public:
   TiedSearch(const StrategySpace& space, TiedSearchOptions options);

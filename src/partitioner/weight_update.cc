@@ -65,20 +65,25 @@ std::shared_ptr<const Sharding> Make(const Mesh& mesh, const PartitionSpec& spec
 
 }  // namespace
 
-std::string WeightUpdateResult::Summary(const WeightUpdateOptions& options) const {
-  int64_t weights = 0, state = 0, padded = 0, before = 0, after = 0;
+WeightUpdateResult::Totals WeightUpdateResult::Sum() const {
+  Totals t;
   for (const Update& u : updates) {
-    weights += static_cast<int64_t>(u.weights.size());
-    state += static_cast<int64_t>(u.state.size());
-    padded += u.padded;
-    before += u.state_bytes_before;
-    after += u.state_bytes_after;
+    t.weights += static_cast<int64_t>(u.weights.size());
+    t.state += static_cast<int64_t>(u.state.size());
+    t.padded += u.padded;
+    t.state_bytes_before += u.state_bytes_before;
+    t.state_bytes_after += u.state_bytes_after;
   }
+  return t;
+}
+
+std::string WeightUpdateResult::Summary(const WeightUpdateOptions& options) const {
+  const Totals t = Sum();
   return fmt::format(
       "weight-update sharding over {} ({} replicas): {} updates of {} weights, {} optimizer-state parameters "
       "stored sharded ({} -> {} bytes per device), {} uneven (padded), {} outputs left alone{}",
-      options.axis, options.mesh.AxisSize(options.axis), updates.size(), weights, state, before, after, padded,
-      skipped.size(), options.keep_sharded ? "; new weights kept sharded" : "");
+      options.axis, options.mesh.AxisSize(options.axis), updates.size(), t.weights, t.state, t.state_bytes_before,
+      t.state_bytes_after, t.padded, skipped.size(), options.keep_sharded ? "; new weights kept sharded" : "");
 }
 
 StatusOr<WeightUpdateResult> ShardWeightUpdate(Module& module, const WeightUpdateOptions& options) {

@@ -56,6 +56,12 @@ struct WeightUpdateResult {
   };
   std::vector<Update> updates;
   std::vector<std::string> skipped;  // outputs left alone, each with why
+  // The updates summed.
+  struct Totals {
+    int64_t weights = 0, state = 0, padded = 0;
+    int64_t state_bytes_before = 0, state_bytes_after = 0;
+  };
+  Totals Sum() const;
   // "weight-update sharding over data (4 replicas): 12 updates, ..., optimizer state 1024 -> 256
   // bytes per device" (one line).
   std::string Summary(const WeightUpdateOptions& options) const;

@@ -38,7 +38,8 @@ StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n,
 }
 
 Status ApplyWeightUpdateSharding(Module& module, const WeightUpdateArgs& args,
-                                 const std::optional<std::string>& mesh_text) {
+                                 const std::optional<std::string>& mesh_text,
+                                 std::optional<AppliedWeightUpdate>* applied) {
   if (args.mode.empty()) return absl::OkStatus();
   WeightUpdateOptions options;
   options.keep_sharded = args.mode == "keep-sharded";
@@ -71,6 +72,7 @@ Status ApplyWeightUpdateSharding(Module& module, const WeightUpdateArgs& args,
     std::fprintf(stderr, "spmdc:   left alone: %s\n", result.skipped[i].c_str());
   if (result.skipped.size() > kShown)
     std::fprintf(stderr, "spmdc:   ... and %zu more\n", result.skipped.size() - kShown);
+  if (applied) *applied = AppliedWeightUpdate{std::move(options), std::move(result)};
   return absl::OkStatus();
 }
 

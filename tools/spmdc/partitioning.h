@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "ir/module.h"
 #include "options.h"
 #include "partitioner/partitioner.h"
+#include "partitioner/weight_update.h"
 #include "support/status.h"
 
 namespace spmdc::cli {
@@ -22,9 +24,15 @@ StatusOr<PartitionResult> PartitionAndClean(const Module& module, int64_t n,
 
 // With args.mode set, shards the weight update of the propagated `module` over the data axis
 // (partitioner/weight_update.h) on the mesh of --mesh (else the one its shardings imply) and
-// prints what it did on stderr. Errors: no such axis, or no mesh with one (exit 2).
+// prints what it did on stderr; `applied` (when given) gets it too, for the report. Errors: no
+// such axis, or no mesh with one (exit 2).
+struct AppliedWeightUpdate {
+  WeightUpdateOptions options;
+  WeightUpdateResult result;
+};
 Status ApplyWeightUpdateSharding(Module& module, const WeightUpdateArgs& args,
-                                 const std::optional<std::string>& mesh_text);
+                                 const std::optional<std::string>& mesh_text,
+                                 std::optional<AppliedWeightUpdate>* applied = nullptr);
 
 // The phases of `compile --timing`, one line each (wall and CPU seconds), then "passes": the
 // phases between loading and printing (what XLA's SPMD pipeline times: its Shardy import,

@@ -72,9 +72,22 @@ Json BucketsJson(const std::vector<CostBucket>& buckets, const char* key_name) {
 }
 
 std::string ToJson(const CostReport& r, const HardwareProfile& hw, const std::optional<Mesh>& mesh,
-                   const std::optional<pipeline::PipelineInfo>& pipe) {
+                   const std::optional<pipeline::PipelineInfo>& pipe, const std::optional<AppliedWeightUpdate>& update) {
   Json j;
   j["num_partitions"] = r.num_partitions;
+  if (update) {
+    const WeightUpdateResult::Totals t = update->result.Sum();
+    j["weight_update"] = {{"axis", update->options.axis},
+                          {"replicas", update->options.mesh.AxisSize(update->options.axis)},
+                          {"updates", update->result.updates.size()},
+                          {"weights", t.weights},
+                          {"optimizer_state_parameters", t.state},
+                          {"optimizer_state_bytes_per_device", t.state_bytes_after},
+                          {"optimizer_state_bytes_per_device_replicated", t.state_bytes_before},
+                          {"padded", t.padded},
+                          {"left_alone", update->result.skipped.size()},
+                          {"keep_sharded", update->options.keep_sharded}};
+  }
   if (pipe) {
     const int64_t per_stage = std::max<int64_t>(1, r.num_partitions / pipe->stages);
     j["pipeline"] = {{"stages", pipe->stages},
@@ -183,8 +196,24 @@ std::string PipelineText(const pipeline::PipelineInfo& p, const CostReport& r) {
       p.stages, FormatBytes(static_cast<double>(p.stage_parameter_bytes)), FormatBytes(static_cast<double>(p.stash_bytes)));
 }
 
+// The weight-update line (--shard-weight-update): what was sharded, and the optimizer state's
+// bytes per device against the replicated state's (1/R of it unless shards are padded).
+std::string WeightUpdateText(const AppliedWeightUpdate& w) {
+  const WeightUpdateResult::Totals t = w.result.Sum();
+  const int64_t replicas = w.options.mesh.AxisSize(w.options.axis);
+  return fmt::format(
+      "weight update: sharded over {} ({} replicas): {} updates, {} left alone; optimizer state {} per device "
+      "({} replicated, {}); new weights {}\n",
+      w.options.axis, replicas, w.result.updates.size(), w.result.skipped.size(), FormatBytes(t.state_bytes_after),
+      FormatBytes(t.state_bytes_before),
+      t.state_bytes_after > 0 ? fmt::format("1/{:.3g}", static_cast<double>(t.state_bytes_before) / t.state_bytes_after)
+                              : std::string("none sharded"),
+      w.options.keep_sharded ? "kept sharded" : "all-gathered");
+}
+
 std::string ToText(const Module& module, const CostReport& r, const HardwareProfile& hw,
-                   const std::optional<Mesh>& mesh, const std::optional<pipeline::PipelineInfo>& pipe) {
+                   const std::optional<Mesh>& mesh, const std::optional<pipeline::PipelineInfo>& pipe,
+                   const std::optional<AppliedWeightUpdate>& update) {
   std::string o;
   o += fmt::format("report: module {} on {} devices{}, hardware {} ({})\n", module.name(), r.num_partitions,
                    mesh ? " (mesh " + mesh->ToString() + ")" : "", hw.name, hw.description);
@@ -203,6 +232,7 @@ std::string ToText(const Module& module, const CostReport& r, const HardwareProf
                      v.source.op_name.empty() ? "" : "  " + v.source.op_name, src.empty() ? "" : "  " + src);
   }
   if (pipe) o += PipelineText(*pipe, r);
+  if (update) o += WeightUpdateText(*update);
   const StepTime& t = r.time;
   o += fmt::format("step time: {} as scheduled (serial {}, critical path {}); compute {}, communication {}\n",
                    FormatSeconds(t.overlapped_seconds), FormatSeconds(t.serial_seconds), FormatSeconds(t.critical_path_seconds),
@@ -263,6 +293,7 @@ StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Mo
   }
   std::unique_ptr<Module> per_device;
   std::vector<std::string> partition_warnings;
+  std::optional<AppliedWeightUpdate> update;
   const std::optional<pipeline::PipelineInfo> pipe = pipeline::ReadPipelineInfo(*module);
   // A pipelined module names its mesh (stages and the source's devices) unless --mesh does.
   if (!args.mesh && pipe && !pipe->mesh.empty())
@@ -271,7 +302,7 @@ StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Mo
     per_device = std::move(module);
   } else {
     RETURN_IF_ERROR(args.propagation.Propagate(*module));
-    RETURN_IF_ERROR(ApplyWeightUpdateSharding(*module, args.weight_update, args.mesh));
+    RETURN_IF_ERROR(ApplyWeightUpdateSharding(*module, args.weight_update, args.mesh, &update));
     // Collectives are described on the annotated mesh, else one inferred from the shardings.
     options.mesh = MeshForCollectives(*module, options);
     ASSIGN_OR_RETURN(PartitionResult result, PartitionAndCleanUp(*module, PartitionOptions{n}));
@@ -290,8 +321,8 @@ StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Mo
     out = ReportToHtml(
         ReportData{module.get(), per_device.get(), std::move(report), std::move(hw), options.mesh});
   } else {
-    out = args.format == "json" ? ToJson(report, hw, options.mesh, pipe)
-                                : ToText(*per_device, report, hw, options.mesh, pipe);
+    out = args.format == "json" ? ToJson(report, hw, options.mesh, pipe, update)
+                                : ToText(*per_device, report, hw, options.mesh, pipe, update);
   }
   return out;
 }
