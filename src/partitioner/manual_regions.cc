@@ -1,7 +1,8 @@
 // Partial-manual regions (manual_groups.h): instructions whose operands or result carry manual
 // subgroup shardings (ManualSubgroup), the region boundaries (SPMDFullToShardShape /
 // SPMDShardToFullShape) among them; instructions partitioned within each manual group
-// (InGroups); and collectives written in a region over its manual axes (CrossGroupCollective),
+// (InGroups); and collectives written in a region over its manual axes (CrossGroupCollective:
+// all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute),
 // which run as written once the operand takes the result's in-group tiling.
 #include <algorithm>
 
@@ -106,9 +107,9 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
   }
   switch (instr->opcode()) {
     case Opcode::kAllReduce: case Opcode::kAllGather: case Opcode::kReduceScatter:
-    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermute: case Opcode::kAllToAll:
       return CrossGroupCollective(instr);
-    case Opcode::kAllToAll: case Opcode::kPartitionId: case Opcode::kReplicaId:
+    case Opcode::kPartitionId: case Opcode::kReplicaId:
       return Unimplemented("%{}: {} in a partial-manual region is not partitioned yet", instr->name(),
                            OpcodeName(instr->opcode()));
     default: {
@@ -123,8 +124,8 @@ Status ComputationPartitioner::ManualSubgroup(const Instruction* instr) {
 Status ComputationPartitioner::CrossGroupCollective(const Instruction* instr) {
   // A collective written in the region (a psum / all_gather / ppermute over manual axes): every
   // replica group (source-target pair) must join devices that hold the same in-group tile, at
-  // most one per manual group, and an all-gather / reduce-scatter dim must be whole inside each
-  // group. The operand takes the result's in-group tiling and the collective runs as written.
+  // most one per manual group, and an all-gather / reduce-scatter / all-to-all dim must be whole
+  // inside each group. The operand takes the result's in-group tiling and the collective runs as written.
   const Sharding target = TargetOf(instr);
   std::optional<ManualFrame> frame = FrameOf(target);
   const std::string_view op_name = OpcodeName(instr->opcode());
@@ -160,7 +161,8 @@ Status ComputationPartitioner::CrossGroupCollective(const Instruction* instr) {
       return Unimplemented(
           "%{}: {} group {{{}}} does not join devices holding the same in-group tile of {}, one per manual group",
           instr->name(), op_name, fmt::join(g, ","), target.ToString(false));
-  if (instr->opcode() == Opcode::kAllGather || instr->opcode() == Opcode::kReduceScatter) {
+  if (instr->opcode() == Opcode::kAllGather || instr->opcode() == Opcode::kReduceScatter ||
+      instr->opcode() == Opcode::kAllToAll) {
     const std::vector<int64_t>& dims = instr->dimensions();
     if (dims.size() != 1 || target.NumTilesOnDim(dims[0]) != 1)
       return Unimplemented("%{}: {} along a dim tiled inside the manual groups ({}) is not partitioned yet",

@@ -12,6 +12,7 @@
 #include "propagation/lattice.h"
 #include "propagation/state.h"
 #include "sharding/algebra.h"
+#include "sharding/manual_groups.h"
 
 namespace spmdc {
 namespace {
@@ -610,6 +611,11 @@ bool SupportsSpatialPartitioning(const Instruction& i, const PropagationState& s
     case Opcode::kAllReduce: case Opcode::kReduceScatter: case Opcode::kCollectivePermute:
       // Current XLA accepts these with or without a channel id (older versions required none).
       return true;
+    case Opcode::kAllGather: case Opcode::kAllToAll:
+      // Written in a partial-manual region (shard_map with automatic axes: all_gather /
+      // all_to_all over its manual axes), where its value must stay in the region's manual
+      // groups; XLA's rule has no such region to keep them in and leaves them alone.
+      return i.operand_count() == 1 && i.operand(0)->has_sharding() && HasManualSubgroup(*i.operand(0)->sharding());
     case Opcode::kParameter:
       return allow_to_parameters || s.computation_map.contains(comp);
     case Opcode::kCustomCall:
@@ -771,6 +777,15 @@ bool InferFromOperands(Instruction* instr, PropagationState& s) {
     }
     case Opcode::kCustomCall:
       return InferCustomCall(instr, s);
+    case Opcode::kAllGather: case Opcode::kAllToAll: {
+      // In a partial-manual region only (SupportsSpatialPartitioning): the operand's sharding,
+      // the dims the collective gathers or splits whole within each manual group (the
+      // partitioner runs it as written there).
+      const Instruction* operand = instr->operand(0);
+      if (!HasPropagatable(operand)) return false;
+      return s.Improve(instr, PartiallyReplicateTiledShardingOnDims(*operand->sharding(), instr->dimensions()), operand,
+                       OpcodeName(op), EventKind::kForward, allow);
+    }
     default: {
       if (IsElementwise(*instr) && s.may_combine()) {
         bool changed = false;

@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cinttypes>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -80,6 +83,7 @@ struct OpInfo {
   std::vector<Value> operands;
   std::map<std::string, std::string> attrs;  // generic attribute name -> raw MLIR text
   std::vector<std::string> regions;          // translated computations
+  std::vector<std::vector<Value>> region_captures;  // per region of a case/if: the outer values it uses
   std::vector<TensorType> result_types;
   std::string metadata;                      // HLO metadata={...} or empty
 };
@@ -90,6 +94,12 @@ struct Comp {
   std::vector<std::string> lines;
   std::vector<size_t> offsets;  // MLIR offset of the op each line came from
   std::set<std::string> deps;   // computations it calls
+  // A case/if branch: StableHLO lets it use values of the enclosing blocks, HLO's branch
+  // computation sees only its parameter. Each outer value it uses becomes one more element of
+  // the tuple parameter `capture_param` (in `captured`'s order), read by a get-tuple-element.
+  bool capturing = false;
+  std::string capture_param;
+  std::vector<Value> captured;
 };
 
 class Translator {
@@ -168,6 +178,28 @@ class Translator {
   }
   // The raw text of one balanced attribute value, up to a top-level ',', ')', ']', '}' or '>'
   // (or `stop` at depth 0 when given).
+  // One bracketed group starting here, `<..>`, `[..]`, `(..)` or `{..}`, through its closing
+  // bracket (strings skipped whole).
+  std::string Balanced() {
+    Ws();
+    size_t b = p_;
+    int depth = 0;
+    while (p_ < s_.size()) {
+      char c = s_[p_];
+      if (c == '"') {
+        String();
+        continue;
+      }
+      if (c == '-' && p_ + 1 < s_.size() && s_[p_ + 1] == '>') {
+        p_ += 2;
+        continue;
+      }
+      ++p_;
+      if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+      if ((c == ')' || c == ']' || c == '}' || c == '>') && --depth == 0) return std::string(s_.substr(b, p_ - b));
+    }
+    Fail(b, "unbalanced brackets");
+  }
   std::string RawValue(std::string_view stop = "") {
     Ws();
     size_t b = p_;
@@ -279,7 +311,7 @@ class Translator {
     Expect("}");
   }
   // `: (T, T) -> T` or `: (T, T) -> (T, T)` or `: T, T` (all operands and results alike) or
-  // `: T -> T`; fills the result types (operand types are checked against the operands).
+  // `: T -> T` or `: T, T -> T`; fills the result types (operand types are checked against the operands).
   void Signature(OpInfo& op, bool results_like_operands) {
     Expect(":");
     std::vector<TensorType> ins;
@@ -298,7 +330,9 @@ class Translator {
         op.result_types = TypeList();
       } else {
         while (Eat(",")) ins.push_back(Type());
-        if (results_like_operands) {
+        if (Eat("->")) {  // chlo's `: T, T -> T`
+          op.result_types = TypeList();
+        } else if (results_like_operands) {
           op.result_types = ins;
         } else {
           op.result_types = {ins.back()};
@@ -336,15 +370,75 @@ class Translator {
       ++p_;
       k = Int();
     }
-    auto it = scope().find(name);
-    if (it == scope().end()) {
-      for (const auto& outer : scopes_)
-        if (outer.count(name)) Unsupported(at, "%" + name + " is used inside a region that does not define it (implicit capture)");
-      Fail(at, "use of undefined value %" + name);
+    const std::vector<Value>* vs = Resolve(name, scopes_.size() - 1, at);
+    if (!vs) Fail(at, "use of undefined value %" + name);
+    if (k < 0 || k >= static_cast<int64_t>(vs->size()))
+      Fail(at, fmt::format("%{} has {} results, #{} is out of range", name, vs->size(), k));
+    return (*vs)[k];
+  }
+  // Appends `lines` (instructions `name = shape rest`, later ones reading earlier ones) to `c`
+  // under fresh names; returns the new name of `result`.
+  std::string CopyLines(Comp& c, const std::vector<std::string>& lines, const std::string& result, size_t at) {
+    std::vector<std::pair<std::string, std::string>> renamed;
+    for (std::string line : lines) {
+      std::string_view body = std::string_view(line).substr(2);  // "  name = ..."
+      std::string old(body.substr(0, body.find(' ')));
+      for (const auto& [from, to] : renamed) {  // operands: whole names only
+        for (size_t i = line.find(from, 2); i != std::string::npos; i = line.find(from, i + to.size())) {
+          const size_t e = i + from.size();
+          if ((i > 0 && IdChar(line[i - 1])) || (e < line.size() && IdChar(line[e]))) {
+            i += 1;
+            continue;
+          }
+          line.replace(i, from.size(), to);
+        }
+      }
+      std::string fresh = fmt::format("{}.{}", old, ++counter_);
+      line.replace(2, old.size(), fresh);
+      renamed.push_back({old, fresh});
+      c.lines.push_back(line);
+      c.offsets.push_back(at);
     }
-    if (k < 0 || k >= static_cast<int64_t>(it->second.size()))
-      Fail(at, fmt::format("%{} has {} results, #{} is out of range", name, it->second.size(), k));
-    return it->second[k];
+    for (const auto& [from, to] : renamed)
+      if (from == result) return to;
+    Fail(at, "internal: a constant's lines do not define " + result);
+  }
+  // The values %name stands for in the computation at `level` (scopes_[level], open_[level]), or
+  // null if no enclosing block defines it. A capturing region (Comp::capturing) takes a value of
+  // the enclosing blocks as a new element of its parameter; any other region refuses it.
+  const std::vector<Value>* Resolve(const std::string& name, size_t level, size_t at) {
+    auto it = scopes_[level].find(name);
+    if (it != scopes_[level].end()) return &it->second;
+    if (level == 0) return nullptr;
+    Comp& c = open_[level];
+    if (!c.capturing) {
+      // A constant defined outside (jax.export hoists them out of reducers, comparators and
+      // loop bodies): copied into this computation under fresh names. Any other value would
+      // have to become a parameter the op (reduce, sort, while, ...) has no room for.
+      const std::vector<Value>* outer = nullptr;
+      for (size_t l = level; l-- > 0 && !outer;)
+        if (auto o = scopes_[l].find(name); o != scopes_[l].end()) outer = &o->second;
+      if (!outer) return nullptr;
+      std::vector<Value> local;
+      for (const Value& v : *outer) {
+        auto k = constants_.find(v.name);
+        if (k == constants_.end())
+          Unsupported(at, "%" + name + " is used inside a region that does not define it (implicit capture of a non-constant)");
+        local.push_back({CopyLines(c, k->second, v.name, at), v.type});
+      }
+      return &(scopes_[level][name] = std::move(local));
+    }
+    const std::vector<Value>* outer = Resolve(name, level - 1, at);
+    if (!outer) return nullptr;
+    std::vector<Value> local;
+    for (const Value& v : *outer) {
+      std::string n = fmt::format("capture.{}", ++counter_);
+      c.lines.push_back(fmt::format("  {} = {} get-tuple-element({}), index={}", n, v.type.Hlo(), c.capture_param, c.captured.size()));
+      c.offsets.push_back(at);
+      c.captured.push_back(v);
+      local.push_back({n, v.type});
+    }
+    return &(scopes_[level][name] = std::move(local));
   }
   std::vector<Value> Uses() {
     std::vector<Value> out;
@@ -393,9 +487,17 @@ class Translator {
   std::vector<Value> Block();
   // A region `{ ^bb0(args): ops }` (or `{ ops }` with `args` given) as a new computation.
   // tuple_params: one tuple parameter unpacked (while); returns the computation's name.
+  // captures: a capturing region (Comp::capturing) without arguments whose one parameter is the
+  // tuple of the outer values it uses, returned there.
   std::string Region(const std::string& base, std::vector<std::pair<std::string, TensorType>> args, bool tuple_params,
-                     bool tuple_root, std::vector<TensorType>* result_types = nullptr);
+                     bool tuple_root, std::vector<TensorType>* result_types = nullptr,
+                     std::vector<Value>* captures = nullptr);
   std::vector<std::pair<std::string, TensorType>> BlockArgs();
+  std::string ReplicaGroups(const std::string& raw, size_t at);
+  std::vector<Value> AllToAll(const OpInfo& op, const std::string& collective);
+  std::vector<Value> ErfInv(const OpInfo& op);
+  std::vector<Value> Erfc(const OpInfo& op);
+  std::vector<Value> NextAfter(const OpInfo& op);
   std::vector<Value> Op(std::vector<std::string>& result_names, int64_t* expected_results);
   void GenericOp(OpInfo& op);
   void PrettyOp(OpInfo& op);
@@ -419,6 +521,9 @@ class Translator {
   std::vector<std::string> module_attrs_;  // HloModule header attributes
   std::vector<std::string> aliases_;       // input_output_alias entries
   std::map<std::string, std::string> loc_aliases_;
+  // The HLO lines each stablehlo.constant became (a constant, and a broadcast for a splat), by
+  // the name of its value: a region using an outer constant gets its own copy (Resolve).
+  std::map<std::string, std::vector<std::string>> constants_;
   std::vector<std::pair<std::string, size_t>> pending_calls_;  // callee sym, offset (checked at end)
 };
 
@@ -530,7 +635,12 @@ std::string Translator::Run(std::vector<size_t>* line_offsets) {
 }
 
 void Translator::ParseModule() {
-  Ws();
+  // `#locN = loc(...)` aliases before the module (as_text(debug_info=True), jax.export's
+  // mlir_module()): collected by Run, skipped here.
+  while (Peek("#loc")) {
+    while (p_ < s_.size() && s_[p_] != '\n') ++p_;
+  }
+  if (Peek("\"builtin.module\"")) Unsupported(p_, "a module in the generic op form (\"builtin.module\") is not read; print it in the pretty form");
   bool wrapped = false;
   if (Eat("module")) {
     wrapped = true;
@@ -568,7 +678,9 @@ void Translator::ParseModule() {
       Expect("@");
       std::string name = Ident();
       Expect("=");
-      std::string mesh = RawValue("{");
+      // Exactly the bracketed `<[...]>`: what follows is JAX's attribute dict or the next op.
+      if (!Peek("<")) Fail(p_, "expected a mesh <[\"axis\"=size, ...]>");
+      std::string mesh = Balanced();
       if (Peek("{")) {  // the stablehlo.mesh copy JAX adds
         Expect("{");
         RawValue();
@@ -862,7 +974,8 @@ std::vector<Value> Translator::Block() {
 }
 
 std::string Translator::Region(const std::string& base, std::vector<std::pair<std::string, TensorType>> args,
-                               bool tuple_params, bool tuple_root, std::vector<TensorType>* result_types) {
+                               bool tuple_params, bool tuple_root, std::vector<TensorType>* result_types,
+                               std::vector<Value>* captures) {
   size_t at = p_;
   Expect("{");
   if (Peek("^")) {
@@ -874,6 +987,11 @@ std::string Translator::Region(const std::string& base, std::vector<std::pair<st
   std::string name = fmt::format("{}.{}", base, ++counter_);
   open_.push_back(Comp{name, {}, {}, {}});
   scopes_.emplace_back();
+  if (captures) {
+    if (!args.empty()) Fail(at, "a branch region takes no arguments");
+    comp().capturing = true;
+    comp().capture_param = fmt::format("captures.{}", ++counter_);
+  }
   if (tuple_params) {
     std::vector<TensorType> types;
     for (auto& a : args) types.push_back(a.second);
@@ -900,6 +1018,13 @@ std::string Translator::Region(const std::string& base, std::vector<std::pair<st
   } else {
     Emit("tuple", TupleShape(types), "tuple(" + Operands(ret) + ")", at, "", true);
   }
+  if (captures) {  // the parameter's shape is known once the body has been read
+    std::vector<TensorType> ts;
+    for (const Value& v : comp().captured) ts.push_back(v.type);
+    comp().lines.insert(comp().lines.begin(), fmt::format("  {} = {} parameter(0)", comp().capture_param, TupleShape(ts)));
+    comp().offsets.insert(comp().offsets.begin(), at);
+    *captures = comp().captured;
+  }
   scopes_.pop_back();
   Comp c = std::move(open_.back());
   open_.pop_back();
@@ -921,9 +1046,15 @@ void Translator::GenericOp(OpInfo& op) {
   }
   if (Peek("(")) {
     Expect("(");
+    const bool branch = op.name == "stablehlo.case" || op.name == "stablehlo.if";
     do {
       bool w = op.name == "stablehlo.while";
-      op.regions.push_back(Region("region", {}, w, w && op.regions.size() == 1));
+      if (branch) {
+        op.region_captures.emplace_back();
+        op.regions.push_back(Region("branch", {}, false, false, nullptr, &op.region_captures.back()));
+      } else {
+        op.regions.push_back(Region("region", {}, w, w && op.regions.size() == 1));
+      }
     } while (Eat(","));
     Expect(")");
   }
@@ -1011,9 +1142,10 @@ const std::set<std::string>& KnownOps() {
                           "broadcast_in_dim", "transpose", "reverse", "iota", "partition_id", "replica_id", "concatenate",
                           "slice", "dynamic_slice", "pad", "compare", "dot_general", "reduce", "while", "optimization_barrier",
                           "custom_call", "gather", "scatter", "fft", "collective_permute", "reduce_window",
-                          "select_and_scatter", "convolution"})
+                          "select_and_scatter", "convolution", "sort", "case", "if", "reduce_precision", "all_reduce",
+                          "all_gather", "all_to_all", "reduce_scatter", "rng_bit_generator"})
       s.insert(std::string("stablehlo.") + n);
-    for (const char* n : {"chlo.square", "chlo.top_k", "func.call", "call", "sdy.sharding_constraint",
+    for (const char* n : {"chlo.square", "chlo.top_k", "stablehlo.composite", "chlo.erf_inv", "chlo.erf", "chlo.erfc", "chlo.next_after", "func.call", "call", "sdy.sharding_constraint",
                           "sdy.manual_computation"})
       s.insert(n);
     return s;
@@ -1024,6 +1156,9 @@ const std::set<std::string>& KnownOps() {
 void Translator::PrettyOp(OpInfo& op) {
   const std::string& n = op.name;
   if (!KnownOps().count(n)) Unsupported(op.offset, "operation '" + n + "' is not supported in StableHLO input");
+  // Ops with regions that JAX prints in the generic form only; no pretty syntax is read for them.
+  for (const char* g : {"stablehlo.sort", "stablehlo.case", "stablehlo.if", "stablehlo.all_reduce", "stablehlo.reduce_scatter"})
+    if (n == g) Unsupported(op.offset, "'" + n + "' in the pretty form (only its generic form \"" + n + "\"(...) is read)");
   if (n == "stablehlo.constant") {
     op.attrs["value"] = RawValue(":");
     Signature(op, false);
@@ -1040,6 +1175,13 @@ void Translator::PrettyOp(OpInfo& op) {
       RawValue();
       Expect("}");
     }
+    Signature(op, false);
+    return;
+  }
+  if (n == "stablehlo.composite") {  // composite "name" %a, %b {composite_attributes = .., decomposition = @f} : T
+    op.attrs["composite_name"] = String();
+    op.operands = Uses();
+    if (Eat("{")) AttrDictEntries(op);
     Signature(op, false);
     return;
   }
@@ -1065,15 +1207,18 @@ void Translator::PrettyOp(OpInfo& op) {
     return;
   }
   if (n == "stablehlo.reduce") {
-    Expect("(");
+    // `(%a init: %c), (%b init: %d)`: one parenthesized pair per operand.
     std::vector<Value> ins, inits;
     do {
-      ins.push_back(Use());
-      Expect("init");
-      Expect(":");
-      inits.push_back(Use());
+      Expect("(");
+      do {
+        ins.push_back(Use());
+        Expect("init");
+        Expect(":");
+        inits.push_back(Use());
+      } while (Eat(","));
+      Expect(")");
     } while (Eat(","));
-    Expect(")");
     op.operands = ins;
     op.operands.insert(op.operands.end(), inits.begin(), inits.end());
     std::string applies;
@@ -1087,24 +1232,23 @@ void Translator::PrettyOp(OpInfo& op) {
       if (ins.size() != 1) Unsupported(op.offset, "a variadic stablehlo.reduce in the short `applies` form");
       op.regions.push_back(ScalarRegion(applies, TensorType{inits[0].type.element, {}}, op.offset));
     } else {
+      // `reducer(%acc0: T, %x0: T) (%acc1: U, %x1: U)`: one pair per operand, its accumulator
+      // and its element; the computation's parameters are all accumulators, then all elements.
       Expect("reducer");
       std::vector<std::pair<std::string, TensorType>> args, rhs;
-      Expect("(");
-      do {
-        Expect("%");
-        std::string a = Ident();
-        Expect(":");
-        args.push_back({a, Type()});
-      } while (Eat(","));
-      Expect(")");
-      Expect("(");
-      do {
-        Expect("%");
-        std::string a = Ident();
-        Expect(":");
-        rhs.push_back({a, Type()});
-      } while (Eat(","));
-      Expect(")");
+      while (Eat("(")) {
+        for (auto* side : {&args, &rhs}) {
+          if (side == &rhs) Expect(",");
+          Expect("%");
+          std::string a = Ident();
+          Expect(":");
+          side->push_back({a, Type()});
+          Location();  // debug_info: `%a: tensor<f32> loc(...)`
+        }
+        Expect(")");
+      }
+      if (args.size() != ins.size())
+        Fail(op.offset, fmt::format("stablehlo.reduce: {} reducer argument pairs for {} operands", args.size(), ins.size()));
       args.insert(args.end(), rhs.begin(), rhs.end());
       op.regions.push_back(Region("region", args, false, ins.size() > 1));
     }
@@ -1427,6 +1571,12 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
   std::string short_name = n.rfind("stablehlo.", 0) == 0 ? n.substr(10) : "";
   if (auto it = kElementwise.find(short_name); it != kElementwise.end())
     return one(it->second, it->second + "(" + Operands(op.operands) + ")");
+  if (n == "chlo.erf") {  // HLO has erf (XLA's own export keeps it)
+    need(1);
+    return one("erf", "erf(" + op.operands[0].name + ")");
+  }
+  if (n == "chlo.erfc") return Erfc(op);
+  if (n == "chlo.next_after") return NextAfter(op);
   if (n == "chlo.square") {
     need(1);
     return one("multiply", fmt::format("multiply({0}, {0})", op.operands[0].name));
@@ -1442,7 +1592,10 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
   if (n == "stablehlo.constant") {
     if (op.result_types.size() != 1) Fail(at, "stablehlo.constant has one result");
     std::string raw = op.attrs["value"];
-    return {{Constant(raw, op.result_types[0], at), op.result_types[0]}};
+    const size_t first = comp().lines.size();
+    std::string name = Constant(raw, op.result_types[0], at);
+    constants_[name].assign(comp().lines.begin() + first, comp().lines.end());
+    return {{name, op.result_types[0]}};
   }
   if (n == "stablehlo.broadcast_in_dim") {
     need(1);
@@ -1557,7 +1710,14 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
     std::string w = Emit("while", TupleShape(types), fmt::format("while({}), condition={}, body={}", t, op.regions[0], op.regions[1]), at, md);
     return Untuple(w, types, at);
   }
-  if (n == "func.call" || n == "call") {
+  if (n == "stablehlo.composite") {
+    // jax.export keeps some ops (chlo.top_k, ...) as composites: their meaning is the
+    // decomposition function, called here.
+    std::string d = AttrOr(op, {"decomposition"});
+    if (d.empty() || d[0] != '@') Fail(at, "stablehlo.composite without a decomposition = @function");
+    op.attrs["callee"] = Unquote(d.substr(1));
+  }
+  if (n == "func.call" || n == "call" || n == "stablehlo.composite") {
     std::string sym = op.attrs["callee"];
     auto it = funcs_.find(sym);
     pending_calls_.push_back({sym, at});
@@ -1768,7 +1928,235 @@ std::vector<Value> Translator::Lower(OpInfo& op) {
     if (!bg.empty() && bg[0] != 1) s += fmt::format(", batch_group_count={}", bg[0]);
     return one("convolution", s);
   }
+  if (n == "stablehlo.sort") {
+    std::string s = fmt::format("sort({}), dimensions={{{}}}", Operands(op.operands), ints({"dimension"}).at(0));
+    if (AttrOr(op, {"is_stable"}) == "true") s += ", is_stable=true";
+    return EmitMulti("sort", op.result_types, s + ", to_apply=" + op.regions.at(0), at, md);
+  }
+  if (n == "stablehlo.case" || n == "stablehlo.if") {
+    // Each branch computation takes the tuple of the outer values it uses (Region's captures).
+    need(1);
+    std::vector<std::string> args;
+    for (const std::vector<Value>& c : op.region_captures) {
+      std::vector<TensorType> ts;
+      for (const Value& v : c) ts.push_back(v.type);
+      args.push_back(Emit("tuple", TupleShape(ts), "tuple(" + Operands(c) + ")", at));
+    }
+    std::string s = "conditional(" + op.operands[0].name;
+    for (const std::string& a : args) s += ", " + a;
+    s += ")";
+    if (n == "stablehlo.if") {
+      if (op.regions.size() != 2) Fail(at, "stablehlo.if has two regions");
+      s += fmt::format(", true_computation={}, false_computation={}", op.regions[0], op.regions[1]);
+    } else {
+      if (op.regions.empty()) Fail(at, "stablehlo.case needs at least one branch");
+      s += ", branch_computations={";
+      for (size_t i = 0; i < op.regions.size(); ++i) s += (i ? ", " : "") + op.regions[i];
+      s += "}";
+    }
+    return EmitMulti("conditional", op.result_types, s, at, md);
+  }
+  if (n == "stablehlo.reduce_precision") {
+    need(1);
+    int64_t e, m;
+    if (std::string f = AttrOr(op, {"format"}); !f.empty()) {  // pretty: format = e8m7
+      if (std::sscanf(f.c_str(), "e%" SCNd64 "m%" SCNd64, &e, &m) != 2) Fail(at, "stablehlo.reduce_precision: bad format " + f);
+    } else {
+      e = ints({"exponent_bits"}).at(0);
+      m = ints({"mantissa_bits"}).at(0);
+    }
+    return one("reduce-precision", fmt::format("reduce-precision({}), exponent_bits={}, mantissa_bits={}", op.operands[0].name, e, m));
+  }
+  if (n == "stablehlo.rng_bit_generator") {
+    need(1);
+    std::string a = AttrOr(op, {"algorithm", "rng_algorithm"});  // DEFAULT or #stablehlo<rng_algorithm DEFAULT>
+    if (size_t sp = a.rfind(' '); sp != std::string::npos) a = a.substr(sp + 1, a.size() - sp - 2);
+    static const std::map<std::string, std::string> kAlg = {
+        {"DEFAULT", "rng_default"}, {"THREE_FRY", "rng_three_fry"}, {"PHILOX", "rng_philox"}};
+    auto it = kAlg.find(a);
+    if (it == kAlg.end()) Fail(at, "stablehlo.rng_bit_generator: unknown algorithm '" + a + "'");
+    if (op.result_types.size() != 2) Fail(at, n + " has two results (state, bits)");
+    return Untuple(Emit("rng-bit-generator", TupleShape(op.result_types),
+                        fmt::format("rng-bit-generator({}), algorithm={}", op.operands[0].name, it->second), at, md),
+                   op.result_types, at);
+  }
+  if (n == "chlo.erf_inv") return ErfInv(op);
+  if (n == "stablehlo.all_reduce" || n == "stablehlo.all_gather" || n == "stablehlo.all_to_all" ||
+      n == "stablehlo.reduce_scatter") {
+    // channel_id, replica_groups and use_global_device_ids, as XLA prints them.
+    std::string c;
+    if (std::string ch = AttrOr(op, {"channel_handle"}); !ch.empty())
+      c += fmt::format(", channel_id={}", std::atoll(Field(ch, "handle").c_str()));
+    c += ReplicaGroups(AttrOr(op, {"replica_groups"}), at);
+    if (op.attrs.count("use_global_device_ids")) c += ", use_global_device_ids=true";
+    if (n == "stablehlo.all_reduce")
+      return EmitMulti("all-reduce", op.result_types,
+                       fmt::format("all-reduce({}){}, to_apply={}", Operands(op.operands), c, op.regions.at(0)), at, md);
+    need(1);
+    if (n == "stablehlo.all_gather")
+      return one("all-gather", fmt::format("all-gather({}){}, dimensions={{{}}}", op.operands[0].name, c,
+                                           ints({"all_gather_dim"}).at(0)));
+    if (n == "stablehlo.reduce_scatter")
+      return one("reduce-scatter", fmt::format("reduce-scatter({}){}, dimensions={{{}}}, to_apply={}", op.operands[0].name, c,
+                                               ints({"scatter_dimension"}).at(0), op.regions.at(0)));
+    return AllToAll(op, c);
+  }
   Unsupported(at, "operation '" + n + "' is not supported in StableHLO input");
+}
+
+// replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64> -> ", replica_groups={{0,1},{2,3}}"
+// ("" for none; -1 pads groups of unequal size and is dropped).
+std::string Translator::ReplicaGroups(const std::string& raw, size_t at) {
+  if (raw.empty()) return "";
+  std::vector<int64_t> ids = Ints(raw, at);
+  size_t t = raw.rfind("tensor<");
+  int64_t groups = 0, size = 0;
+  if (t == std::string::npos || std::sscanf(raw.c_str() + t, "tensor<%" SCNd64 "x%" SCNd64, &groups, &size) != 2 ||
+      groups * size != static_cast<int64_t>(ids.size()))
+    Fail(at, "replica_groups: expected dense<[[..], ..]> : tensor<GxNxi64>, got " + raw);
+  if (ids.empty()) return "";
+  std::string s = ", replica_groups={";
+  for (int64_t g = 0; g < groups; ++g) {
+    std::vector<int64_t> group;
+    for (int64_t i = 0; i < size; ++i)
+      if (ids[g * size + i] >= 0) group.push_back(ids[g * size + i]);
+    s += (g ? ",{" : "{") + Join(group) + "}";
+  }
+  return s + "}";
+}
+
+// StableHLO's all_to_all splits split_dimension into split_count pieces and concatenates the
+// received ones along concat_dimension; HLO's array all-to-all does both on one dimension. As
+// XLA does: the all-to-all on the split dimension (piece i of its result came from participant
+// i), then that dimension's sender index moved in front of the concat dimension and merged with it.
+std::vector<Value> Translator::AllToAll(const OpInfo& op, const std::string& collective) {
+  const size_t at = op.offset;
+  if (op.result_types.size() != 1) Unsupported(at, "a variadic stablehlo.all_to_all");
+  const TensorType& in = op.operands[0].type;
+  const int64_t split = Ints(AttrOr(op, {"split_dimension"}), at).at(0), concat = Ints(AttrOr(op, {"concat_dimension"}), at).at(0),
+                count = Ints(AttrOr(op, {"split_count"}), at).at(0);
+  const int64_t rank = static_cast<int64_t>(in.dims.size());
+  if (split < 0 || split >= rank || concat < 0 || concat >= rank || count <= 0 || in.dims[split] % count != 0)
+    Fail(at, fmt::format("stablehlo.all_to_all: split_dimension {}, concat_dimension {}, split_count {} do not fit {}", split,
+                         concat, count, in.Hlo()));
+  std::string a = Emit("all-to-all", in.Hlo(), fmt::format("all-to-all({}){}, dimensions={{{}}}", op.operands[0].name,
+                                                           collective, split), at, op.metadata);
+  if (split == concat) return {{a, in}};
+  // [.., count, dims[split]/count, ..]: the sender index at `split`.
+  TensorType expanded{in.element, {}};
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == split) {
+      expanded.dims.push_back(count);
+      expanded.dims.push_back(in.dims[d] / count);
+    } else {
+      expanded.dims.push_back(in.dims[d]);
+    }
+  }
+  std::string r = Emit("all-to-all", expanded.Hlo(), "reshape(" + a + ")", at);
+  const int64_t c = concat < split ? concat : concat + 1;  // the concat dimension in `expanded`
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d <= rank; ++d) {
+    if (d == split) continue;
+    if (d == c) perm.push_back(split);
+    perm.push_back(d);
+  }
+  TensorType moved{in.element, {}};
+  for (int64_t d : perm) moved.dims.push_back(expanded.dims[d]);
+  std::string tr = Emit("all-to-all", moved.Hlo(), fmt::format("transpose({}), dimensions={{{}}}", r, Join(perm)), at);
+  return {{Emit("all-to-all", op.result_types[0].Hlo(), "reshape(" + tr + ")", at, op.metadata), op.result_types[0]}};
+}
+
+// chlo.erf_inv as XLA expands it for f32 (Giles, "Approximating the erfinv function", 2010: a
+// polynomial in w = -log(1 - x^2) - 2.5 for w < 5, else in sqrt(w) - 3; x * inf at |x| = 1);
+// bf16 and f16 through f32. f64 (a three-range expansion) is not written yet.
+std::vector<Value> Translator::ErfInv(const OpInfo& op) {
+  const size_t at = op.offset;
+  if (op.operands.size() != 1 || op.result_types.size() != 1) Fail(at, "chlo.erf_inv takes one operand and has one result");
+  const TensorType& t = op.result_types[0];
+  if (t.element != "f32" && t.element != "bf16" && t.element != "f16") Unsupported(at, "chlo.erf_inv of " + t.element + " (f32, bf16, f16 only)");
+  const TensorType f{"f32", t.dims}, p{"pred", t.dims};
+  const std::string F = f.Hlo(), P = p.Hlo();
+  auto emit = [&](const std::string& rest, const std::string& shape) { return Emit("erf_inv", shape, rest, at); };
+  auto k = [&](double v) {
+    std::string c = emit(fmt::format("constant({})", v), "f32[]");
+    return emit(fmt::format("broadcast({}), dimensions={{}}", c), F);
+  };
+  std::string x = op.operands[0].name;
+  if (t.element != "f32") x = emit("convert(" + x + ")", F);
+  std::string w = emit(fmt::format("negate({})", emit(fmt::format("log-plus-one({})", emit(fmt::format("multiply({}, {})", x,
+                                                                                                          emit("negate(" + x + ")", F)), F)), F)), F);
+  std::string small = emit(fmt::format("compare({}, {}), direction=LT", w, k(5.0)), P);
+  std::string arg = emit(fmt::format("select({}, {}, {})", small, emit(fmt::format("subtract({}, {})", w, k(2.5)), F),
+                                     emit(fmt::format("subtract({}, {})", emit("sqrt(" + w + ")", F), k(3.0)), F)), F);
+  static const double kSmall[] = {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                                  -0.00125372503, -0.00417768164, 0.246640727, 1.50140941};
+  static const double kLarge[] = {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                                  -0.0076224613, 0.00943887047, 1.00167406, 2.83297682};
+  auto coef = [&](int i) { return emit(fmt::format("select({}, {}, {})", small, k(kSmall[i]), k(kLarge[i])), F); };
+  std::string poly = coef(0);
+  for (int i = 1; i < 9; ++i) poly = emit(fmt::format("add({}, {})", coef(i), emit(fmt::format("multiply({}, {})", poly, arg), F)), F);
+  std::string y = emit(fmt::format("multiply({}, {})", poly, x), F);
+  std::string one = emit(fmt::format("compare({}, {}), direction=EQ", emit("abs(" + x + ")", F), k(1.0)), P);
+  std::string inf = emit(fmt::format("multiply({}, {})", x, k(std::numeric_limits<double>::infinity())), F);
+  std::string r = t.element == "f32" ? "select(" + one + ", " + inf + ", " + y + ")"
+                                     : "convert(" + emit(fmt::format("select({}, {}, {})", one, inf, y), F) + ")";
+  return {{Emit("erf_inv", t.Hlo(), r, at, op.metadata), t}};
+}
+
+// chlo.erfc (jax.nn.gelu(approximate=False), jax.scipy.special.erfc) as 1 - erf(x) computed in
+// f64 and rounded back: HLO has erf but no erfc. Exact to f32/bf16/f16 rounding while erfc(x)
+// is above ~1e-10 (|x| < 4.5); further out in the tail (where the f32 result is below that)
+// the absolute error stays under 1e-16 but the relative error grows, where XLA's own expansion
+// (a rational approximation of exp(x^2) erfc(x)) keeps it. f64 input: refused, 1 - erf would
+// lose the tail's precision there with no wider type to compute in.
+std::vector<Value> Translator::Erfc(const OpInfo& op) {
+  const size_t at = op.offset;
+  if (op.operands.size() != 1 || op.result_types.size() != 1) Fail(at, "chlo.erfc takes one operand and has one result");
+  const TensorType& t = op.result_types[0];
+  if (t.element != "f32" && t.element != "bf16" && t.element != "f16") Unsupported(at, "chlo.erfc of " + t.element + " (f32, bf16, f16 only)");
+  const std::string D = TensorType{"f64", t.dims}.Hlo();
+  std::string x = Emit("erfc", D, "convert(" + op.operands[0].name + ")", at);
+  std::string one = Emit("erfc", D, fmt::format("broadcast({}), dimensions={{}}", Emit("erfc", "f64[]", "constant(1)", at)), at);
+  std::string r = Emit("erfc", D, fmt::format("subtract({}, {})", one, Emit("erfc", D, "erf(" + x + ")", at)), at);
+  return {{Emit("erfc", t.Hlo(), "convert(" + r + ")", at, op.metadata), t}};
+}
+
+// chlo.next_after(x, y) (jax.numpy.nextafter; jax.random.truncated_normal's bounds): the
+// representable value after x toward y, on the bits. Sign-magnitude order: one ulp away from
+// zero is bits + 1, toward zero bits - 1; x == 0 steps to the smallest subnormal signed as y;
+// x == y gives y; a NaN operand gives NaN.
+std::vector<Value> Translator::NextAfter(const OpInfo& op) {
+  const size_t at = op.offset;
+  if (op.operands.size() != 2 || op.result_types.size() != 1) Fail(at, "chlo.next_after takes two operands and has one result");
+  const TensorType& t = op.result_types[0];
+  static const std::map<std::string, std::pair<std::string, int>> kBits = {
+      {"f64", {"s64", 64}}, {"f32", {"s32", 32}}, {"bf16", {"s16", 16}}, {"f16", {"s16", 16}}};
+  auto it = kBits.find(t.element);
+  if (it == kBits.end()) Unsupported(at, "chlo.next_after of " + t.element);
+  const std::string I = TensorType{it->second.first, t.dims}.Hlo(), P = TensorType{"pred", t.dims}.Hlo(), F = t.Hlo();
+  const std::string scalar_int = it->second.first + "[]";
+  auto k = [&](const std::string& type, const std::string& shape, const std::string& v) {
+    return Emit("next_after", shape, fmt::format("broadcast({}), dimensions={{}}", Emit("next_after", type, "constant(" + v + ")", at)), at);
+  };
+  auto e = [&](const std::string& shape, const std::string& rest) { return Emit("next_after", shape, rest, at); };
+  const std::string& x = op.operands[0].name;
+  const std::string& y = op.operands[1].name;
+  std::string xb = e(I, "bitcast-convert(" + x + ")"), yb = e(I, "bitcast-convert(" + y + ")");
+  std::string zero = k(t.element + "[]", F, "0");
+  std::string away = e(P, fmt::format("compare({}, {}), direction=EQ", e(P, fmt::format("compare({}, {}), direction=GT", y, x)),
+                                       e(P, fmt::format("compare({}, {}), direction=GT", x, zero))));
+  std::string stepped = e(I, fmt::format("add({}, {})", xb, e(I, fmt::format("select({}, {}, {})", away, k(scalar_int, I, "1"),
+                                                                                k(scalar_int, I, "-1")))));
+  // The sign bit is the integer's most negative value.
+  std::string sign = e(I, fmt::format("and({}, {})", yb, k(scalar_int, I, it->second.second == 64 ? "-9223372036854775808"
+                                                                           : it->second.second == 32 ? "-2147483648" : "-32768")));
+  std::string tiny = e(I, fmt::format("or({}, {})", sign, k(scalar_int, I, "1")));
+  std::string bits = e(I, fmt::format("select({}, {}, {})", e(P, fmt::format("compare({}, {}), direction=EQ", x, zero)), tiny, stepped));
+  std::string r = e(F, "bitcast-convert(" + bits + ")");
+  r = e(F, fmt::format("select({}, {}, {})", e(P, fmt::format("compare({}, {}), direction=EQ", x, y)), y, r));
+  std::string nan = e(P, fmt::format("or({}, {})", e(P, fmt::format("compare({0}, {0}), direction=NE", x)),
+                                     e(P, fmt::format("compare({0}, {0}), direction=NE", y))));
+  return {{Emit("next_after", F, fmt::format("select({}, {}, {})", nan, e(F, fmt::format("add({}, {})", x, y)), r), at, op.metadata), t}};
 }
 
 }  // namespace
