@@ -52,6 +52,23 @@ class Parser {
     lexer_.set_pos(saved);
     return t;
   }
+  // The token after the next one (Peek's successor).
+  Token Peek2() {
+    size_t saved = lexer_.pos();
+    lexer_.Next();
+    Token t = lexer_.Next();
+    lexer_.set_pos(saved);
+    return t;
+  }
+  // At `{` opening a nested computation (`{ name = ...` or `{ ROOT name = ...`), not a list of
+  // computation names (`{a, b}`).
+  bool AtNestedComputation() {
+    if (!Is(TokKind::kLBrace)) return false;
+    Token first = Peek(), second = Peek2();
+    if (first.kind != TokKind::kIdent) return false;
+    return second.kind == TokKind::kEqual ||
+           (!first.percent && first.text == "ROOT" && second.kind == TokKind::kIdent);
+  }
   bool Is(TokKind k) const { return tok_.kind == k; }
   bool IsKeyword(std::string_view word) const {
     return tok_.kind == TokKind::kIdent && !tok_.percent && tok_.text == word;
@@ -79,6 +96,11 @@ class Parser {
     return absl::InvalidArgumentError(
         FormatDiagnostic(filename_, text_, lines_.Locate(offset), message));
   }
+  // Valid XLA text that spmdc does not model: exit 3, located.
+  Status UnsupportedAt(size_t offset, std::string_view message) const {
+    return absl::UnimplementedError(
+        FormatDiagnostic(filename_, text_, lines_.Locate(offset), message));
+  }
   // "expected <what>, found <current token>" at the current token.
   Status Expected(std::string_view what) const {
     return ErrorAt(tok_.begin, fmt::format("expected {}, found {}", what, Describe(tok_)));
@@ -99,8 +121,14 @@ class Parser {
   bool AtShape() {
     if (Is(TokKind::kLParen)) return true;
     if (!Is(TokKind::kIdent) || tok_.percent) return false;
+    if (AtBufferShape()) return true;
     if (tok_.end >= text_.size() || text_[tok_.end] != '[') return false;
     return DTypeFromName(tok_.text).has_value();
+  }
+  // `b(f32[4])`: XLA's buffer shape (the result of its CreateBuffer / Pin custom calls).
+  bool AtBufferShape() const {
+    return Is(TokKind::kIdent) && !tok_.percent && tok_.text == "b" && tok_.end < text_.size() &&
+           text_[tok_.end] == '(';
   }
   Status ParseShape(Shape* out, int depth = 0);
   Status ParseLayout(Shape* shape);
@@ -133,7 +161,9 @@ class Parser {
   StatusOr<size_t> ScanBalanced(size_t start, bool stop_at_space);
   StatusOr<std::string> ParseRaw(bool stop_at_space);
   StatusOr<std::string_view> ScanChars(bool (*pred)(char));
-  StatusOr<Computation*> ParseComputationRef();
+  StatusOr<Computation*> ParseComputationRef();  // a name, or a nested computation
+  StatusOr<Computation*> ParseNestedComputation();
+  Status ParseComputationBody(Computation* comp, size_t body_begin);
   Status ParseKeyValues(KeyValueList* out);
   Status ParseMetadata(KeyValueList* out);
   Status ParseStackFrameIndex();
@@ -172,6 +202,7 @@ class Parser {
   size_t entry_offset_ = 0;
   int64_t async_counter_ = 0;
   int rhs_depth_ = 0;
+  int nested_computation_depth_ = 0;
   // The attribute set of the instruction being parsed (op_attributes.h); null: any attribute.
   const hlo::OpAttributes* attr_row_ = nullptr;
   std::string_view attr_op_;  // its opcode as written, for messages
@@ -339,6 +370,11 @@ Status Parser::ParseShape(Shape* out, int depth) {
     RETURN_IF_ERROR(Expect(TokKind::kRParen, "',' or ')' in tuple shape"));
     *out = Shape::Tuple(std::move(elements));
     return absl::OkStatus();
+  }
+  if (AtBufferShape()) {
+    // A buffer is a mutable array with identity (XLA's Pin/Unpin custom calls): no value
+    // semantics for propagation, the partitioner or the interpreter to follow.
+    return UnsupportedAt(tok_.begin, "buffer shapes (b(...)) are not supported");
   }
   if (!Is(TokKind::kIdent) || tok_.percent) return Expected("a shape");
   std::optional<DType> dtype = DTypeFromName(tok_.text);
@@ -641,6 +677,9 @@ StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     module_ = std::make_unique<Module>(Is(TokKind::kString) ? UnquoteRaw(tok_.text)
                                                             : std::string(tok_.text));
     Advance();
+    // `HloModule name:` (older dumps): XLA's lexer reads a name with a ':' right after it as one
+    // name token, so the colon is part of the name's spelling, not a separator.
+    if (Is(TokKind::kColon) && tok_.begin == last_end_) Advance();
     in_header_ = true;
     while (Is(TokKind::kComma)) {
       Advance();
@@ -726,27 +765,13 @@ Status Parser::ParseComputation() {
     entry_offset_ = begin;
   }
   names_.clear();
-  Instruction* root = nullptr;
-  bool saw_root = false;
-  while (!Is(TokKind::kRBrace)) {
-    if (Is(TokKind::kEof)) return Expected("'}' to end the computation");
-    RETURN_IF_ERROR(ParseInstruction(comp, &root, &saw_root));
-  }
-  size_t close = tok_.begin;
-  Advance();
-  if (comp->instruction_count() == 0) return ErrorAt(body_begin, "computation has no instructions");
-  if (!root) root = comp->instructions().back();
-  comp->set_root(root);
+  RETURN_IF_ERROR(ParseComputationBody(comp, body_begin));
+  Instruction* root = comp->root();
   if (signature_result && !signature_result->Compatible(root->shape())) {
     return ErrorAt(signature_at, fmt::format("the shape of computation %{}, {}, is not compatible "
                                              "with that of its root %{}, {}", name,
                                              signature_result->ToString(false), root->name(),
                                              root->shape().ToString(false)));
-  }
-  for (int64_t i = 0; i < comp->num_parameters(); ++i) {
-    if (comp->parameter(i) == nullptr) {
-      return ErrorAt(close, fmt::format("computation %{} has no parameter({})", name, i));
-    }
   }
   // Optional `, execution_thread="t"`.
   if (Is(TokKind::kComma)) {
@@ -759,6 +784,61 @@ Status Parser::ParseComputation() {
     Advance();
   }
   return absl::OkStatus();
+}
+
+// The instructions of `comp` up to its closing '}' (the '{' is already consumed); sets the root
+// (the ROOT instruction, else the last) and checks that the parameter numbers leave no gap.
+Status Parser::ParseComputationBody(Computation* comp, size_t body_begin) {
+  Instruction* root = nullptr;
+  bool saw_root = false;
+  while (!Is(TokKind::kRBrace)) {
+    if (Is(TokKind::kEof)) return Expected("'}' to end the computation");
+    RETURN_IF_ERROR(ParseInstruction(comp, &root, &saw_root));
+  }
+  size_t close = tok_.begin;
+  Advance();
+  if (comp->instruction_count() == 0) return ErrorAt(body_begin, "computation has no instructions");
+  if (!root) root = comp->instructions().back();
+  comp->set_root(root);
+  for (int64_t i = 0; i < comp->num_parameters(); ++i) {
+    if (comp->parameter(i) == nullptr) {
+      return ErrorAt(close, fmt::format("computation %{} has no parameter({})", comp->name(), i));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// `to_apply={ p = f32[] parameter(0) ... }`: a computation written in place of its name (XLA's
+// ParseHloComputation). It is named "_" (made unique among the module's computations, as XLA's
+// module does) and has its own instruction-name scope; the enclosing instruction's attribute
+// parsing state is restored afterwards.
+StatusOr<Computation*> Parser::ParseNestedComputation() {
+  if (++nested_computation_depth_ > kMaxDepth) {
+    return ErrorAt(tok_.begin, "nested computations are too deep");
+  }
+  struct DepthGuard {
+    int* d;
+    ~DepthGuard() { --*d; }
+  } guard{&nested_computation_depth_};
+  size_t begin = tok_.begin;
+  RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' to start a nested computation"));
+  std::string name = "_";
+  for (int64_t k = 1; computations_.contains(name); ++k) name = fmt::format("_.{}", k);
+  auto owned = std::make_unique<Computation>(name);
+  owned->set_location(Loc(begin));
+  Computation* comp = module_->AddComputation(std::move(owned));
+  computations_[comp->name()] = comp;
+  auto outer_names = std::exchange(names_, {});
+  const hlo::OpAttributes* row = attr_row_;
+  std::string_view op = attr_op_;
+  AsyncForm form = async_form_;
+  Status body = ParseComputationBody(comp, begin);
+  names_ = std::move(outer_names);
+  attr_row_ = row;
+  attr_op_ = op;
+  async_form_ = form;
+  RETURN_IF_ERROR(body);
+  return comp;
 }
 
 // Generic async sugar: `call-start`, `fusion-update`, ... -> the base opcode, or none.
@@ -1682,6 +1762,7 @@ StatusOr<std::string_view> Parser::ScanChars(bool (*pred)(char)) {
 }
 
 StatusOr<Computation*> Parser::ParseComputationRef() {
+  if (Is(TokKind::kLBrace)) return ParseNestedComputation();
   if (!Is(TokKind::kIdent)) return Expected("a computation name");
   auto it = computations_.find(tok_.text);
   if (it == computations_.end()) {
@@ -2573,7 +2654,7 @@ Status Parser::ParseAttrValue(AttrId id, Attributes* attrs, Instruction* instr,
     }
     case AttrKind::kComputationList: {
       std::vector<Computation*> list;
-      if (Is(TokKind::kIdent)) {
+      if (Is(TokKind::kIdent) || AtNestedComputation()) {
         ASSIGN_OR_RETURN(Computation * c, ParseComputationRef());
         list.push_back(c);
       } else {
@@ -2747,6 +2828,21 @@ Status Parser::ParseLiteral(const Shape& shape, Literal* out, int depth) {
     FillElided(out);
     out->set_elided(true);
     return absl::OkStatus();
+  }
+  if (shape.rank() > 0 && !Is(TokKind::kLBrace) && !Is(TokKind::kLParen) && !IsComplex(shape.dtype())) {
+    // `f32[9] constant(0)`: one bare element for an array. XLA's parser accepts it (the "nested
+    // array" error of its dense-literal loop is dropped for a bare element) and stores the value
+    // at the first element, the rest zero: not a broadcast. Same here, so modules written this way
+    // parse and mean what XLA makes of them. Complex elements, `(re, im)`, are refused as XLA does.
+    if (n == 0) return ErrorAt(tok_.begin, "a bare element for a constant with no elements");
+    // Short text, whole-array memory: the elided constant's limit applies.
+    if (shape.byte_size() > options_.max_elided_constant_bytes) {
+      return ErrorAt(tok_.begin, fmt::format("constant of shape {} written as one element needs {} "
+                                             "bytes; the limit is {}", shape.ToString(false),
+                                             shape.byte_size(), options_.max_elided_constant_bytes));
+    }
+    *out = Literal(shape);  // zero-filled
+    return ParseElement(shape.dtype(), out->mutable_raw(), 0);
   }
   // Every element takes at least one byte of text: refuse before allocating.
   if (n > static_cast<int64_t>(text_.size() - tok_.begin)) {

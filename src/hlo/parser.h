@@ -20,7 +20,8 @@ struct ParseOptions {
   // when a constant or a shape is absurd). Shapes of non-constant instructions are only checked
   // against int64 overflow; the interpreter enforces its own limit when allocating.
   int64_t max_constant_elements = int64_t{1} << 31;
-  // Elided constants (`{...}`) cost no text, so their buffers are also capped in bytes.
+  // Elided constants (`{...}`) and one-element array constants (`f32[9] constant(0)`) cost no
+  // text, so their buffers are also capped in bytes.
   int64_t max_elided_constant_bytes = int64_t{1} << 30;
   // Where warnings go (located diagnostics with severity "warning"), e.g. stack-frame ids that
   // point nowhere, which XLA also accepts and drops. Null: warnings are discarded.

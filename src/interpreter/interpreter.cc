@@ -671,7 +671,8 @@ class Executor {
         return RaggedDotKernel(instr, *ops[0], *ops[1], *ops[2], kctx_);
       case Opcode::kScaledDot:
         RETURN_IF_ERROR(need(4));
-        return ScaledDotKernel(instr, *ops[0], *ops[1], *ops[2], *ops[3], kctx_);
+        // XLA's operand order: lhs, rhs, lhs_scale, rhs_scale.
+        return ScaledDotKernel(instr, *ops[0], *ops[2], *ops[1], *ops[3], kctx_);
       case Opcode::kScan:
         return Scan(instr, ops);
       case Opcode::kShuffle:

@@ -23,8 +23,8 @@ struct KernelContext {
 
 StatusOr<Literal> DotKernel(const Instruction& dot, const Literal& lhs, const Literal& rhs,
                             const KernelContext& ctx);
-// ragged-dot(lhs, rhs, group_sizes) and scaled-dot(lhs, lhs_scale, rhs, rhs_scale)
-// (kernels/dot_variants.cc).
+// ragged-dot(lhs, rhs, group_sizes) and scaled-dot(lhs, rhs, lhs_scale, rhs_scale), XLA's order
+// (kernels/dot_variants.cc); the scaled-dot kernel takes each operand beside its scale.
 StatusOr<Literal> RaggedDotKernel(const Instruction& ragged_dot, const Literal& lhs,
                                   const Literal& rhs, const Literal& group_sizes,
                                   const KernelContext& ctx);

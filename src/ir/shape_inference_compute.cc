@@ -286,15 +286,15 @@ StatusOr<Shape> InferRaggedDot(const Instruction& instr) {
   return out;
 }
 
-// scaled-dot(lhs, lhs_scale, rhs, rhs_scale) is dot(lhs * S(lhs_scale), rhs * S(rhs_scale)),
-// where S repeats each scale element over a block: a scale has the rank of its operand and each
-// of its dimensions divides the operand's (block size = operand size / scale size), or is a
-// scalar (one block).
+// scaled-dot(lhs, rhs, lhs_scale, rhs_scale) (XLA's operand order) is
+// dot(lhs * S(lhs_scale), rhs * S(rhs_scale)), where S repeats each scale element over a block:
+// a scale has the rank of its operand and each of its dimensions divides the operand's (block
+// size = operand size / scale size), or is a scalar (one block).
 StatusOr<Shape> InferScaledDot(const Instruction& instr) {
   RETURN_IF_ERROR(ExpectOperandCount(instr, 4));
   ASSIGN_OR_RETURN(Shape lhs, ArrayOperand(instr, 0));
-  ASSIGN_OR_RETURN(Shape lhs_scale, ArrayOperand(instr, 1));
-  ASSIGN_OR_RETURN(Shape rhs, ArrayOperand(instr, 2));
+  ASSIGN_OR_RETURN(Shape rhs, ArrayOperand(instr, 1));
+  ASSIGN_OR_RETURN(Shape lhs_scale, ArrayOperand(instr, 2));
   ASSIGN_OR_RETURN(Shape rhs_scale, ArrayOperand(instr, 3));
   auto check = [&](const Shape& x, const Shape& scale, std::string_view which) -> Status {
     if (IsComplex(scale.dtype()) || scale.dtype() == DType::kPred)
@@ -362,7 +362,10 @@ StatusOr<Shape> InferConvolution(const Instruction& instr) {
   if (const Window* w = instr.attr<Window>(AttrId::kWindow)) window = *w;
   else if (ns != 0) return InvalidArgument("missing attribute window");
   RETURN_IF_ERROR(CheckWindow(window, ns));
-  if (!SameTypeIgnoringFpPrecision(lhs.dtype(), rhs.dtype()) && !IsInteger(lhs.dtype()))
+  // Like XLA's shape inference (and dot here), the operand element types may differ (bf16
+  // activations with an s8 kernel, a pred mask): the result type is the declared one. A complex
+  // operand with a real one has no meaning in XLA's convolution either.
+  if (IsComplex(lhs.dtype()) != IsComplex(rhs.dtype()))
     return InvalidArgument("convolution operand types {} and {} do not match",
                            DTypeName(lhs.dtype()), DTypeName(rhs.dtype()));
   DType type = instr.shape().IsArray() ? instr.shape().dtype() : lhs.dtype();

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "ir/module.h"
 #include "ir/shape_inference_internal.h"
@@ -337,22 +338,6 @@ StatusOr<Shape> InferAllToAll(const Instruction& instr) {
   return TupleOrSingle(std::move(ops));
 }
 
-Status CheckSourceTargetPairs(const Instruction& instr) {
-  const PairList* pairs = instr.attr<PairList>(AttrId::kSourceTargetPairs);
-  if (!pairs) return absl::OkStatus();
-  absl::flat_hash_set<int64_t> sources, targets;
-  for (const auto& [s, t] : *pairs) {
-    if (s < 0 || t < 0) return InvalidArgument("source_target_pairs contain a negative id");
-    if (!sources.insert(s).second)
-      return InvalidArgument("source_target_pairs name source {} more than once", s);
-    if (!targets.insert(t).second)
-      return InvalidArgument("source_target_pairs name target {} more than once", t);
-  }
-  return absl::OkStatus();
-}
-
-// collective-permute's result: in-place form (input, output, input_starts, output_starts)
-// yields the output buffer; otherwise the operands' shapes.
 // The in-place form (input, output, input start indices, output start indices): XLA's parser
 // takes it when there are four operands and slice_sizes=, or (older text) tuple start indices.
 bool IsInPlacePermute(const Instruction& instr) {
@@ -363,14 +348,58 @@ bool IsInPlacePermute(const Instruction& instr) {
   return false;
 }
 
+// How often one id may appear as a source (or a target): once, except in the in-place form,
+// which sends one slice per start-index entry, each possibly along the same pair (XLA's
+// CheckDuplicatedSourceOrTarget: the entries of the input start indices, per buffer).
+int64_t AllowedPairRepeats(const Instruction& instr) {
+  if (!IsInPlacePermute(instr)) return 1;
+  const Shape& starts = instr.operand(2)->shape();
+  const Shape* per_buffer = &starts;
+  if (!instr.operand(0)->shape().IsArray()) {
+    if (!starts.IsTuple() || starts.tuple_size() == 0) return 1;
+    per_buffer = &starts.tuple_shape(0);
+  }
+  return per_buffer->IsTuple() && per_buffer->tuple_size() > 0 ? per_buffer->tuple_size() : 1;
+}
+
+Status CheckSourceTargetPairs(const Instruction& instr) {
+  const PairList* pairs = instr.attr<PairList>(AttrId::kSourceTargetPairs);
+  if (!pairs) return absl::OkStatus();
+  const int64_t allowed = AllowedPairRepeats(instr);
+  absl::flat_hash_map<int64_t, int64_t> sources, targets;
+  auto repeats = [&](int64_t n) {
+    return n == 1 ? std::string("more than once") : fmt::format("more than {} times", n);
+  };
+  for (const auto& [s, t] : *pairs) {
+    if (s < 0 || t < 0) return InvalidArgument("source_target_pairs contain a negative id");
+    if (++sources[s] > allowed)
+      return InvalidArgument("source_target_pairs name source {} {}", s, repeats(allowed));
+    if (++targets[t] > allowed)
+      return InvalidArgument("source_target_pairs name target {} {}", t, repeats(allowed));
+  }
+  return absl::OkStatus();
+}
+
+// collective-permute's result: in-place form (input, output, input_starts, output_starts)
+// yields the output buffer (an array, or a tuple of them with one start-index entry each, as
+// XLA's CheckInplaceCollectivePermute allows); otherwise the operands' shapes.
 StatusOr<Shape> PermuteResult(const Instruction& instr) {
   RETURN_IF_ERROR(ExpectMinOperandCount(instr, 1));
-  RETURN_IF_ERROR(CheckSourceTargetPairs(instr));
   if (IsInPlacePermute(instr)) {
-    if (!instr.operand(0)->shape().IsArray() || !instr.operand(1)->shape().IsArray())
-      return InvalidArgument("in-place collective-permute needs array input and output buffers");
-    return StripLayout(instr.operand(1)->shape());
+    const Shape& in = instr.operand(0)->shape();
+    const Shape& out = instr.operand(1)->shape();
+    const bool arrays = in.IsArray() && out.IsArray();
+    const bool tuples = in.IsTuple() && out.IsTuple() && in.tuple_size() == out.tuple_size() &&
+                        instr.operand(2)->shape().IsTuple() &&
+                        instr.operand(2)->shape().tuple_size() == in.tuple_size() &&
+                        instr.operand(3)->shape().IsTuple() &&
+                        instr.operand(3)->shape().tuple_size() == out.tuple_size();
+    if (!arrays && !tuples)
+      return InvalidArgument("in-place collective-permute needs input and output buffers that are "
+                             "both arrays, or both tuples with one start-index entry per buffer");
   }
+  RETURN_IF_ERROR(CheckSourceTargetPairs(instr));
+  if (IsInPlacePermute(instr)) return StripLayout(instr.operand(1)->shape());
   ASSIGN_OR_RETURN(std::vector<Shape> ops, ArrayOperands(instr));
   return TupleOrSingle(std::move(ops));
 }

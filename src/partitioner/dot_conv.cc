@@ -186,7 +186,8 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
                                 fmt::join(instr->ints_attr(AttrId::kRhsContractingDims), ","),
                                 L.sharding.ToString(false), R.sharding.ToString(false), target.ToString(false));
   if (scaled)
-    key += fmt::format("|{}|{}", instr->operand(1)->shape().ToString(false), instr->operand(3)->shape().ToString(false));
+    key += fmt::format("|{}|{}", instr->operand(ScaledDotScaleOperand(0))->shape().ToString(false),
+                       instr->operand(ScaledDotScaleOperand(1))->shape().ToString(false));
   std::vector<DotPlan> plans;
   auto cached = dot_plans_.find(key);
   if (cached != dot_plans_.end()) plans.push_back(cached->second);
@@ -194,8 +195,8 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
     if (cached != dot_plans_.end()) return;
     for (int64_t dim : group_prefix)
       if (TilesOnDim(lsh, dim) != 1) return;
-    if (scaled && (!ScaleSharding(lsh, ls, instr->operand(1)->shape()) ||
-                   !ScaleSharding(rsh, rs, instr->operand(3)->shape())))
+    if (scaled && (!ScaleSharding(lsh, ls, instr->operand(ScaledDotScaleOperand(0))->shape()) ||
+                   !ScaleSharding(rsh, rs, instr->operand(ScaledDotScaleOperand(1))->shape())))
       return;
     std::optional<DotPlan> plan = PlanLocalDot(*instr, d, lsh, rsh, n);
     if (!plan) return;
@@ -252,9 +253,10 @@ Status ComputationPartitioner::Dot(const Instruction* instr) {
   if (ragged) {
     operands.push_back(Operand(instr, 2, Sharding::Single(instr->operand(2)->shape(), Sharding::Replicate())).hlo);
   } else if (scaled) {
-    const Sharding lscale = *ScaleSharding(best.lhs, ls, instr->operand(1)->shape());
-    const Sharding rscale = *ScaleSharding(best.rhs, rs, instr->operand(3)->shape());
-    operands = {lhs, Operand(instr, 1, lscale).hlo, rhs, Operand(instr, 3, rscale).hlo};
+    const int64_t l_at = ScaledDotScaleOperand(0), r_at = ScaledDotScaleOperand(1);
+    const Sharding lscale = *ScaleSharding(best.lhs, ls, instr->operand(l_at)->shape());
+    const Sharding rscale = *ScaleSharding(best.rhs, rs, instr->operand(r_at)->shape());
+    operands = {lhs, rhs, Operand(instr, l_at, lscale).hlo, Operand(instr, r_at, rscale).hlo};
   }
   Instruction* out = CloneWith(instr, operands, local);
   if (!best.reduce_groups.empty()) {

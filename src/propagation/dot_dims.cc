@@ -60,7 +60,7 @@ DotDims DotDimsOfDot(const Instruction& dot) {
   return DotDimsWith(dot, dot.operand(0)->shape().rank(), dot.operand(1)->shape().rank(), -1, -1);
 }
 
-int64_t DotRhsOperand(const Instruction& instr) { return instr.opcode() == Opcode::kScaledDot ? 2 : 1; }
+int64_t DotRhsOperand(const Instruction&) { return 1; }
 
 std::optional<DotDims> DotDimsOfDotFamily(const Instruction& instr) {
   const int64_t rhs = DotRhsOperand(instr);

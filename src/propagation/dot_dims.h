@@ -31,8 +31,11 @@ DotDims DotDimsOfDot(const Instruction& dot);
 // DotDims treat as "must be unsharded". nullopt for the other ragged-dot forms and for malformed
 // dimension numbers.
 std::optional<DotDims> DotDimsOfDotFamily(const Instruction& instr);
-// The operand index of the rhs: 2 for scaled-dot (lhs, lhs_scale, rhs, rhs_scale), else 1.
+// The operand index of the rhs: 1 for every member (XLA's scaled-dot is (lhs, rhs, lhs_scale,
+// rhs_scale): its scales follow the two dot operands, ScaledDotScaleOperand).
 int64_t DotRhsOperand(const Instruction& instr);
+// A scaled-dot's scale of side k (0: lhs, 1: rhs): operand 2 + k.
+constexpr int64_t ScaledDotScaleOperand(int k) { return 2 + k; }
 // For a convolution: batch/feature dims plus spatial dims recognised as batch-like, contracting
 // or non-contracting (a convolution written as a dot); the rest are conv_spatial.
 DotDims DotDimsOfConvolution(const Instruction& conv);
