@@ -430,10 +430,21 @@ class Executor {
       }
       case Opcode::kBitcast: {
         ASSIGN_OR_RETURN(const Literal* in, array_operand(0));
-        const Shape s(instr.shape().dtype(), instr.shape().dims());
-        if (!instr.shape().IsArray() || s.byte_size() != in->shape().byte_size())
-          return InvalidArgument("bitcast: {} and {} differ in size", in->shape().ToString(false),
+        if (!instr.shape().IsArray())
+          return InvalidArgument("bitcast: {} cannot become {}", in->shape().ToString(false),
                                  instr.shape().ToString(false));
+        const Shape s(instr.shape().dtype(), instr.shape().dims());
+        if (s.byte_size() < in->shape().byte_size()) {
+          // A smaller result (XLA's verifier allows it; its evaluator does this): the leading
+          // bytes of the operand, in row-major order.
+          ASSIGN_OR_RETURN(Literal out, interp::NewArray(s, max_bytes));
+          if (s.byte_size() > 0) std::memcpy(out.mutable_raw(), in->raw(), s.byte_size());
+          return out;
+        }
+        if (s.byte_size() > in->shape().byte_size())
+          return Unimplemented("%{}: bitcast from {} to the larger {} is not supported (the bytes "
+                               "past the operand are undefined)", instr.name(),
+                               in->shape().ToString(false), instr.shape().ToString(false));
         if (s.dtype() == in->shape().dtype()) return take(0).Reshaped(s);
         return take(0).BitcastTo(s);
       }

@@ -51,7 +51,8 @@ StatusOr<Shape> InferReduce(const Instruction& instr) {
   const Shape& in = io.inputs[0];
   const std::vector<int64_t>& dims = instr.dimensions();
   RETURN_IF_ERROR(CheckDimList(dims, in.rank(), "reduce dimension"));
-  RETURN_IF_ERROR(CheckReducer(*reducer, Scalars(io.inits), "reducer"));
+  ASSIGN_OR_RETURN(bool tuple, CheckReducer(*reducer, Scalars(io.inits), "reducer",
+                                            /*allow_tuple_of_one=*/true));
   std::vector<Shape> outs;
   for (const Shape& init : io.inits) {
     Shape out(init.dtype(), {});
@@ -62,7 +63,7 @@ StatusOr<Shape> InferReduce(const Instruction& instr) {
     }
     outs.push_back(std::move(out));
   }
-  return TupleOrSingle(std::move(outs));
+  return tuple ? Shape::Tuple(std::move(outs)) : TupleOrSingle(std::move(outs));
 }
 
 StatusOr<Shape> WindowedShape(const Shape& in, const Window& window, DType type) {
@@ -82,13 +83,14 @@ StatusOr<Shape> InferReduceWindow(const Instruction& instr) {
   static const Window kNoWindow;
   const Window* window = instr.attr<Window>(AttrId::kWindow);
   if (!window) window = &kNoWindow;
-  RETURN_IF_ERROR(CheckReducer(*reducer, Scalars(io.inits), "reducer"));
+  ASSIGN_OR_RETURN(bool tuple, CheckReducer(*reducer, Scalars(io.inits), "reducer",
+                                            /*allow_tuple_of_one=*/true));
   std::vector<Shape> outs;
   for (const Shape& init : io.inits) {
     ASSIGN_OR_RETURN(Shape out, WindowedShape(io.inputs[0], *window, init.dtype()));
     outs.push_back(std::move(out));
   }
-  return TupleOrSingle(std::move(outs));
+  return tuple ? Shape::Tuple(std::move(outs)) : TupleOrSingle(std::move(outs));
 }
 
 StatusOr<Shape> InferSelectAndScatter(const Instruction& instr) {
@@ -642,9 +644,11 @@ StatusOr<Shape> InferFft(const Instruction& instr) {
   };
   Shape out = in;
   if (type == "FFT" || type == "IFFT") {
+    // Like XLA, fft_length need not match the transformed dims: the result keeps the operand's
+    // shape, and the evaluator pads (with zeros) or truncates each transformed dim to its length
+    // on the way in and on the way out.
     if (!IsComplex(in.dtype()))
       return InvalidArgument("{} needs a complex operand, got {}", type, ShapeText(in));
-    RETURN_IF_ERROR(check_dims(len[n - 1]));
     return out;
   }
   if (type == "RFFT") {

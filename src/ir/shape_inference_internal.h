@@ -62,6 +62,11 @@ StatusOr<Shape> CheckSignature(const Computation& c, const std::vector<Shape>& p
 // Checks a reducer `(T1..Tn, T1..Tn) -> (T1..Tn)` over scalars `accumulators`.
 Status CheckReducer(const Computation& c, const std::vector<Shape>& accumulators,
                     std::string_view role);
+// The same for reduce and reduce-window, where XLA (VerifyReducerShape) also lets a reducer over
+// one input return a 1-tuple, and the op's result is then a 1-tuple too. Returns whether the
+// reducer returns a tuple (so the result is a tuple).
+StatusOr<bool> CheckReducer(const Computation& c, const std::vector<Shape>& accumulators,
+                            std::string_view role, bool allow_tuple_of_one);
 
 // Window output size along one dimension (the reduce-window / convolution formula).
 StatusOr<int64_t> WindowedOutputSize(int64_t input, const WindowDim& w, int64_t dim);

@@ -94,14 +94,44 @@ StatusOr<Literal> FftKernel(const Instruction& fft, const Literal& operand,
     return InvalidArgument("fft: result type {} does not suit {}", DTypeName(out_shape.dtype()), type);
   if (type == "FFT" || type == "IFFT") {
     if (!IsComplex(in.dtype())) return InvalidArgument("fft: {} needs a complex operand", type);
-    for (int64_t i = 0; i < L; ++i)
-      if (in.dim(first + i) != len[i]) return InvalidArgument("fft: fft_length mismatch");
-    std::vector<cd> data(in.num_elements());
-    for (int64_t i = 0; i < in.num_elements(); ++i) data[i] = operand.GetComplex(i);
+    if (out_shape.dims() != in.dims()) return InvalidArgument("fft: {} result must have the operand's dims", type);
+    // fft_length need not match the transformed dims (XLA checks neither): as XLA's evaluator
+    // does, each transformed dim is zero-padded or truncated to its length, transformed (an
+    // inverse scaled by 1/length), and padded or truncated back to the operand's size. A zero
+    // length gives zeros.
+    std::vector<int64_t> work_dims = in.dims();
+    for (int64_t i = 0; i < L; ++i) {
+      if (len[i] < 0)
+        return Unimplemented("%{}: {} with negative fft_length {} is not supported", fft.name(), type, len[i]);
+      work_dims[first + i] = len[i];
+    }
+    // The working set (complex<double> per element) is bounded like a result value; fft_length
+    // is not, so multiply with overflow checks.
+    int64_t work_bytes = static_cast<int64_t>(sizeof(cd));
+    for (int64_t d : work_dims)
+      if (__builtin_mul_overflow(work_bytes, d, &work_bytes) || work_bytes > ctx.max_value_bytes)
+        return InvalidArgument("%{}: the {} working set for its fft_length is larger than the {} bytes a "
+                               "value may take", fft.name(), type, ctx.max_value_bytes);
+    std::vector<cd> data(Product(work_dims), cd(0, 0));
+    const std::vector<int64_t> in_strides = RowMajorStrides(in.dims());
+    const std::vector<int64_t> work_strides = RowMajorStrides(work_dims);
+    // Visits the positions common to the operand and the working set (the smaller size per dim).
+    std::vector<int64_t> common(rank);
+    for (int64_t d = 0; d < rank; ++d) common[d] = std::min(in.dim(d), work_dims[d]);
+    auto for_common = [&](auto&& f) {
+      if (Product(common) == 0) return;
+      std::vector<int64_t> idx(rank, 0);
+      do {
+        int64_t a = 0, w = 0;
+        for (int64_t d = 0; d < rank; ++d) a += idx[d] * in_strides[d], w += idx[d] * work_strides[d];
+        f(a, w);
+      } while (NextIndex(idx, common));
+    };
+    for_common([&](int64_t a, int64_t w) { data[w] = operand.GetComplex(a); });
     const bool inverse = type == "IFFT";
-    for (int64_t a = first; a < rank; ++a)
-      TransformAxis(data, in.dims(), a, inverse ? 1 : -1, inverse);
-    for (int64_t i = 0; i < out.num_elements(); ++i) out.SetComplex(i, data[i]);
+    for (int64_t a = first; a < rank; ++a) TransformAxis(data, work_dims, a, inverse ? 1 : -1, inverse);
+    // Positions past the working set stay zero (AllocateResult zero-fills).
+    for_common([&](int64_t a, int64_t w) { out.SetComplex(a, data[w]); });
     return out;
   }
   if (type == "RFFT") {

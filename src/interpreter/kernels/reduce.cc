@@ -158,8 +158,9 @@ StatusOr<Literal> ReduceKernel(const Instruction& reduce, const std::vector<Lite
     std::vector<int64_t> s = RowMajorStrides(out_dims);
     for (size_t j = 0; j < kept.size(); ++j) ostr[kept[j]] = s[j];
   }
+  // One input gives an array, unless the reducer returns a 1-tuple (then so does the op).
   auto pack = [&]() -> Literal {
-    if (n == 1) return std::move(outs[0]);
+    if (n == 1 && !reduce.shape().IsTuple()) return std::move(outs[0]);
     return Literal::Tuple(std::move(outs));
   };
 
@@ -255,7 +256,7 @@ StatusOr<Literal> ReduceWindowKernel(const Instruction& rw, const std::vector<Li
     outs.push_back(std::move(o));
   }
   auto pack = [&]() -> Literal {
-    if (n == 1) return std::move(outs[0]);
+    if (n == 1 && !rw.shape().IsTuple()) return std::move(outs[0]);
     return Literal::Tuple(std::move(outs));
   };
   const int64_t n_out = Product(out0.dims());
