@@ -442,8 +442,8 @@ class Executor {
           return out;
         }
         if (s.byte_size() > in->shape().byte_size())
-          return Unimplemented("%{}: bitcast from {} to the larger {} is not supported (the bytes "
-                               "past the operand are undefined)", instr.name(),
+          return Unimplemented("bitcast from {} to the larger {} is not supported (the bytes "
+                               "past the operand are undefined)",
                                in->shape().ToString(false), instr.shape().ToString(false));
         if (s.dtype() == in->shape().dtype()) return take(0).Reshaped(s);
         return take(0).BitcastTo(s);

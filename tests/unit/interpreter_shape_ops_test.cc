@@ -160,6 +160,18 @@ ROOT r = s32[3,2] reshape(a))")),
   EXPECT_EQ(RunText(Entry(R"(a = s32[2] constant({1, 2})
 ROOT r = f32[2] bitcast(a))")),
             "{1e-45, 3e-45}");
+  // A bitcast to fewer bytes (XLA's verifier allows it) keeps the operand's leading bytes, as
+  // XLA's evaluator does; to more bytes it is unsupported.
+  EXPECT_EQ(RunText(Entry(R"(a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
+ROOT r = s32[2,2] bitcast(a))")),
+            "{{1, 2}, {3, 4}}");
+  EXPECT_EQ(RunText(Entry(R"(a = u8[4] constant({1, 1, 0, 0})
+ROOT r = u16[1] bitcast(a))")),
+            "{257}");
+  auto grow = RunHlo(Entry(R"(a = s32[2] constant({1, 2})
+ROOT r = s32[3] bitcast(a))"));
+  ASSERT_FALSE(grow.ok());
+  EXPECT_EQ(grow.status().code(), absl::StatusCode::kUnimplemented) << grow.status();
   EXPECT_EQ(RunText(Entry(R"(a = s32[2,3] parameter(0)
 ROOT r = s32[] get-dimension-size(a), dimensions={1})"),
                     {Literal(Shape(DType::kS32, {2, 3}))}),

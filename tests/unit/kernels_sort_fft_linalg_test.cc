@@ -116,6 +116,31 @@ TEST(FftKernel, HandCheckedRoundTrips) {
   ExpectNear(Vals(*FftKernel(*irf, *R, Ctx())), {1, 2, 3, 4}, 1e-5);
 }
 
+// fft_length other than the dims (XLA checks it only for RFFT/IRFFT): as XLA's evaluator, each
+// transformed dim is zero-padded or truncated to its length and the result back to the dims.
+TEST(FftKernel, LengthOtherThanTheDims) {
+  Literal x = Complex(DType::kC64, {4}, {1, 2, 3, 4});
+  // Truncated to [1, 2]: DFT [3, -1], padded with zeros.
+  ExpectComplexNear(*FftKernel(*FftInstr(Shape(DType::kC64, {4}), "FFT", {2}), x, Ctx()),
+                    {3, -1, 0, 0}, 1e-5);
+  // Padded to [1, 2, 3, 4, 0, 0, 0, 0]: the first 4 bins of its 8-point DFT.
+  ExpectComplexNear(*FftKernel(*FftInstr(Shape(DType::kC64, {4}), "FFT", {8}), x, Ctx()),
+                    {{10, 0}, {-0.41421356, -7.24264069}, {-2, 2}, {2.41421356, -1.24264069}}, 1e-5);
+  // IFFT of length 2 on [1, 2]: [1.5, -0.5].
+  ExpectComplexNear(*FftKernel(*FftInstr(Shape(DType::kC64, {4}), "IFFT", {2}), x, Ctx()),
+                    {1.5, -0.5, 0, 0}, 1e-5);
+  // A zero length gives zeros; a negative one is unsupported.
+  ExpectComplexNear(*FftKernel(*FftInstr(Shape(DType::kC64, {4}), "FFT", {0}), x, Ctx()),
+                    {0, 0, 0, 0}, 1e-12);
+  auto neg = FftKernel(*FftInstr(Shape(DType::kC64, {4}), "FFT", {-1}), x, Ctx());
+  ASSERT_FALSE(neg.ok());
+  EXPECT_EQ(neg.status().code(), absl::StatusCode::kUnimplemented);
+  // Two dims [2, 3] with lengths {1, 4}: row 0 alone, padded to 4, DFT; row 1 zeros.
+  Literal m = Complex(DType::kC64, {2, 3}, {1, 2, 3, 4, 5, 6});
+  ExpectComplexNear(*FftKernel(*FftInstr(Shape(DType::kC64, {2, 3}), "FFT", {1, 4}), m, Ctx()),
+                    {{6, 0}, {-2, -2}, {2, 0}, 0, 0, 0}, 1e-5);
+}
+
 // Naive separable DFT over the last `L` dims (forward).
 std::vector<std::complex<double>> NaiveDft(const Literal& x, int64_t L) {
   const auto& dims = x.shape().dims();

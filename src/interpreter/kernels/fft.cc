@@ -102,7 +102,7 @@ StatusOr<Literal> FftKernel(const Instruction& fft, const Literal& operand,
     std::vector<int64_t> work_dims = in.dims();
     for (int64_t i = 0; i < L; ++i) {
       if (len[i] < 0)
-        return Unimplemented("%{}: {} with negative fft_length {} is not supported", fft.name(), type, len[i]);
+        return Unimplemented("{} with negative fft_length {} is not supported", type, len[i]);
       work_dims[first + i] = len[i];
     }
     // The working set (complex<double> per element) is bounded like a result value; fft_length
@@ -110,8 +110,8 @@ StatusOr<Literal> FftKernel(const Instruction& fft, const Literal& operand,
     int64_t work_bytes = static_cast<int64_t>(sizeof(cd));
     for (int64_t d : work_dims)
       if (__builtin_mul_overflow(work_bytes, d, &work_bytes) || work_bytes > ctx.max_value_bytes)
-        return InvalidArgument("%{}: the {} working set for its fft_length is larger than the {} bytes a "
-                               "value may take", fft.name(), type, ctx.max_value_bytes);
+        return InvalidArgument("the {} working set for its fft_length is larger than the {} bytes a "
+                               "value may take", type, ctx.max_value_bytes);
     std::vector<cd> data(Product(work_dims), cd(0, 0));
     const std::vector<int64_t> in_strides = RowMajorStrides(in.dims());
     const std::vector<int64_t> work_strides = RowMajorStrides(work_dims);
