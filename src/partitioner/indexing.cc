@@ -80,7 +80,11 @@ Status ComputationPartitioner::DynamicSlicing(const Instruction* instr) {
   const Shape& data = instr->operand(0)->shape();
   const Shape& slice = is_ds ? instr->shape() : instr->operand(1)->shape();
   int64_t first_index = is_ds ? 1 : 2;
-  if (instr->operand_count() != first_index + data.rank()) return Default(instr);  // vector index form
+  // The vector index form (one rank-1 operand holding every start; s32[1] on a rank-1 operand)
+  // runs on whole values: the paths below take one scalar index per dim.
+  if (instr->operand_count() != first_index + data.rank() ||
+      (data.rank() == 1 && instr->operand(first_index)->shape().rank() == 1))
+    return Default(instr);
   // Sliced dims tiled in the result are gathered first (only they) and the result sliced after.
   const Sharding final_target = target;
   std::vector<int64_t> sliced;
