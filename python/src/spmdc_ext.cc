@@ -282,7 +282,8 @@ std::map<std::string, double> Verify(const PyModule& m, std::optional<int64_t> n
                                  plain_partitioned.parameter_shardings,
                                  plain_partitioned.result_sharding, options));
   } else {
-    SingleDeviceContext device;
+    // As spmdc verify: one device standing for the n under test (device_context.h).
+    SingleDeviceContext device(std::max<int64_t>(1, m.module->replica_count()), n);
     reference = Take(Execute(*m.module, arguments, &device));
   }
   Literal result = Take(ExecuteSpmd(*partitioned.module, n, arguments,

@@ -11,14 +11,14 @@
 //   all-to-all          pairwise: n-1 steps, (n-1)/n·B sent
 //   collective-permute  one step, B sent
 //   collective-broadcast pipelined ring: n-1 steps, B sent
-// Replica groups are read as the runtime reads them (GSPMD.md §3.2): without channel_id they
-// hold replica ids; with channel_id and no use_global_device_ids partition ids; with
-// use_global_device_ids=false replica ids spanning every partition; with =true global ids.
+// Replica groups and permute pairs are read as XLA (and the runtime) reads them, by
+// ir/collective_groups.h.
 #include <algorithm>
 #include <cmath>
 
 #include "absl/container/flat_hash_map.h"
 #include "cost/internal.h"
+#include "ir/collective_groups.h"
 #include "sharding/sharding.h"
 
 namespace spmdc {
@@ -27,63 +27,19 @@ using namespace cost_internal;
 
 namespace {
 
-std::vector<int64_t> Iota(int64_t n) {
-  std::vector<int64_t> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = i;
-  return v;
-}
-
-// The groups of global device ids (replica * P + partition) of a collective.
-std::vector<std::vector<int64_t>> GlobalGroups(const Instruction& instr, int64_t P, int64_t R) {
-  const bool channel = instr.attrs().Has(AttrId::kChannelId);
-  const bool has_global = instr.attrs().Has(AttrId::kUseGlobalDeviceIds);
-  const bool global = instr.bool_attr(AttrId::kUseGlobalDeviceIds, false);
-  std::vector<std::vector<int64_t>> groups;
-  if (const ReplicaGroups* rg = instr.attr<ReplicaGroups>(AttrId::kReplicaGroups)) groups = rg->Expanded();
+// The groups of global device ids of a collective (ir/collective_groups.h); a
+// collective-permute's pairs, one group each. Empty when the groups are not valid for R x P
+// (CheckCollectiveGroups refuses such modules before they are priced).
+std::vector<std::vector<int64_t>> GroupsToPrice(const Instruction& instr, bool permute, int64_t P, int64_t R) {
   std::vector<std::vector<int64_t>> out;
-  if (channel && has_global && global) {
-    if (groups.empty()) groups.push_back(Iota(R * P));
-    return groups;
-  }
-  if (channel && !has_global) {  // cross-partition, each replica on its own
-    if (groups.empty()) groups.push_back(Iota(P));
-    for (int64_t r = 0; r < R; ++r)
-      for (const auto& g : groups) {
-        std::vector<int64_t> ids;
-        for (int64_t p : g) ids.push_back(r * P + p);
-        out.push_back(std::move(ids));
-      }
+  if (permute) {
+    StatusOr<std::vector<std::pair<int64_t, int64_t>>> pairs = GlobalPermutePairs(instr, R, P);
+    if (pairs.ok())
+      for (const auto& [s, t] : *pairs) out.push_back({s, t});
     return out;
   }
-  // Replica ids (cross-replica; with channel_id, spanning every partition of those replicas).
-  if (groups.empty()) groups.push_back(Iota(R));
-  const bool across_partitions = channel;
-  for (int64_t p = 0; p < (across_partitions ? 1 : P); ++p)
-    for (const auto& g : groups) {
-      std::vector<int64_t> ids;
-      for (int64_t r : g) {
-        if (across_partitions) {
-          for (int64_t q = 0; q < P; ++q) ids.push_back(r * P + q);
-        } else {
-          ids.push_back(r * P + p);
-        }
-      }
-      out.push_back(std::move(ids));
-    }
-  return out;
-}
-
-// Source-target pairs of a collective-permute as global ids, one group per pair.
-std::vector<std::vector<int64_t>> PermuteGroups(const Instruction& instr, int64_t P, int64_t R) {
-  const bool channel = instr.attrs().Has(AttrId::kChannelId);
-  std::vector<std::vector<int64_t>> out;
-  const PairList* pairs = instr.attr<PairList>(AttrId::kSourceTargetPairs);
-  if (pairs == nullptr) return out;
-  for (int64_t o = 0; o < (channel ? R : P); ++o)
-    for (const auto& [s, t] : *pairs) {
-      if (channel) out.push_back({o * P + s, o * P + t});
-      else out.push_back({s * P + o, t * P + o});
-    }
+  StatusOr<std::vector<std::vector<int64_t>>> groups = GlobalDeviceGroups(instr, R, P);
+  if (groups.ok()) out = *std::move(groups);
   return out;
 }
 
@@ -359,7 +315,7 @@ std::vector<CollectiveCost> AnalyzeCollectives(const Module& module, const CostO
       c.executions = cit->second;
       c.source = SourceInfoOf(*instr);
       const bool permute = sync == Opcode::kCollectivePermute;
-      std::vector<std::vector<int64_t>> groups = permute ? PermuteGroups(*instr, P, R) : GlobalGroups(*instr, P, R);
+      std::vector<std::vector<int64_t>> groups = GroupsToPrice(*instr, permute, P, R);
       if (permute) {
         std::vector<int64_t> devices;
         for (const auto& g : groups) devices.insert(devices.end(), g.begin(), g.end());

@@ -4,6 +4,7 @@
 // context per device thread or MPI rank.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -43,11 +44,18 @@ class DeviceContext {
                                                 const std::vector<Literal>& operands) = 0;
 };
 
-// The single-device context: ids 0, one partition, one replica. A collective is valid only if
-// every replica group (or source-target pair) involves device 0 alone; it then returns its
-// operand (reduce-scatter/all-gather/all-to-all with one participant are identities).
+// The single-device context: ids 0, one partition, one replica. It stands for the module
+// running on a system of `replicas` x `partitions` devices (1 x 1 when the module itself runs on
+// one device; verify's reference passes the partition count under test): a collective runs only
+// when, read for that system (ir/collective_groups.h), it joins no two devices (every group one
+// device; every device permuting to itself, or no pairs at all), so that it is the same identity
+// (or zeros) on every device; then it returns its operand. Otherwise Unimplemented: the module
+// is a per-device program that one device cannot stand for.
 class SingleDeviceContext : public DeviceContext {
  public:
+  SingleDeviceContext() = default;
+  SingleDeviceContext(int64_t replicas, int64_t partitions)
+      : replicas_(std::max<int64_t>(1, replicas)), partitions_(std::max<int64_t>(1, partitions)) {}
   int64_t partition_id() const override { return 0; }
   int64_t replica_id() const override { return 0; }
   int64_t num_partitions() const override { return 1; }
@@ -62,6 +70,10 @@ class SingleDeviceContext : public DeviceContext {
                                       const std::vector<Literal>& operands) override;
   StatusOr<Literal> CollectiveBroadcast(const Instruction& instr,
                                         const std::vector<Literal>& operands) override;
+
+ private:
+  Status CheckSingleDeviceGroups(const Instruction& instr) const;
+  int64_t replicas_ = 1, partitions_ = 1;
 };
 
 }  // namespace spmdc

@@ -11,6 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "ir/collective_groups.h"
 #include "ir/module.h"
 #include "ir/shape_inference_internal.h"
 
@@ -123,35 +124,14 @@ StatusOr<Shape> AsyncState(const Instruction& instr, int64_t min_size) {
 
 // ---- Collectives -----------------------------------------------------------------------------
 
-// XLA's collective group modes (CollectiveOpGroupMode), implied by channel_id and
-// use_global_device_ids. The ops that take use_global_device_ids always have a value for it
-// (false when not written), so with a channel they are cross-replica-and-partition unless it is
-// true; the others (all-to-all, collective-broadcast, ...) are cross-partition with a channel.
-enum class GroupMode { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition, kFlattenedId };
-
-bool TakesGlobalDeviceIds(Opcode op) {
-  return op == Opcode::kAllReduce || op == Opcode::kAllReduceStart || op == Opcode::kAllGather ||
-         op == Opcode::kAllGatherStart || op == Opcode::kReduceScatter;
-}
-
-StatusOr<GroupMode> GroupModeOf(const Instruction& instr) {
-  const bool channel = instr.attrs().Has(AttrId::kChannelId);
-  if (!TakesGlobalDeviceIds(instr.opcode())) return channel ? GroupMode::kCrossPartition : GroupMode::kCrossReplica;
-  const bool global = instr.bool_attr(AttrId::kUseGlobalDeviceIds);
-  if (!channel) {
-    if (global) return InvalidArgument("use_global_device_ids=true needs a channel_id");
-    return GroupMode::kCrossReplica;
-  }
-  return global ? GroupMode::kFlattenedId : GroupMode::kCrossReplicaAndPartition;
-}
-
-// The size of every replica group, or nullopt when the groups are absent or empty (all devices).
+// The number of devices in every group, or nullopt when the groups are absent or empty (all
+// devices): the ids of a group, times the partition count in cross-replica-and-partition mode.
 // As XLA's verifier (CheckReplicaGroups) requires: no empty group, every id of 0..n-1 exactly
 // once, n the replica count, partition count or their product (as the group mode says, when the
 // module sets them), groups of one size (all-reduce may mix sizes; the first is returned), and
 // groups given in flattened-id mode.
 StatusOr<std::optional<int64_t>> GroupSize(const Instruction& instr) {
-  ASSIGN_OR_RETURN(GroupMode mode, GroupModeOf(instr));
+  ASSIGN_OR_RETURN(GroupMode mode, CollectiveGroupMode(instr));
   const ReplicaGroups* rg = instr.attr<ReplicaGroups>(AttrId::kReplicaGroups);
   const bool empty = !rg || (!rg->iota && rg->groups.empty());
   if (empty) {
@@ -201,21 +181,16 @@ StatusOr<std::optional<int64_t>> GroupSize(const Instruction& instr) {
   const Module* module = instr.parent() ? instr.parent()->parent() : nullptr;
   if (module) {
     const int64_t replicas = module->replica_count(), partitions = module->num_partitions();
-    int64_t expected = 1;
-    std::string_view what;
-    switch (mode) {
-      case GroupMode::kCrossReplica: case GroupMode::kCrossReplicaAndPartition:
-        expected = replicas, what = "replicas";
-        break;
-      case GroupMode::kCrossPartition:
-        expected = partitions, what = "partitions";
-        break;
-      case GroupMode::kFlattenedId:
-        expected = replicas * partitions, what = "devices (replicas x partitions)";
-        break;
-    }
+    const int64_t expected = GroupIdSpace(mode, replicas, partitions);
+    std::string_view what = mode == GroupMode::kCrossPartition ? "partitions"
+                            : mode == GroupMode::kFlattenedId  ? "devices (replicas x partitions)"
+                                                               : "replicas";
     if (expected != 1 && total != expected)
       return InvalidArgument("replica_groups name {} ids, but the module has {} {}", total, expected, what);
+    // A group of replica ids spans every partition of its replicas (XLA's GetSubgroupSize).
+    if (mode == GroupMode::kCrossReplicaAndPartition) {
+      ASSIGN_OR_RETURN(size, CheckedMul(*size, std::max<int64_t>(1, partitions)));
+    }
   }
   return size;
 }

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
+#include "ir/collective_groups.h"
 #include "partitioner/computation_partitioner.h"
 #include "sharding/algebra.h"
 
@@ -145,16 +146,13 @@ Status ComputationPartitioner::CrossGroupCollective(const Instruction* instr) {
     }
     return true;
   };
+  // The devices each group joins, read as the runtime reads them (one replica).
   std::vector<std::vector<int64_t>> groups;
   if (instr->opcode() == Opcode::kCollectivePermute) {
-    if (const PairList* pairs = instr->attr<PairList>(AttrId::kSourceTargetPairs))
-      for (auto [from, to] : *pairs) groups.push_back(from == to ? std::vector<int64_t>{from} : std::vector<int64_t>{from, to});
+    ASSIGN_OR_RETURN(auto pairs, GlobalPermutePairs(*instr, 1, b_.num_devices()));
+    for (auto [from, to] : pairs) groups.push_back(from == to ? std::vector<int64_t>{from} : std::vector<int64_t>{from, to});
   } else {
-    if (const ReplicaGroups* rg = instr->attr<ReplicaGroups>(AttrId::kReplicaGroups)) groups = rg->Expanded();
-    if (groups.empty()) {
-      groups.emplace_back(b_.num_devices());
-      std::iota(groups[0].begin(), groups[0].end(), 0);
-    }
+    ASSIGN_OR_RETURN(groups, GlobalDeviceGroups(*instr, 1, b_.num_devices()));
   }
   for (const std::vector<int64_t>& g : groups)
     if (g.empty() || !joins_same_tiles(g))

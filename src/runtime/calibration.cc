@@ -153,7 +153,8 @@ std::string LoopModule(const LoopSpec& s) {
 }
 
 // The loop measuring one collective of `kind` on n devices, each contributing `bytes` of f32
-// (all-gather: each holds bytes / n and gathers `bytes`).
+// (all-gather: each holds bytes / n and gathers `bytes`). The groups are device ids: flattened
+// ids (use_global_device_ids=true) where the op takes them, partition ids otherwise (one replica).
 LoopSpec CollectiveLoop(const std::string& kind, int64_t n, int64_t bytes) {
   const int64_t e = bytes / 4;
   std::string groups = "{{";
@@ -164,16 +165,16 @@ LoopSpec CollectiveLoop(const std::string& kind, int64_t n, int64_t bytes) {
   const std::string full = fmt::format("f32[{}]", e), part = fmt::format("f32[{}]", e / n);
   if (kind == "all-reduce") {
     s.types = {full};
-    s.body = {fmt::format("r = {} all-reduce(v0), channel_id=1, replica_groups={}, to_apply=add", full, groups)};
+    s.body = {fmt::format("r = {} all-reduce(v0), channel_id=1, replica_groups={}, use_global_device_ids=true, to_apply=add", full, groups)};
     s.results = {"r"};
   } else if (kind == "all-gather") {
     s.types = {part, full};
-    s.body = {fmt::format("r = {} all-gather(v0), channel_id=1, replica_groups={}, dimensions={{0}}", full, groups)};
+    s.body = {fmt::format("r = {} all-gather(v0), channel_id=1, replica_groups={}, use_global_device_ids=true, dimensions={{0}}", full, groups)};
     s.results = {"v0", "r"};
     s.root = 1;
   } else if (kind == "reduce-scatter") {
     s.types = {full, part};
-    s.body = {fmt::format("r = {} reduce-scatter(v0), channel_id=1, replica_groups={}, dimensions={{0}}, to_apply=add",
+    s.body = {fmt::format("r = {} reduce-scatter(v0), channel_id=1, replica_groups={}, use_global_device_ids=true, dimensions={{0}}, to_apply=add",
                           part, groups)};
     s.results = {"v0", "r"};
     s.root = 1;

@@ -5,33 +5,12 @@
 #include <numeric>
 
 #include "ir/attributes.h"
+#include "ir/collective_groups.h"
 #include "ir/computation.h"
 #include "runtime/host_sharding.h"
 
 namespace spmdc {
 namespace {
-
-enum class GroupMode { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition, kFlattenedId };
-
-StatusOr<GroupMode> ModeOf(const Instruction& instr) {
-  const bool channel = instr.attrs().Has(AttrId::kChannelId);
-  const bool has_global = instr.attrs().Has(AttrId::kUseGlobalDeviceIds);
-  const bool global = instr.bool_attr(AttrId::kUseGlobalDeviceIds, false);
-  if (!channel) {
-    if (global)
-      return InvalidArgument("{} '{}': use_global_device_ids=true needs a channel_id",
-                             OpcodeName(instr.opcode()), instr.name());
-    return GroupMode::kCrossReplica;
-  }
-  if (!has_global) return GroupMode::kCrossPartition;
-  return global ? GroupMode::kFlattenedId : GroupMode::kCrossReplicaAndPartition;
-}
-
-std::vector<int64_t> Iota(int64_t n) {
-  std::vector<int64_t> v(n);
-  std::iota(v.begin(), v.end(), 0);
-  return v;
-}
 
 // The array operands of a collective (a single tuple operand counts as its elements).
 StatusOr<std::vector<Literal>> ArrayOperands(const Instruction& instr,
@@ -123,62 +102,7 @@ SpmdDeviceContext::SpmdDeviceContext(Communicator* comm, int64_t num_partitions,
       partition_(comm->rank() % num_partitions_) {}
 
 StatusOr<DeviceGroup> SpmdDeviceContext::GroupOf(const Instruction& instr) const {
-  ASSIGN_OR_RETURN(GroupMode mode, ModeOf(instr));
-  const int64_t P = num_partitions_, R = replica_count_;
-  const ReplicaGroups* rg = instr.attr<ReplicaGroups>(AttrId::kReplicaGroups);
-  std::vector<std::vector<int64_t>> groups;
-  if (rg) groups = rg->Expanded();
-  int64_t space = 0, me = 0;
-  switch (mode) {
-    case GroupMode::kCrossReplica:
-    case GroupMode::kCrossReplicaAndPartition:
-      space = R;
-      me = replica_;
-      break;
-    case GroupMode::kCrossPartition:
-      space = P;
-      me = partition_;
-      break;
-    case GroupMode::kFlattenedId:
-      space = R * P;
-      me = comm_->rank();
-      break;
-  }
-  if (groups.empty()) groups.push_back(Iota(space));
-  const std::vector<int64_t>* mine = nullptr;
-  for (const auto& g : groups) {
-    for (int64_t id : g) {
-      if (id < 0 || id >= space)
-        return InvalidArgument("{} '{}': replica group id {} is outside 0..{}",
-                               OpcodeName(instr.opcode()), instr.name(), id, space - 1);
-      if (id != me) continue;
-      if (mine)
-        return InvalidArgument("{} '{}': id {} appears in two replica groups",
-                               OpcodeName(instr.opcode()), instr.name(), me);
-      mine = &g;
-    }
-  }
-  if (!mine)
-    return InvalidArgument("{} '{}': device {} (replica {}, partition {}) is in no replica group",
-                           OpcodeName(instr.opcode()), instr.name(), comm_->rank(), replica_,
-                           partition_);
-  DeviceGroup out;
-  switch (mode) {
-    case GroupMode::kCrossReplica:
-      for (int64_t r : *mine) out.push_back(r * P + partition_);
-      break;
-    case GroupMode::kCrossPartition:
-      for (int64_t p : *mine) out.push_back(replica_ * P + p);
-      break;
-    case GroupMode::kCrossReplicaAndPartition:
-      for (int64_t r : *mine)
-        for (int64_t p = 0; p < P; ++p) out.push_back(r * P + p);
-      break;
-    case GroupMode::kFlattenedId:
-      out = *mine;
-      break;
-  }
-  return out;
+  return DeviceGroupOf(instr, replica_count_, num_partitions_, comm_->rank());
 }
 
 StatusOr<Literal> SpmdDeviceContext::AllReduce(const Instruction& instr,
@@ -383,36 +307,18 @@ StatusOr<Literal> SpmdDeviceContext::CollectivePermute(const Instruction& instr,
   if (operands.size() != 1)
     return Unimplemented("collective-permute '{}' with {} operands (in-place form)", instr.name(),
                          operands.size());
-  const bool channel = instr.attrs().Has(AttrId::kChannelId);
-  const int64_t P = num_partitions_, R = replica_count_;
-  const int64_t space = channel ? P : R;
-  DeviceGroup participants;
-  for (int64_t x = 0; x < space; ++x)
-    participants.push_back(channel ? replica_ * P + x : x * P + partition_);
-  std::vector<std::pair<int64_t, int64_t>> pairs;
-  if (const PairList* pl = instr.attr<PairList>(AttrId::kSourceTargetPairs)) {
-    for (const auto& [a, b] : *pl) {
-      if (a < 0 || a >= space || b < 0 || b >= space)
-        return InvalidArgument("collective-permute '{}': pair {{{},{}}} outside 0..{}",
-                               instr.name(), a, b, space - 1);
-      pairs.emplace_back(participants[a], participants[b]);
-    }
-  }
+  ASSIGN_OR_RETURN(auto pairs, GlobalPermutePairs(instr, replica_count_, num_partitions_));
   // Only the devices connected to this one through pairs take part (as with XLA's pairwise
   // send/recv): pairs that never meet run independently, e.g. one set per manual group of a
   // partial-manual region, where the groups may take different branches of a conditional.
-  {
-    const int64_t self = replica_ * P + partition_;
-    DeviceGroup component = {self};
-    for (size_t grown = 0; grown < component.size(); ++grown)
-      for (const auto& [a, b] : pairs)
-        for (int64_t x : {a, b})
-          if ((a == component[grown] || b == component[grown]) &&
-              std::find(component.begin(), component.end(), x) == component.end())
-            component.push_back(x);
-    std::sort(component.begin(), component.end());
-    participants = component;
-  }
+  DeviceGroup participants = {replica_ * num_partitions_ + partition_};
+  for (size_t grown = 0; grown < participants.size(); ++grown)
+    for (const auto& [a, b] : pairs)
+      for (int64_t x : {a, b})
+        if ((a == participants[grown] || b == participants[grown]) &&
+            std::find(participants.begin(), participants.end(), x) == participants.end())
+          participants.push_back(x);
+  std::sort(participants.begin(), participants.end());
   ASSIGN_OR_RETURN(std::vector<Literal> ins, ArrayOperands(instr, operands));
   std::vector<Literal> outs;
   for (size_t k = 0; k < ins.size(); ++k) {

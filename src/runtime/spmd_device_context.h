@@ -1,14 +1,9 @@
 // SpmdDeviceContext: the DeviceContext of one device of an SPMD run, backed by a Communicator.
 //
 // Device ids follow GSPMD.md §3.2: global id = replica * num_partitions + partition, and the
-// communicator's rank is the global id. Replica groups are read as XLA does:
-//   no channel_id                          groups of replica ids (cross-replica)
-//   channel_id, no use_global_device_ids   groups of partition ids (cross-partition)
-//   channel_id, use_global_device_ids=false groups of replica ids, spanning every partition
-//   channel_id, use_global_device_ids=true groups of global device ids
-// Empty replica_groups means one group of every device of that kind. collective-permute pairs are
-// partition ids with a channel_id and replica ids without; collective-broadcast sends from the
-// first device of each group.
+// communicator's rank is the global id. Replica groups and collective-permute pairs are read as
+// XLA reads them, by ir/collective_groups.h; collective-broadcast sends from the first device of
+// each group.
 #pragma once
 
 #include <cstdint>

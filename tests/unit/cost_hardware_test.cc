@@ -71,7 +71,7 @@ add {
 
 ENTRY e {
   p = f32[1024] parameter(0)
-  ar = f32[1024] all-reduce(p), channel_id=1, replica_groups={{0,1,2,3}}, to_apply=add
+  ar = f32[1024] all-reduce(p), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=add
   ROOT cp = f32[1024] collective-permute(ar), channel_id=2, source_target_pairs={{0,1},{1,2},{2,3},{3,0}}
 }
 )",

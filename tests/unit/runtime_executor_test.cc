@@ -425,7 +425,7 @@ TEST(Executor, DeviceSkippingACollectiveFailsInsteadOfHanging) {
   auto r = RunSpmd(std::string("HloModule m, num_partitions=2\n") + kAdd + R"(
 tb {
   a = f32[2] parameter(0)
-  ROOT ar = f32[2] all-reduce(a), channel_id=1, replica_groups={{0,1}}, to_apply=add
+  ROOT ar = f32[2] all-reduce(a), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=add
 }
 fb {
   ROOT a = f32[2] parameter(0)

@@ -203,7 +203,9 @@ Status VerifyBody(const VerifyArgs& args, MpiRun* mpi) {
   const char* reference_kind = "";
   // The reference: the module on one device, or what stands in for it (below).
   auto compute_reference = [&]() -> StatusOr<Literal> {
-  SingleDeviceContext device;
+  // One device standing for the n devices under test: a hand-written collective that joins
+  // devices there has no one-device meaning (Unimplemented, never a false mismatch or ok).
+  SingleDeviceContext device(std::max<int64_t>(1, module->replica_count()), n);
   StatusOr<Literal> single = absl::UnknownError("");
   if (manual_groups > 0) {
     // A manual entry signature: the program is per group; one device runs it group by group.

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cost/cost.h"
+#include "ir/collective_groups.h"
 #include "fmt/format.h"
 #include "pipeline/pipeline.h"
 #include "nlohmann/json.hpp"
@@ -310,6 +311,9 @@ StatusOr<std::string> RenderReport(const ReportOptions& args, std::unique_ptr<Mo
     per_device = std::move(result.module);
   }
   if (!options.mesh) options.mesh = MeshForCollectives(*per_device, options);
+  // The cost model prices the groups the runtime would form; a module whose groups the runtime
+  // could not form is bad input, not a collective priced over the wrong devices.
+  RETURN_IF_ERROR(CheckCollectiveGroups(*per_device, std::max<int64_t>(1, per_device->replica_count()), n));
   CostReport report = AnalyzeCost(*per_device, options, hw);
   std::vector<std::string> warnings;
   if (module) warnings = ReplicatedWarnings(*module, n, report.memory.peak_bytes);
