@@ -114,7 +114,7 @@ body {
   x = f32[64] get-tuple-element(p), index=1
   one = s32[] constant(1)
   j = s32[] add(i, one)
-  r = f32[64] all-reduce(x), replica_groups={{0,1,2,3}}, channel_id=1, to_apply=add
+  r = f32[64] all-reduce(x), replica_groups={{0,1,2,3}}, channel_id=1, use_global_device_ids=true, to_apply=add
   q = f32[] constant(0.25)
   qb = f32[64] broadcast(q), dimensions={}
   y = f32[64] multiply(r, qb)
