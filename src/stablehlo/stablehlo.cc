@@ -176,8 +176,18 @@ class Translator {
       Fail(b, "integer out of range");
     }
   }
-  // The raw text of one balanced attribute value, up to a top-level ',', ')', ']', '}' or '>'
-  // (or `stop` at depth 0 when given).
+  // At a string or a "->" (whose '>' closes no bracket): steps over it and says so.
+  bool SkipStringOrArrow() {
+    if (s_[p_] == '"') {
+      String();
+      return true;
+    }
+    if (s_[p_] == '-' && p_ + 1 < s_.size() && s_[p_ + 1] == '>') {
+      p_ += 2;
+      return true;
+    }
+    return false;
+  }
   // One bracketed group starting here, `<..>`, `[..]`, `(..)` or `{..}`, through its closing
   // bracket (strings skipped whole).
   std::string Balanced() {
@@ -185,35 +195,22 @@ class Translator {
     size_t b = p_;
     int depth = 0;
     while (p_ < s_.size()) {
-      char c = s_[p_];
-      if (c == '"') {
-        String();
-        continue;
-      }
-      if (c == '-' && p_ + 1 < s_.size() && s_[p_ + 1] == '>') {
-        p_ += 2;
-        continue;
-      }
-      ++p_;
+      if (SkipStringOrArrow()) continue;
+      char c = s_[p_++];
       if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
       if ((c == ')' || c == ']' || c == '}' || c == '>') && --depth == 0) return std::string(s_.substr(b, p_ - b));
     }
     Fail(b, "unbalanced brackets");
   }
+  // The raw text of one balanced attribute value, up to a top-level ',', ')', ']', '}' or '>'
+  // (or `stop` at depth 0 when given).
   std::string RawValue(std::string_view stop = "") {
     Ws();
     size_t b = p_;
     int depth = 0;
     while (p_ < s_.size()) {
+      if (SkipStringOrArrow()) continue;
       char c = s_[p_];
-      if (c == '"') {
-        String();
-        continue;
-      }
-      if (c == '-' && p_ + 1 < s_.size() && s_[p_ + 1] == '>') {
-        p_ += 2;
-        continue;
-      }
       if (depth == 0 && !stop.empty() && s_.compare(p_, stop.size(), stop) == 0) break;
       if (c == '(' || c == '[' || c == '{' || c == '<') {
         ++depth;
