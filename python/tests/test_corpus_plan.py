@@ -38,20 +38,8 @@ CASES = [(m, way) for m in generate.MODELS for way in ("annotated", "free", "fre
 
 
 def random_values(args):
-    """generate.py's reference inputs: floats uniform in [-1, 1) (second moments and variances
-    not negative), integers in [0, 4)."""
-    rng = np.random.default_rng(0)
-    leaves, treedef = jax.tree_util.tree_flatten_with_path(args)
-    values = []
-    for path, leaf in leaves:
-        key = jax.tree_util.keystr(path)
-        if np.issubdtype(leaf.dtype, np.floating):
-            v = rng.uniform(-1, 1, leaf.shape).astype(leaf.dtype)
-            if "nu" in key or "var" in key:
-                v = np.abs(v)
-        else:
-            v = rng.integers(0, 4, leaf.shape).astype(leaf.dtype)
-        values.append(v)
+    """generate.py's reference inputs, as the argument tree."""
+    values, treedef = generate.reference_inputs(args)
     return jax.tree_util.tree_unflatten(treedef, values)
 
 

@@ -623,10 +623,11 @@ REFERENCE = ("vit_grad", "resnet_sgd", "moe_adam", "unet_grad", "ring_allgather_
              "ring_attention", "mlp_bf16_explicit", "fno_fft")
 
 
-def reference_run(compiled, args, in_sh, d):
-  """Runs `compiled` on fixed-seed inputs; writes d/reference/input_K.npy and output_K.npy.
-  Floats are uniform in [-1, 1), except second moments and variances (keys 'nu', 'var'), which
-  must not be negative; integers (step counts, tokens, labels) are in [0, 4)."""
+def reference_inputs(args, absolute=("nu", "var")):
+  """Fixed-seed values for the leaves of `args` (the reference runs' inputs, here, in sweep.py and
+  in the Python tests): floats uniform in [-1, 1), their absolute value where the leaf's path
+  names one of `absolute` (second moments and variances must not be negative); integers (step
+  counts, tokens, labels) in [0, 4). Returns (the leaves' values in order, the tree's def)."""
   import jax
   import numpy as np
   rng = np.random.default_rng(0)
@@ -636,11 +637,19 @@ def reference_run(compiled, args, in_sh, d):
     key = jax.tree_util.keystr(path)
     if np.issubdtype(leaf.dtype, np.floating):
       v = rng.uniform(-1, 1, leaf.shape).astype(leaf.dtype)
-      if "nu" in key or "var" in key:
+      if any(k in key for k in absolute):
         v = np.abs(v)
     else:
       v = rng.integers(0, 4, leaf.shape).astype(leaf.dtype)
     values.append(v)
+  return values, treedef
+
+
+def reference_run(compiled, args, in_sh, d):
+  """Runs `compiled` on reference_inputs(args); writes d/reference/input_K.npy and output_K.npy."""
+  import jax
+  import numpy as np
+  values, treedef = reference_inputs(args)
   r = os.path.join(d, "reference")
   shutil.rmtree(r, ignore_errors=True)
   os.makedirs(r)

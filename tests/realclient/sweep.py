@@ -877,23 +877,12 @@ PROGRAMS = {f.__name__: f for f in (llama_train, mobilenet_sgd, embed_gather_sca
 
 
 def reference_run(compiled, args, in_sh, d, kept=None):
-  """Runs `compiled` on fixed-seed inputs; writes d/input_K.npy and d/output_K.npy. Floats are
-  uniform in [-1, 1) (second moments and variances, keys 'nu', 'var', 'v_row', 'v_col', their
-  absolute value); integers in [0, 4)."""
+  """Runs `compiled` on generate.py's reference inputs (also Adafactor's factored second moments,
+  'v_row' and 'v_col', not negative); writes d/input_K.npy and d/output_K.npy."""
   import jax
   import numpy as np
-  rng = np.random.default_rng(0)
-  leaves, treedef = jax.tree_util.tree_flatten_with_path(args)
-  values = []
-  for path, leaf in leaves:
-    key = jax.tree_util.keystr(path)
-    if np.issubdtype(leaf.dtype, np.floating):
-      v = rng.uniform(-1, 1, leaf.shape).astype(leaf.dtype)
-      if any(k in key for k in ("nu", "var", "v_row", "v_col")):
-        v = np.abs(v)
-    else:
-      v = rng.integers(0, 4, leaf.shape).astype(leaf.dtype)
-    values.append(v)
+  import generate
+  values, treedef = generate.reference_inputs(args, ("nu", "var", "v_row", "v_col"))
   os.makedirs(d, exist_ok=True)
   for f in os.listdir(d):
     os.remove(os.path.join(d, f))
